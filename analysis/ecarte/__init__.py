@@ -1,0 +1,1 @@
+"""Écarté: rules, reference, kernel, policies, studies and records."""

@@ -1,0 +1,634 @@
+"""The Écarté hand engine in numba: deal, proposals and exchanges, king, five tricks, scoring.
+
+Same rules and policies as ``reference.py``, step for step as written in docs/ecarte-engine.md, on
+32-bit card masks (code = 8 * suit + Écarté rank index). Kernels tally integers per chunk; the
+block functions are what ``analysis.runner`` drives.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from analysis.bits import HIGH8, LOW8, POP8, lowest_bit, nth_bit, popcount
+from analysis.ecarte.policies import (
+    KIND_RANDOM, P_ANNOUNCE_KING, P_DEALER_REFUSE_THRESHOLD, P_ELDER_PLAY_THRESHOLD,
+    P_FORCE_FIRST, P_KEEP_PLAIN_MIN_RANK, P_KIND, P_LEAD_TRUMPS,
+)
+from analysis.ecarte.rules import (
+    R_DEALER_MIN_DISCARD, R_MUST_TRUMP_WHEN_VOID, R_PENALTY_POINT, R_PENALTY_VOLE,
+    R_REFUSAL_PENALISES_DEALER, R_REFUSAL_PENALTY_FIRST_ONLY, R_TARGET,
+)
+from analysis.rng import below, stream_start
+
+# Outcome vector of one hand (the first N_COMPARED entries are what the reference also gives).
+O_ELDER_POINTS, O_DEALER_POINTS, O_ELDER_TRICKS, O_ENDING, O_ROUNDS, O_ANNOUNCED = 0, 1, 2, 3, 4, 5
+O_TURNUP, O_ELDER_DEALT, O_DEALER_DEALT, O_ELDER_FINAL, O_DEALER_FINAL = 6, 7, 8, 9, 10
+O_TRICKS = 11  # 10 entries: lead, follow for tricks 1..5
+O_STOCK_DRAWN = 21
+N_COMPARED = 22
+O_PROPOSED_FIRST, O_PLAYED_WITHOUT_PROPOSING = 22, 23
+O_ELDER_TRICK_POINTS, O_DEALER_TRICK_POINTS, O_TURNUP_KING = 24, 25, 26
+N_OUT = 27
+
+ALL_CARDS = 0xFFFFFFFF
+KINGS = 0x80808080
+QUEENS = 0x40404040
+COLUMN = 0x01010101
+
+
+@njit(cache=True, inline="always")
+def draw(deck, p, st):
+    """Fix deck position p by one Fisher–Yates step: returns (stream state, card)."""
+    st, j = below(st, 32 - p)
+    j += p
+    c = deck[j]
+    deck[j] = deck[p]
+    deck[p] = c
+    return st, c
+
+
+@njit(cache=True)
+def deal(deck, st):
+    """EC-DEAL: positions 0-4 elder, 5-9 dealer, 10 turn-up; returns (st, elder, dealer, turnup)."""
+    for i in range(32):
+        deck[i] = i
+    elder = 0
+    dealer = 0
+    for p in range(5):
+        st, c = draw(deck, p, st)
+        elder |= 1 << c
+    for p in range(5, 10):
+        st, c = draw(deck, p, st)
+        dealer |= 1 << c
+    st, turnup = draw(deck, 10, st)
+    return st, elder, dealer, turnup
+
+
+@njit(cache=True)
+def deal_with_elder(deck, st, elder_codes, turnup):
+    """A deal with elder's five cards and the turn-up fixed; the dealer's five drawn at random.
+
+    Layout: positions 0-4 elder, 5 the turn-up, 6-10 the dealer; the stock follows from 11.
+    """
+    fixed = 1 << turnup
+    for c in elder_codes:
+        fixed |= 1 << c
+    for i in range(5):
+        deck[i] = elder_codes[i]
+    deck[5] = turnup
+    k = 6
+    for c in range(32):
+        if not (fixed >> c) & 1:
+            deck[k] = c
+            k += 1
+    dealer = 0
+    for p in range(6, 11):
+        st, c = draw(deck, p, st)
+        dealer |= 1 << c
+    return st, dealer
+
+
+@njit(cache=True, inline="always")
+def weakest(cards, t):
+    """First card of a non-empty set in weakest-first order (non-trumps by rank, then trumps)."""
+    plain = cards & ~(0xFF << (8 * t))
+    if plain:
+        for r in range(8):
+            col = plain & (COLUMN << r)
+            if col:
+                return lowest_bit(col)
+    return 8 * t + LOW8[(cards >> (8 * t)) & 0xFF]
+
+
+@njit(cache=True, inline="always")
+def strength(hand, t):
+    """Heuristic hand strength: trumps 3 each (+3 K, +2 Q, +1 J), plain kings 2, plain queens 1."""
+    tl = (hand >> (8 * t)) & 0xFF
+    s = 3 * POP8[tl] + 3 * ((tl >> 7) & 1) + 2 * ((tl >> 6) & 1) + ((tl >> 5) & 1)
+    plain = hand & ~(0xFF << (8 * t))
+    return s + 2 * popcount(plain & KINGS) + popcount(plain & QUEENS)
+
+
+@njit(cache=True, inline="always")
+def heuristic_discard(hand, t, lo, hi, keep_min_rank):
+    """Discard the non-trumps below keep_min_rank, trimmed or padded weakest-first to lo..hi."""
+    low = ((1 << keep_min_rank) - 1) * COLUMN
+    cand = hand & ~(0xFF << (8 * t)) & low
+    n = popcount(cand)
+    if n > hi:
+        out = 0
+        for _ in range(hi):
+            c = weakest(cand, t)
+            out |= 1 << c
+            cand &= ~(1 << c)
+        return out
+    while n < lo:
+        c = weakest(hand & ~cand, t)
+        cand |= 1 << c
+        n += 1
+    return cand
+
+
+@njit(cache=True, inline="always")
+def random_discard(hand, lo, hi, st):
+    """A uniformly random discard of lo..hi cards (rejection on 5-bit masks over the hand)."""
+    while True:
+        st, m = below(st, 32)
+        k = POP8[m]
+        if lo <= k <= hi:
+            break
+    out = 0
+    idx = 0
+    x = hand
+    while x:
+        c = lowest_bit(x)
+        if (m >> idx) & 1:
+            out |= 1 << c
+        idx += 1
+        x &= x - 1
+    return st, out
+
+
+@njit(cache=True, inline="always")
+def legal_follows(hand, led, t, must_trump):
+    """EC-FOLLOW: follow suit, overtake if able; void: trump if able (switch); else anything."""
+    ls = led >> 3
+    lr = led & 7
+    lane = (hand >> (8 * ls)) & 0xFF
+    if lane:
+        higher = (lane >> (lr + 1)) << (lr + 1)
+        if higher:
+            return higher << (8 * ls)
+        return lane << (8 * ls)
+    if must_trump:
+        trumps = hand & (0xFF << (8 * t))
+        if trumps:
+            return trumps
+    return hand
+
+
+@njit(cache=True, inline="always")
+def beats(follow, led, t):
+    """True when the follower's card wins the trick."""
+    fs = follow >> 3
+    ls = led >> 3
+    if fs == ls:
+        return (follow & 7) > (led & 7)
+    return fs == t
+
+
+@njit(cache=True, inline="always")
+def heuristic_lead(hand, t, lead_trumps):
+    """Highest trump with 2+ (if lead_trumps), else a plain king, else top of the longest plain suit."""
+    tl = (hand >> (8 * t)) & 0xFF
+    if lead_trumps and POP8[tl] >= 2:
+        return 8 * t + HIGH8[tl]
+    plain = hand & ~(0xFF << (8 * t))
+    kings = plain & KINGS
+    if kings:
+        return lowest_bit(kings)
+    if plain:
+        best_s = -1
+        best_n = -1
+        best_top = -1
+        for s in range(4):
+            lane = (plain >> (8 * s)) & 0xFF
+            if lane == 0:
+                continue
+            n = POP8[lane]
+            top = HIGH8[lane]
+            if n > best_n or (n == best_n and top > best_top):
+                best_s = s
+                best_n = n
+                best_top = top
+        return 8 * best_s + best_top
+    return 8 * t + HIGH8[tl]
+
+
+@njit(cache=True, inline="always")
+def heuristic_follow(legal, led, t):
+    """The cheapest winning legal card, else the cheapest legal card (weakest-first order)."""
+    ls = led >> 3
+    lr = led & 7
+    higher = ((0xFF >> (lr + 1)) << (lr + 1)) << (8 * ls)
+    win = higher
+    if ls != t:
+        win |= 0xFF << (8 * t)
+    winners = legal & win
+    if winners:
+        return weakest(winners, t)
+    return weakest(legal, t)
+
+
+@njit(cache=True)
+def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out):
+    """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
+
+    ``deck[p:]`` holds the undealt cards (the stock is fixed lazily from position p); ``stc`` and
+    ``sto`` are the cards and choices streams; ``pe``/``pd`` the elder's and dealer's policy arrays.
+    """
+    t = turnup >> 3
+    tmask = 0xFF << (8 * t)
+    out[O_TURNUP] = turnup
+    out[O_ELDER_DEALT] = elder
+    out[O_DEALER_DEALT] = dealer
+    p0 = p
+    force = pe[P_FORCE_FIRST]
+    stock_left = 32 - p
+    rnd = 0
+    ending = 0
+    pwp = 0
+    refused_round = -1
+    proposed_first = 0
+    # EC-PROPOSE / EC-STOCK / EC-DEALER-MIN
+    while True:
+        if stock_left == 0:
+            break
+        if rnd == 0 and force >= 0:
+            propose = force >= 1
+        elif pe[P_KIND] == KIND_RANDOM:
+            sto, r = below(sto, 2)
+            propose = r == 1
+        else:
+            propose = strength(elder, t) < pe[P_ELDER_PLAY_THRESHOLD]
+        if rnd == 0:
+            proposed_first = 1 if propose else 0
+        if not propose:
+            if rnd == 0:
+                pwp = 1
+            break
+        if rnd == 0 and force >= 2:
+            refuse = force == 2
+        elif pd[P_KIND] == KIND_RANDOM:
+            sto, r = below(sto, 2)
+            refuse = r != 0
+        else:
+            refuse = strength(dealer, t) >= pd[P_DEALER_REFUSE_THRESHOLD]
+        if refuse:
+            ending = 1
+            refused_round = rnd
+            break
+        hi = min(5, stock_left)
+        if pe[P_KIND] == KIND_RANDOM:
+            sto, disc = random_discard(elder, 1, hi, sto)
+        else:
+            disc = heuristic_discard(elder, t, 1, hi, pe[P_KEEP_PLAIN_MIN_RANK])
+        k = popcount(disc)
+        elder &= ~disc
+        for _ in range(k):
+            stc, c = draw(deck, p, stc)
+            p += 1
+            elder |= 1 << c
+        stock_left -= k
+        hi = min(5, stock_left)
+        if hi > 0:
+            lo = min(rules[R_DEALER_MIN_DISCARD], stock_left)
+            if pd[P_KIND] == KIND_RANDOM:
+                sto, disc = random_discard(dealer, lo, hi, sto)
+            else:
+                disc = heuristic_discard(dealer, t, lo, hi, pd[P_KEEP_PLAIN_MIN_RANK])
+            k = popcount(disc)
+            dealer &= ~disc
+            for _ in range(k):
+                stc, c = draw(deck, p, stc)
+                p += 1
+                dealer |= 1 << c
+            stock_left -= k
+        rnd += 1
+    out[O_ELDER_FINAL] = elder
+    out[O_DEALER_FINAL] = dealer
+    # EC-KING: elder first, then dealer.
+    king = 8 * t + 7
+    announced = 0
+    if (elder >> king) & 1:
+        if pe[P_KIND] == KIND_RANDOM:
+            sto, r = below(sto, 2)
+            if r == 1:
+                announced |= 1
+        elif pe[P_ANNOUNCE_KING]:
+            announced |= 1
+    if (dealer >> king) & 1:
+        if pd[P_KIND] == KIND_RANDOM:
+            sto, r = below(sto, 2)
+            if r == 1:
+                announced |= 2
+        elif pd[P_ANNOUNCE_KING]:
+            announced |= 2
+    # EC-FOLLOW: five tricks, elder leads the first, the winner the next.
+    must_trump = rules[R_MUST_TRUMP_WHEN_VOID]
+    elder_leads = True
+    etricks = 0
+    for k in range(5):
+        if elder_leads:
+            lh = elder
+            fh = dealer
+            lp = pe
+            fp = pd
+        else:
+            lh = dealer
+            fh = elder
+            lp = pd
+            fp = pe
+        if lp[P_KIND] == KIND_RANDOM:
+            sto, i = below(sto, popcount(lh))
+            led = nth_bit(lh, i)
+        else:
+            led = heuristic_lead(lh, t, lp[P_LEAD_TRUMPS])
+        legal = legal_follows(fh, led, t, must_trump)
+        if fp[P_KIND] == KIND_RANDOM:
+            sto, i = below(sto, popcount(legal))
+            fol = nth_bit(legal, i)
+        else:
+            fol = heuristic_follow(legal, led, t)
+        out[O_TRICKS + 2 * k] = led
+        out[O_TRICKS + 2 * k + 1] = fol
+        if elder_leads:
+            elder &= ~(1 << led)
+            dealer &= ~(1 << fol)
+        else:
+            dealer &= ~(1 << led)
+            elder &= ~(1 << fol)
+        elder_won = elder_leads != beats(fol, led, t)
+        if elder_won:
+            etricks += 1
+        elder_leads = elder_won
+    # EC-POINT / EC-PENALTY
+    first_ok = rules[R_REFUSAL_PENALTY_FIRST_ONLY] == 0 or refused_round == 0
+    refusal_on_dealer = rules[R_REFUSAL_PENALISES_DEALER] != 0
+    pen_elder = pwp == 1 or (ending == 1 and not refusal_on_dealer and first_ok)
+    pen_dealer = ending == 1 and refusal_on_dealer and first_ok
+    ept = 0
+    dpt = 0
+    if etricks >= 3:
+        if pen_dealer:
+            ept = rules[R_PENALTY_VOLE] if etricks == 5 else rules[R_PENALTY_POINT]
+        else:
+            ept = 2 if etricks == 5 else 1
+    else:
+        if pen_elder:
+            dpt = rules[R_PENALTY_VOLE] if etricks == 0 else rules[R_PENALTY_POINT]
+        else:
+            dpt = 2 if etricks == 0 else 1
+    tk = 1 if (turnup & 7) == 7 else 0
+    out[O_ELDER_POINTS] = ept + (announced & 1)
+    out[O_DEALER_POINTS] = dpt + (announced >> 1) + tk
+    out[O_ELDER_TRICKS] = etricks
+    out[O_ENDING] = ending
+    out[O_ROUNDS] = rnd
+    out[O_ANNOUNCED] = announced
+    out[O_STOCK_DRAWN] = p - p0
+    out[O_PROPOSED_FIRST] = proposed_first
+    out[O_PLAYED_WITHOUT_PROPOSING] = pwp
+    out[O_ELDER_TRICK_POINTS] = ept
+    out[O_DEALER_TRICK_POINTS] = dpt
+    out[O_TURNUP_KING] = tk
+
+
+@njit(cache=True)
+def hand_outcomes(seed, start, n, rules, pe, pd):
+    """Outcome vectors of hands start..start+n-1 (for the differential test and records)."""
+    res = np.zeros((n, N_OUT), dtype=np.int64)
+    deck = np.empty(32, dtype=np.int64)
+    useed = np.uint64(seed)
+    for k in range(n):
+        i = np.uint64(start + k)
+        stc = stream_start(useed, i, np.uint64(0))
+        sto = stream_start(useed, i, np.uint64(1))
+        stc, elder, dealer, turnup = deal(deck, stc)
+        play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pe, pd, res[k])
+    return res
+
+
+# Tallies of single hands (salon simulate ecarte).
+T_HANDS, T_TURNUP_KING, T_ELDER_DEALT_TRUMP_KING, T_ELDER_WINS_POINT, T_VOLE = 0, 1, 2, 3, 4
+T_ELDER_PROPOSES, T_DEALER_REFUSES, T_PLAYED_WITHOUT_PROPOSING = 5, 6, 7
+T_ELDER_POINTS, T_ELDER_POINTS_SQ, T_DEALER_POINTS, T_DEALER_POINTS_SQ = 8, 9, 10, 11
+T_NET, T_NET_SQ = 12, 13
+T_ELDER_TRUMPS = 14  # 6 entries: elder dealt 0..5 trumps
+T_ONE_TRUMP, T_ONE_TRUMP_DEALER_TWO_PLUS = 20, 21
+T_ELDER_TRICKS, T_ROUNDS, T_ELDER_ANNOUNCES, T_DEALER_ANNOUNCES, T_STOCK_DRAWN = 22, 23, 24, 25, 26
+T_ELDER_VOLE, T_DEALER_VOLE = 27, 28
+N_TALLY = 29
+
+
+@njit(cache=True, inline="always")
+def tally_hand(tl, out):
+    """Add one hand's outcome to a tally row."""
+    t = out[O_TURNUP] >> 3
+    tmask = 0xFF << (8 * t)
+    ep = out[O_ELDER_POINTS]
+    dp = out[O_DEALER_POINTS]
+    e = out[O_ELDER_TRICKS]
+    tl[T_HANDS] += 1
+    tl[T_TURNUP_KING] += out[O_TURNUP_KING]
+    tl[T_ELDER_DEALT_TRUMP_KING] += (out[O_ELDER_DEALT] >> (8 * t + 7)) & 1
+    tl[T_ELDER_WINS_POINT] += 1 if e >= 3 else 0
+    tl[T_VOLE] += 1 if (e == 5 or e == 0) else 0
+    tl[T_ELDER_VOLE] += 1 if e == 5 else 0
+    tl[T_DEALER_VOLE] += 1 if e == 0 else 0
+    tl[T_ELDER_PROPOSES] += out[O_PROPOSED_FIRST]
+    tl[T_DEALER_REFUSES] += out[O_ENDING]
+    tl[T_PLAYED_WITHOUT_PROPOSING] += out[O_PLAYED_WITHOUT_PROPOSING]
+    tl[T_ELDER_POINTS] += ep
+    tl[T_ELDER_POINTS_SQ] += ep * ep
+    tl[T_DEALER_POINTS] += dp
+    tl[T_DEALER_POINTS_SQ] += dp * dp
+    tl[T_NET] += ep - dp
+    tl[T_NET_SQ] += (ep - dp) * (ep - dp)
+    nt = popcount(out[O_ELDER_DEALT] & tmask)
+    tl[T_ELDER_TRUMPS + nt] += 1
+    if nt == 1:
+        tl[T_ONE_TRUMP] += 1
+        if popcount(out[O_DEALER_DEALT] & tmask) >= 2:
+            tl[T_ONE_TRUMP_DEALER_TWO_PLUS] += 1
+    tl[T_ELDER_TRICKS] += e
+    tl[T_ROUNDS] += out[O_ROUNDS]
+    tl[T_ELDER_ANNOUNCES] += out[O_ANNOUNCED] & 1
+    tl[T_DEALER_ANNOUNCES] += out[O_ANNOUNCED] >> 1
+    tl[T_STOCK_DRAWN] += out[O_STOCK_DRAWN]
+
+
+@njit(cache=True, parallel=True)
+def hands_block(seed, starts, counts, rules, pe, pd):
+    """Tallies (N_TALLY per chunk) of the hands in each chunk [starts[c], starts[c] + counts[c])."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_TALLY), dtype=np.int64)
+    useed = np.uint64(seed)
+    for ci in prange(nc):
+        deck = np.empty(32, dtype=np.int64)
+        out = np.empty(N_OUT, dtype=np.int64)
+        row = tallies[ci]
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            ui = np.uint64(i)
+            stc = stream_start(useed, ui, np.uint64(0))
+            sto = stream_start(useed, ui, np.uint64(1))
+            stc, elder, dealer, turnup = deal(deck, stc)
+            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pe, pd, out)
+            tally_hand(row, out)
+    return tallies
+
+
+# Tallies of games to the target (salon simulate ecarte --game).
+G_GAMES, G_FIRST_DEALER_WINS, G_HANDS, G_HANDS_SQ, G_WINNER_MARGIN = 0, 1, 2, 3, 4
+N_GAME_TALLY = 5
+
+
+@njit(cache=True)
+def play_game(seed, g, rules, pa, pb, deck, out):
+    """EC-GAME: play game g to the target; returns (A's score, B's score, hands played)."""
+    target = rules[R_TARGET]
+    score = np.zeros(2, dtype=np.int64)  # 0 = A (elder in hand 0), 1 = B (first dealer)
+    useed = np.uint64(seed)
+    ug = np.uint64(g)
+    h = 0
+    while True:
+        elder_is_a = h % 2 == 0
+        e_idx = 0 if elder_is_a else 1
+        d_idx = 1 - e_idx
+        stc = stream_start(useed, ug, np.uint64(2 * h))
+        sto = stream_start(useed, ug, np.uint64(2 * h + 1))
+        stc, elder, dealer, turnup = deal(deck, stc)
+        if elder_is_a:
+            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pa, pb, out)
+        else:
+            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pb, pa, out)
+        h += 1
+        # Points in the order they are scored; the game ends the moment one reaches the target.
+        score[d_idx] += out[O_TURNUP_KING]
+        if score[d_idx] >= target:
+            break
+        score[e_idx] += out[O_ANNOUNCED] & 1
+        if score[e_idx] >= target:
+            break
+        score[d_idx] += out[O_ANNOUNCED] >> 1
+        if score[d_idx] >= target:
+            break
+        score[e_idx] += out[O_ELDER_TRICK_POINTS]
+        score[d_idx] += out[O_DEALER_TRICK_POINTS]
+        if score[0] >= target or score[1] >= target:
+            break
+    return score[0], score[1], h
+
+
+@njit(cache=True, parallel=True)
+def games_block(seed, starts, counts, rules, pa, pb):
+    """Tallies (N_GAME_TALLY per chunk) of the games in each chunk."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_GAME_TALLY), dtype=np.int64)
+    for ci in prange(nc):
+        deck = np.empty(32, dtype=np.int64)
+        out = np.empty(N_OUT, dtype=np.int64)
+        row = tallies[ci]
+        for g in range(starts[ci], starts[ci] + counts[ci]):
+            a, b, h = play_game(seed, g, rules, pa, pb, deck, out)
+            row[G_GAMES] += 1
+            row[G_FIRST_DEALER_WINS] += 1 if b > a else 0
+            row[G_HANDS] += h
+            row[G_HANDS_SQ] += h * h
+            row[G_WINNER_MARGIN] += abs(a - b)
+    return tallies
+
+
+@njit(cache=True)
+def game_results(seed, start, n, rules, pa, pb):
+    """Per game: A's score, B's score, hands played (for the differential test)."""
+    res = np.zeros((n, 3), dtype=np.int64)
+    deck = np.empty(32, dtype=np.int64)
+    out = np.empty(N_OUT, dtype=np.int64)
+    for k in range(n):
+        a, b, h = play_game(seed, start + k, rules, pa, pb, deck, out)
+        res[k, 0] = a
+        res[k, 1] = b
+        res[k, 2] = h
+    return res
+
+
+# Paired play-or-propose comparisons (same deal, same streams, both first decisions).
+C_N, C_PLAY_WINS, C_PLAY_NET, C_PLAY_NET_SQ = 0, 1, 2, 3
+C_PROPOSE_WINS, C_PROPOSE_NET, C_PROPOSE_NET_SQ, C_DIFF, C_DIFF_SQ = 4, 5, 6, 7, 8
+C_PLAY_VOLE, C_PROPOSE_VOLE, C_DEALER_REFUSES = 9, 10, 11
+N_COMPARE = 12
+
+
+@njit(cache=True, inline="always")
+def compare_both(deck, deck2, p, stc, sto, elder, dealer, turnup, rules, pe_play, pe_prop, pd, out, row):
+    """Play the dealt hand once without proposing and once proposing; add the pair to ``row``."""
+    for i in range(32):
+        deck2[i] = deck[i]
+    play_hand(deck2, p, stc, sto, elder, dealer, turnup, rules, pe_play, pd, out)
+    net_play = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+    row[C_PLAY_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
+    row[C_PLAY_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
+    play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe_prop, pd, out)
+    net_prop = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+    row[C_PROPOSE_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
+    row[C_PROPOSE_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
+    row[C_DEALER_REFUSES] += out[O_ENDING]
+    row[C_N] += 1
+    row[C_PLAY_NET] += net_play
+    row[C_PLAY_NET_SQ] += net_play * net_play
+    row[C_PROPOSE_NET] += net_prop
+    row[C_PROPOSE_NET_SQ] += net_prop * net_prop
+    d = net_prop - net_play
+    row[C_DIFF] += d
+    row[C_DIFF_SQ] += d * d
+
+
+@njit(cache=True, parallel=True)
+def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_play, pe_prop, pd):
+    """Paired play/propose tallies for one given elder hand and turn-up, over sampled deals."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
+    useed = np.uint64(seed)
+    elder = 0
+    for c in elder_codes:
+        elder |= 1 << c
+    for ci in prange(nc):
+        deck = np.empty(32, dtype=np.int64)
+        deck2 = np.empty(32, dtype=np.int64)
+        out = np.empty(N_OUT, dtype=np.int64)
+        row = tallies[ci]
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            ui = np.uint64(i)
+            stc = stream_start(useed, ui, np.uint64(0))
+            sto = stream_start(useed, ui, np.uint64(1))
+            stc, dealer = deal_with_elder(deck, stc, elder_codes, turnup)
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_play, pe_prop, pd, out, row)
+    return tallies
+
+
+@njit(cache=True, inline="always")
+def hand_class(elder, turnup, class_ids):
+    """Class of elder's dealt hand: class_ids[trumps, trump king held, plain kings] (-1: none)."""
+    t = turnup >> 3
+    tl = (elder >> (8 * t)) & 0xFF
+    pk = popcount(elder & ~(0xFF << (8 * t)) & KINGS)
+    return class_ids[POP8[tl], (tl >> 7) & 1, pk]
+
+
+@njit(cache=True, parallel=True)
+def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_play, pe_prop, pd):
+    """Paired play/propose tallies per work item: deals of one hand class, found by rejection.
+
+    Sample i of class c uses stream index c * 2**32 + i: lane 0 deals until elder's hand falls in
+    class c (the rejected deals use up the same stream), lane 1 is the choices stream.
+    """
+    nc = item_class.shape[0]
+    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
+    useed = np.uint64(seed)
+    for ci in prange(nc):
+        deck = np.empty(32, dtype=np.int64)
+        deck2 = np.empty(32, dtype=np.int64)
+        out = np.empty(N_OUT, dtype=np.int64)
+        row = tallies[ci]
+        cls = item_class[ci]
+        for i in range(item_start[ci], item_start[ci] + item_count[ci]):
+            ui = np.uint64(cls) * np.uint64(1 << 32) + np.uint64(i)
+            stc = stream_start(useed, ui, np.uint64(0))
+            sto = stream_start(useed, ui, np.uint64(1))
+            while True:
+                stc, elder, dealer, turnup = deal(deck, stc)
+                if hand_class(elder, turnup, class_ids) == cls:
+                    break
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_play, pe_prop, pd, out, row)
+    return tallies

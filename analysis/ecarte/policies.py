@@ -1,0 +1,102 @@
+"""Écarté decision rules: parameterised heuristic and uniformly random policies.
+
+The dataclasses are the policies' parameters (validated, printable, hashable); ``to_array`` is what
+the numba kernel reads. The numba decision functions live in ``kernel.py`` beside the engine they
+serve; the reference implements the same rules in plain Python (docs/ecarte-engine.md).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from analysis.errors import InputError
+
+# Slots of the policy array.
+P_KIND = 0  # 0 heuristic, 1 random
+P_ELDER_PLAY_THRESHOLD = 1
+P_DEALER_REFUSE_THRESHOLD = 2
+P_KEEP_PLAIN_MIN_RANK = 3
+P_ANNOUNCE_KING = 4
+P_LEAD_TRUMPS = 5
+# Forced first decisions, used by studies that compare options on the same deals:
+# -1 the policy decides, 0 elder plays without proposing, 1 elder proposes.
+P_FORCE_FIRST = 6
+N_POLICY_SLOTS = 7
+
+KIND_HEURISTIC = 0
+KIND_RANDOM = 1
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy:
+    """The rulebook-style player (docs/ecarte-engine.md, "Heuristic policy").
+
+    Elder plays without proposing when his hand strength reaches ``elder_play_threshold``; the
+    dealer refuses when his reaches ``dealer_refuse_threshold``; discards keep trumps and the
+    non-trumps of rank index ``keep_plain_min_rank`` and above (7 = kings); ``announce_king``
+    announces the trump king; ``lead_trumps`` leads the highest trump when holding two or more.
+    """
+
+    elder_play_threshold: int = 9
+    dealer_refuse_threshold: int = 10
+    keep_plain_min_rank: int = 7
+    announce_king: bool = True
+    lead_trumps: bool = True
+
+    def __post_init__(self) -> None:
+        for key in ("elder_play_threshold", "dealer_refuse_threshold"):
+            if not 0 <= getattr(self, key) <= 100:
+                raise InputError(f"{key} must be between 0 and 100")
+        if not 0 <= self.keep_plain_min_rank <= 8:
+            raise InputError("keep_plain_min_rank must be between 0 and 8")
+
+    kind = "heuristic"
+
+    def to_array(self, force_first: int = -1) -> np.ndarray:
+        """The parameters as the kernel's int64 array."""
+        a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
+        a[P_KIND] = KIND_HEURISTIC
+        a[P_ELDER_PLAY_THRESHOLD] = self.elder_play_threshold
+        a[P_DEALER_REFUSE_THRESHOLD] = self.dealer_refuse_threshold
+        a[P_KEEP_PLAIN_MIN_RANK] = self.keep_plain_min_rank
+        a[P_ANNOUNCE_KING] = int(self.announce_king)
+        a[P_LEAD_TRUMPS] = int(self.lead_trumps)
+        a[P_FORCE_FIRST] = force_first
+        return a
+
+    def describe(self) -> dict:
+        """Name and parameters, for outputs and provenance."""
+        return {"kind": self.kind, **dataclasses.asdict(self)}
+
+
+@dataclass(frozen=True)
+class RandomPolicy:
+    """Every decision uniformly at random among the legal ones (for tests)."""
+
+    kind = "random"
+
+    def to_array(self, force_first: int = -1) -> np.ndarray:
+        """The kernel's int64 array."""
+        a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
+        a[P_KIND] = KIND_RANDOM
+        a[P_FORCE_FIRST] = force_first
+        return a
+
+    def describe(self) -> dict:
+        """Name, for outputs and provenance."""
+        return {"kind": self.kind}
+
+
+def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | None = None):
+    """A policy by name (``heuristic`` or ``random``) with parameters overridden (``key=value``)."""
+    from analysis.variants import apply_overrides
+
+    if name == "heuristic":
+        return apply_overrides(HeuristicPolicy(), overrides)
+    if name == "random":
+        if overrides:
+            raise InputError("the random policy takes no parameters")
+        return RandomPolicy()
+    raise InputError(f"unknown policy {name!r}; valid: heuristic, random")

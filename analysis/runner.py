@@ -1,0 +1,78 @@
+"""Runs a kernel over N deals in chunks on all cores, with progress, and sums its integer tallies.
+
+A kernel "block" function takes ``(seed, starts, counts, *args)`` and returns one tally row per
+chunk ``[starts[c], starts[c] + counts[c])``; numba's ``prange`` spreads the chunks over threads.
+Tallies are integers, so the total is bit-identical for any thread count and chunk size.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+import numpy as np
+
+from analysis.errors import InputError
+
+DEFAULT_CHUNK = 1 << 14
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` numba threads (None: all cores); returns the number in use."""
+    import numba
+
+    available = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        threads = available
+    if threads < 1:
+        raise InputError(f"--threads must be at least 1, not {threads}")
+    threads = min(threads, available)
+    numba.set_num_threads(threads)
+    return threads
+
+
+def chunk_bounds(start: int, n: int, chunk: int) -> tuple[np.ndarray, np.ndarray]:
+    """Start and length of each chunk covering deals start..start+n-1."""
+    if chunk < 1:
+        raise InputError(f"chunk size must be at least 1, not {chunk}")
+    starts = np.arange(start, start + n, chunk, dtype=np.int64)
+    counts = np.minimum(chunk, start + n - starts).astype(np.int64)
+    return starts, counts
+
+
+def show_progress(quiet: bool) -> bool:
+    """Progress bars are shown unless quiet or the output is not a terminal."""
+    return not quiet and sys.stderr.isatty()
+
+
+def run_tallies(
+    block: Callable,
+    args: tuple,
+    n: int,
+    seed: int,
+    *,
+    start: int = 0,
+    chunk: int = DEFAULT_CHUNK,
+    threads: int | None = None,
+    quiet: bool = True,
+    desc: str = "deals",
+) -> np.ndarray:
+    """Sum of the tally rows of ``block`` over deals start..start+n-1 (int64 array)."""
+    if n < 1:
+        raise InputError(f"the number of deals must be positive, not {n}")
+    if seed < 0:
+        raise InputError(f"the seed must be a non-negative integer, not {seed}")
+    set_threads(threads)
+    starts, counts = chunk_bounds(start, n, chunk)
+    # Hand the chunks to the kernel in batches so the progress bar moves; a batch is many chunks
+    # so every thread stays busy.
+    batch = max(1, min(len(starts), (1 << 21) // chunk))
+    total = None
+    from tqdm.auto import tqdm
+
+    with tqdm(total=n, desc=desc, unit=" deals", disable=not show_progress(quiet), leave=False) as bar:
+        for b in range(0, len(starts), batch):
+            rows = block(seed, starts[b:b + batch], counts[b:b + batch], *args)
+            part = rows.sum(axis=0)
+            total = part if total is None else total + part
+            bar.update(int(counts[b:b + batch].sum()))
+    return total

@@ -1,0 +1,62 @@
+"""Choosing a named variant and overriding its switches one by one, for every game."""
+from __future__ import annotations
+
+import dataclasses
+from typing import TypeVar
+
+from analysis.errors import InputError
+
+T = TypeVar("T")
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def pick_variant(variants: dict[str, T], name: str, game: str) -> T:
+    """The variant called ``name``; an unknown name is an error listing the valid ones."""
+    try:
+        return variants[name]
+    except KeyError:
+        raise InputError(
+            f"unknown {game} variant {name!r}; valid: {', '.join(variants)}"
+        ) from None
+
+
+def parse_override(text: str) -> tuple[str, str]:
+    """``"key=value"`` -> ``(key, value)``."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip() or not value.strip():
+        raise InputError(f"rule override {text!r} is not of the form key=value")
+    return key.strip(), value.strip()
+
+
+def _convert(key: str, raw: str, current):
+    if isinstance(current, bool):
+        low = raw.lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise InputError(f"switch {key} takes true or false, not {raw!r}")
+    if isinstance(current, int):
+        try:
+            return int(raw)
+        except ValueError:
+            raise InputError(f"switch {key} takes a whole number, not {raw!r}") from None
+    return raw
+
+
+def apply_overrides(base: T, overrides: dict[str, str] | list[str] | tuple | None) -> T:
+    """``base`` with the named switches replaced; unknown switches list the valid ones."""
+    if not overrides:
+        return base
+    if not isinstance(overrides, dict):
+        overrides = dict(parse_override(o) for o in overrides)
+    names = [f.name for f in dataclasses.fields(base) if f.name != "name"]
+    changes = {}
+    for key, raw in overrides.items():
+        if key not in names:
+            raise InputError(f"unknown switch {key!r}; valid: {', '.join(names)}")
+        current = getattr(base, key)
+        changes[key] = raw if not isinstance(raw, str) else _convert(key, raw, current)
+    return dataclasses.replace(base, **changes)
