@@ -12,7 +12,7 @@ from numba import njit, prange
 from analysis.bits import HIGH8, LOW8, POP8, lowest_bit, nth_bit, popcount
 from analysis.ecarte.policies import (
     KIND_RANDOM, P_ANNOUNCE_KING, P_DEALER_REFUSE_THRESHOLD, P_ELDER_PLAY_THRESHOLD,
-    P_FORCE_FIRST, P_KEEP_PLAIN_MIN_RANK, P_KIND, P_LEAD_TRUMPS,
+    P_FORCE_FIRST, P_FORCE_RESPONSE, P_KEEP_PLAIN_MIN_RANK, P_KIND, P_LEAD_TRUMPS,
 )
 from analysis.ecarte.rules import (
     R_DEALER_MIN_DISCARD, R_MUST_TRUMP_WHEN_VOID, R_PENALTY_POINT, R_PENALTY_VOLE,
@@ -257,8 +257,8 @@ def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out):
             if rnd == 0:
                 pwp = 1
             break
-        if rnd == 0 and force >= 2:
-            refuse = force == 2
+        if rnd == 0 and pd[P_FORCE_RESPONSE] >= 0:
+            refuse = pd[P_FORCE_RESPONSE] == 1
         elif pd[P_KIND] == KIND_RANDOM:
             sto, r = below(sto, 2)
             refuse = r != 0
@@ -543,40 +543,65 @@ def game_results(seed, start, n, rules, pa, pb):
     return res
 
 
-# Paired play-or-propose comparisons (same deal, same streams, both first decisions).
-C_N, C_PLAY_WINS, C_PLAY_NET, C_PLAY_NET_SQ = 0, 1, 2, 3
-C_PROPOSE_WINS, C_PROPOSE_NET, C_PROPOSE_NET_SQ, C_DIFF, C_DIFF_SQ = 4, 5, 6, 7, 8
-C_PLAY_VOLE, C_PROPOSE_VOLE, C_DEALER_REFUSES = 9, 10, 11
-N_COMPARE = 12
+# Paired comparisons: two configurations (policies and forced first decisions) played on the same
+# deal with the same streams. Layout of a comparison row ("a" and "b" are the two configurations).
+C_N, C_A_WINS, C_A_NET, C_A_NET_SQ = 0, 1, 2, 3
+C_B_WINS, C_B_NET, C_B_NET_SQ, C_DIFF, C_DIFF_SQ = 4, 5, 6, 7, 8
+C_A_VOLE, C_B_VOLE, C_B_REFUSED, C_B_PROPOSED = 9, 10, 11, 12
+N_COMPARE = 13
 
 
 @njit(cache=True, inline="always")
-def compare_both(deck, deck2, p, stc, sto, elder, dealer, turnup, rules, pe_play, pe_prop, pd, out, row):
-    """Play the dealt hand once without proposing and once proposing; add the pair to ``row``."""
+def compare_both(deck, deck2, p, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row):
+    """Play the dealt hand under configuration a and under b; add the pair (b - a) to ``row``.
+
+    Nets are elder's points minus the dealer's; ``deck`` is left as b consumed it.
+    """
     for i in range(32):
         deck2[i] = deck[i]
-    play_hand(deck2, p, stc, sto, elder, dealer, turnup, rules, pe_play, pd, out)
-    net_play = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
-    row[C_PLAY_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
-    row[C_PLAY_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
-    play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe_prop, pd, out)
-    net_prop = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
-    row[C_PROPOSE_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
-    row[C_PROPOSE_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
-    row[C_DEALER_REFUSES] += out[O_ENDING]
+    play_hand(deck2, p, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, out)
+    net_a = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+    row[C_A_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
+    row[C_A_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
+    play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe_b, pd_b, out)
+    net_b = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+    row[C_B_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
+    row[C_B_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
+    row[C_B_REFUSED] += out[O_ENDING]
+    row[C_B_PROPOSED] += out[O_PROPOSED_FIRST]
     row[C_N] += 1
-    row[C_PLAY_NET] += net_play
-    row[C_PLAY_NET_SQ] += net_play * net_play
-    row[C_PROPOSE_NET] += net_prop
-    row[C_PROPOSE_NET_SQ] += net_prop * net_prop
-    d = net_prop - net_play
+    row[C_A_NET] += net_a
+    row[C_A_NET_SQ] += net_a * net_a
+    row[C_B_NET] += net_b
+    row[C_B_NET_SQ] += net_b * net_b
+    d = net_b - net_a
     row[C_DIFF] += d
     row[C_DIFF_SQ] += d * d
 
 
 @njit(cache=True, parallel=True)
-def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_play, pe_prop, pd):
-    """Paired play/propose tallies for one given elder hand and turn-up, over sampled deals."""
+def pair_block(seed, starts, counts, rules, pe_a, pd_a, pe_b, pd_b):
+    """Paired tallies (N_COMPARE per chunk) of two configurations on the same random deals."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
+    useed = np.uint64(seed)
+    for ci in prange(nc):
+        deck = np.empty(32, dtype=np.int64)
+        deck2 = np.empty(32, dtype=np.int64)
+        out = np.empty(N_OUT, dtype=np.int64)
+        row = tallies[ci]
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            ui = np.uint64(i)
+            stc = stream_start(useed, ui, np.uint64(0))
+            sto = stream_start(useed, ui, np.uint64(1))
+            stc, elder, dealer, turnup = deal(deck, stc)
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row)
+    return tallies
+
+
+@njit(cache=True, parallel=True)
+def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_a, pd_a, pe_b, pd_b):
+    """Paired tallies of two configurations for one given elder hand and turn-up, over sampled deals."""
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
@@ -593,22 +618,48 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_play, 
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1))
             stc, dealer = deal_with_elder(deck, stc, elder_codes, turnup)
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_play, pe_prop, pd, out, row)
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row)
     return tallies
 
 
 @njit(cache=True, inline="always")
-def hand_class(elder, turnup, class_ids):
-    """Class of elder's dealt hand: class_ids[trumps, trump king held, plain kings] (-1: none)."""
+def hand_class(hand, turnup, class_ids):
+    """Class of a dealt hand: class_ids[trumps, trump king held, plain kings] (-1: none)."""
     t = turnup >> 3
-    tl = (elder >> (8 * t)) & 0xFF
-    pk = popcount(elder & ~(0xFF << (8 * t)) & KINGS)
+    tl = (hand >> (8 * t)) & 0xFF
+    pk = popcount(hand & ~(0xFF << (8 * t)) & KINGS)
     return class_ids[POP8[tl], (tl >> 7) & 1, pk]
 
 
+@njit(cache=True, inline="always")
+def sure_winners(hand, turnup):
+    """EC-T2's sure trick winners: master trumps (unbroken from the K, the turn-up counting as
+    seen) plus plain kings."""
+    t = turnup >> 3
+    tl = (hand >> (8 * t)) & 0xFF
+    seen = tl | (1 << (turnup & 7))
+    n = 0
+    for r in range(7, -1, -1):
+        if not (seen >> r) & 1:
+            break
+        if (tl >> r) & 1:
+            n += 1
+    return n + popcount(hand & ~(0xFF << (8 * t)) & KINGS)
+
+
+@njit(cache=True, inline="always")
+def has_ten_nine_eight(hand):
+    """True when the hand holds 10, 9 and 8 of one suit (EC-T3)."""
+    m = 0b1110
+    for s in range(4):
+        if ((hand >> (8 * s)) & m) == m:
+            return True
+    return False
+
+
 @njit(cache=True, parallel=True)
-def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_play, pe_prop, pd):
-    """Paired play/propose tallies per work item: deals of one hand class, found by rejection.
+def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a, pd_a, pe_b, pd_b):
+    """Paired tallies per work item: deals of one elder hand class, found by rejection.
 
     Sample i of class c uses stream index c * 2**32 + i: lane 0 deals until elder's hand falls in
     class c (the rejected deals use up the same stream), lane 1 is the choices stream.
@@ -630,5 +681,41 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_p
                 stc, elder, dealer, turnup = deal(deck, stc)
                 if hand_class(elder, turnup, class_ids) == cls:
                     break
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_play, pe_prop, pd, out, row)
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row)
+    return tallies
+
+
+N_FEATURES = 3  # cell features: class, sure winners, 10-9-8
+
+
+@njit(cache=True, parallel=True)
+def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe_a, pd_a, pe_b, pd_b):
+    """Paired tallies per cell (class, sure winners 0..5, holds 10-9-8) over random deals.
+
+    The cell is computed on elder's dealt hand, or on the dealer's when ``by_dealer``; with
+    ``by_dealer`` only deals in which elder proposed first (under configuration b) are tallied.
+    """
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, n_classes * 12, N_COMPARE), dtype=np.int64)
+    useed = np.uint64(seed)
+    for ci in prange(nc):
+        deck = np.empty(32, dtype=np.int64)
+        deck2 = np.empty(32, dtype=np.int64)
+        out = np.empty(N_OUT, dtype=np.int64)
+        scratch = np.zeros(N_COMPARE, dtype=np.int64)
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            ui = np.uint64(i)
+            stc = stream_start(useed, ui, np.uint64(0))
+            sto = stream_start(useed, ui, np.uint64(1))
+            stc, elder, dealer, turnup = deal(deck, stc)
+            hand = dealer if by_dealer else elder
+            cell = (hand_class(hand, turnup, class_ids) * 6 + sure_winners(hand, turnup)) * 2
+            cell += 1 if has_ten_nine_eight(hand) else 0
+            scratch[:] = 0
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out,
+                         scratch)
+            if by_dealer and scratch[C_B_PROPOSED] == 0:
+                continue
+            for k in range(N_COMPARE):
+                tallies[ci, cell, k] += scratch[k]
     return tallies

@@ -23,7 +23,9 @@ P_LEAD_TRUMPS = 5
 # Forced first decisions, used by studies that compare options on the same deals:
 # -1 the policy decides, 0 elder plays without proposing, 1 elder proposes.
 P_FORCE_FIRST = 6
-N_POLICY_SLOTS = 7
+# The dealer's forced response to the first proposal: -1 the policy decides, 0 accept, 1 refuse.
+P_FORCE_RESPONSE = 7
+N_POLICY_SLOTS = 8
 
 KIND_HEURISTIC = 0
 KIND_RANDOM = 1
@@ -54,7 +56,7 @@ class HeuristicPolicy:
 
     kind = "heuristic"
 
-    def to_array(self, force_first: int = -1) -> np.ndarray:
+    def to_array(self, force_first: int = -1, force_response: int = -1) -> np.ndarray:
         """The parameters as the kernel's int64 array."""
         a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
         a[P_KIND] = KIND_HEURISTIC
@@ -64,6 +66,7 @@ class HeuristicPolicy:
         a[P_ANNOUNCE_KING] = int(self.announce_king)
         a[P_LEAD_TRUMPS] = int(self.lead_trumps)
         a[P_FORCE_FIRST] = force_first
+        a[P_FORCE_RESPONSE] = force_response
         return a
 
     def describe(self) -> dict:
@@ -77,11 +80,12 @@ class RandomPolicy:
 
     kind = "random"
 
-    def to_array(self, force_first: int = -1) -> np.ndarray:
+    def to_array(self, force_first: int = -1, force_response: int = -1) -> np.ndarray:
         """The kernel's int64 array."""
         a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
         a[P_KIND] = KIND_RANDOM
         a[P_FORCE_FIRST] = force_first
+        a[P_FORCE_RESPONSE] = force_response
         return a
 
     def describe(self) -> dict:

@@ -1,0 +1,282 @@
+"""Named Écarté studies: a spec in, a dict or pandas DataFrame (and figure) out.
+
+Every study plays the numba kernel through ``analysis.runner`` and turns its integer tallies
+into estimates with ``analysis.stats``. Options compared inside a study are played on the same
+deals with the same random streams (common random numbers), so differences are paired.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import __version__
+from analysis.cards import parse_card, parse_cards
+from analysis.ecarte import kernel as K
+from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
+from analysis.ecarte.rules import EcarteRules, code_of, get_rules
+from analysis.errors import InputError
+from analysis.runner import run_tallies
+from analysis.stats import Estimate, mean_from_sums, paired_difference, proportion
+
+Policy = HeuristicPolicy | RandomPolicy
+
+
+# ---------------------------------------------------------------- hand classes (the table's rows)
+def _feasible_classes() -> list[tuple[int, int, int]]:
+    out = []
+    for trumps in range(6):
+        for king in (0, 1):
+            for plain_kings in range(4):
+                if king and not trumps:
+                    continue
+                if trumps + plain_kings > 5:
+                    continue
+                out.append((trumps, king, plain_kings))
+    return out
+
+
+CLASSES: list[tuple[int, int, int]] = _feasible_classes()
+"""Hand classes: (trumps held, trump king held, non-trump kings held)."""
+
+CLASS_IDS = np.full((6, 2, 4), -1, dtype=np.int64)
+for _i, (_t, _k, _p) in enumerate(CLASSES):
+    CLASS_IDS[_t, _k, _p] = _i
+
+
+def class_label(c: int) -> str:
+    """A class printed as e.g. ``2T+K, 1 plain K``."""
+    trumps, king, plain = CLASSES[c]
+    return f"{trumps}T{'+K' if king else ''}, {plain} plain K"
+
+
+def _need_positive(n: int, what: str) -> None:
+    if n < 1:
+        raise InputError(f"{what} must be positive, not {n}")
+
+
+# ---------------------------------------------------------------------------- simulate
+def provenance(rules: EcarteRules, policies: dict, n: int, seed: int, **extra) -> dict:
+    """What every result records: game, variant, switches, policies, counts, seed, versions."""
+    import numba
+
+    return {
+        "game": "ecarte", "rules": rules.name, "switches": rules.switches(), "policies": policies,
+        "deals": n, "seed": seed, "version": __version__, "numba": numba.__version__, **extra,
+    }
+
+
+def simulate_hands(n: int, seed: int = 0, rules: EcarteRules | None = None, elder: Policy | None = None,
+                   dealer: Policy | None = None, *, threads: int | None = None, chunk: int = 1 << 14,
+                   quiet: bool = True) -> dict:
+    """Play n independent hands; summary statistics (JSON contract of ``salon simulate``)."""
+    rules = rules or get_rules()
+    elder = elder or HeuristicPolicy()
+    dealer = dealer or elder
+    t = run_tallies(K.hands_block, (rules.to_array(), elder.to_array(), dealer.to_array()), n, seed,
+                    chunk=chunk, threads=threads, quiet=quiet, desc="hands")
+    return {**provenance(rules, {"elder": elder.describe(), "dealer": dealer.describe()}, n, seed),
+            "stats": {k: v.to_dict() for k, v in hand_stats(t).items()}, "tallies": t.tolist()}
+
+
+def hand_stats(t: np.ndarray) -> dict[str, Estimate]:
+    """Estimates from a hands_block tally vector."""
+    n = int(t[K.T_HANDS])
+    p = lambda k: proportion(int(t[k]), n)  # noqa: E731
+    one = int(t[K.T_ONE_TRUMP])
+    stats = {
+        "turnup_king": p(K.T_TURNUP_KING),
+        "elder_dealt_trump_king": p(K.T_ELDER_DEALT_TRUMP_KING),
+        "elder_wins_point": p(K.T_ELDER_WINS_POINT),
+        "vole": p(K.T_VOLE),
+        "elder_vole": p(K.T_ELDER_VOLE),
+        "dealer_vole": p(K.T_DEALER_VOLE),
+        "elder_proposes": p(K.T_ELDER_PROPOSES),
+        "dealer_refuses": p(K.T_DEALER_REFUSES),
+        "played_without_proposing": p(K.T_PLAYED_WITHOUT_PROPOSING),
+        "elder_points_per_hand": mean_from_sums(int(t[K.T_ELDER_POINTS]), int(t[K.T_ELDER_POINTS_SQ]), n),
+        "dealer_points_per_hand": mean_from_sums(int(t[K.T_DEALER_POINTS]), int(t[K.T_DEALER_POINTS_SQ]), n),
+        "net_points_per_hand": mean_from_sums(int(t[K.T_NET]), int(t[K.T_NET_SQ]), n),
+        "dealer_two_plus_trumps_given_elder_one": proportion(int(t[K.T_ONE_TRUMP_DEALER_TWO_PLUS]), one),
+    }
+    for k in range(6):
+        stats[f"elder_dealt_{k}_trumps"] = p(K.T_ELDER_TRUMPS + k)
+    return stats
+
+
+def simulate_games(n: int, seed: int = 0, rules: EcarteRules | None = None, player_a: Policy | None = None,
+                   player_b: Policy | None = None, *, threads: int | None = None, chunk: int = 1 << 12,
+                   quiet: bool = True) -> dict:
+    """Play n games to the target (player B deals first); game statistics."""
+    rules = rules or get_rules()
+    player_a = player_a or HeuristicPolicy()
+    player_b = player_b or player_a
+    t = run_tallies(K.games_block, (rules.to_array(), player_a.to_array(), player_b.to_array()), n, seed,
+                    chunk=chunk, threads=threads, quiet=quiet, desc="games")
+    games = int(t[K.G_GAMES])
+    stats = {
+        "first_dealer_wins": proportion(int(t[K.G_FIRST_DEALER_WINS]), games),
+        "hands_per_game": mean_from_sums(int(t[K.G_HANDS]), int(t[K.G_HANDS_SQ]), games),
+    }
+    return {**provenance(rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed, mode="games"),
+            "stats": {k: v.to_dict() for k, v in stats.items()}, "tallies": t.tolist()}
+
+
+# ------------------------------------------------------------------ paired comparisons
+def compare_rows(t: np.ndarray) -> dict[str, Estimate]:
+    """Estimates from one comparison row (configuration a against b on the same deals)."""
+    n = int(t[K.C_N])
+    return {
+        "a": mean_from_sums(int(t[K.C_A_NET]), int(t[K.C_A_NET_SQ]), n),
+        "b": mean_from_sums(int(t[K.C_B_NET]), int(t[K.C_B_NET_SQ]), n),
+        "difference": paired_difference(int(t[K.C_DIFF]), int(t[K.C_DIFF_SQ]), n),
+        "a_point": proportion(int(t[K.C_A_WINS]), n),
+        "b_point": proportion(int(t[K.C_B_WINS]), n),
+    }
+
+
+def compare_configurations(n: int, seed: int, rules: EcarteRules, a: tuple, b: tuple, *,
+                           threads: int | None = None, quiet: bool = True) -> dict[str, Estimate]:
+    """Elder's net points per hand under two configurations ``(elder array, dealer array)``, paired."""
+    t = run_tallies(K.pair_block, (rules.to_array(), a[0], a[1], b[0], b[1]), n, seed, threads=threads,
+                    quiet=quiet, desc="pairs")
+    return compare_rows(t)
+
+
+def parse_elder_hand(hand: str, turnup: str) -> tuple[np.ndarray, int]:
+    """Elder's five cards and the turn-up as Écarté codes; the turn-up may not be in the hand."""
+    cards = parse_cards(hand, count=5)
+    up = parse_card(turnup)
+    if up in cards:
+        raise InputError(f"the turn-up {turnup!r} is in the hand")
+    return np.array([code_of(c) for c in cards], dtype=np.int64), code_of(up)
+
+
+def propose_hand(hand: str, turnup: str, samples: int = 20_000, seed: int = 0,
+                 rules: EcarteRules | None = None, policy: Policy | None = None, *,
+                 threads: int | None = None, quiet: bool = True) -> dict:
+    """Play without proposing against proposing, for one elder hand, on the same sampled deals.
+
+    The unseen 26 cards are dealt at random (dealer's five, then the stock); the dealer answers by
+    ``policy`` and both exchange by it. Net = elder's points minus the dealer's, per hand.
+    """
+    _need_positive(samples, "--samples")
+    rules = rules or get_rules()
+    policy = policy or HeuristicPolicy()
+    codes, up = parse_elder_hand(hand, turnup)
+    args = (codes, up, rules.to_array(), policy.to_array(force_first=0), policy.to_array(),
+            policy.to_array(force_first=1), policy.to_array())
+    t = run_tallies(K.fixed_hand_block, args, samples, seed, chunk=1 << 12, threads=threads, quiet=quiet,
+                    desc="samples")
+    est = compare_rows(t)
+    diff = est["difference"]
+    recommendation = "propose" if diff.value > 0 else "play"
+    n = int(t[K.C_N])
+    return {
+        **provenance(rules, {"elder": policy.describe(), "dealer": policy.describe()}, samples, seed,
+                     hand=hand, turnup=turnup),
+        "play": est["a"].to_dict(), "propose": est["b"].to_dict(), "difference": diff.to_dict(),
+        "play_point": est["a_point"].to_dict(), "propose_point": est["b_point"].to_dict(),
+        "dealer_refuses": proportion(int(t[K.C_B_REFUSED]), n).to_dict(),
+        "recommendation": recommendation,
+        "clear": bool(diff.lo > 0 or diff.hi < 0),
+    }
+
+
+# ------------------------------------------------------------------ the propose table
+def propose_table(deals_per_class: int = 20_000, seed: int = 0, rules: EcarteRules | None = None,
+                  policy: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> pd.DataFrame:
+    """For every hand class: P(point) and net points playing and proposing, and the better choice.
+
+    Each class gets ``deals_per_class`` deals drawn from the uniform deal conditioned on elder's
+    hand falling in the class (rejection sampling). Play behind it: ``policy`` for both players.
+    """
+    _need_positive(deals_per_class, "--deals-per-class")
+    rules = rules or get_rules()
+    policy = policy or HeuristicPolicy()
+    per_item = 2048
+    items = [(c, s, min(per_item, deals_per_class - s)) for c in range(len(CLASSES))
+             for s in range(0, deals_per_class, per_item)]
+    item_class = np.array([i[0] for i in items], dtype=np.int64)
+    item_start = np.array([i[1] for i in items], dtype=np.int64)
+    item_count = np.array([i[2] for i in items], dtype=np.int64)
+    from analysis.runner import set_threads
+
+    set_threads(threads)
+    rows = K.class_block(seed, item_class, item_start, item_count, CLASS_IDS, rules.to_array(),
+                         policy.to_array(force_first=0), policy.to_array(),
+                         policy.to_array(force_first=1), policy.to_array())
+    per_class = np.zeros((len(CLASSES), K.N_COMPARE), dtype=np.int64)
+    np.add.at(per_class, item_class, rows)
+    return _table_frame(per_class, rules, policy, seed)
+
+
+def _table_frame(per_class: np.ndarray, rules: EcarteRules, policy: Policy, seed: int) -> pd.DataFrame:
+    records = []
+    for c, (trumps, king, plain) in enumerate(CLASSES):
+        est = compare_rows(per_class[c])
+        diff = est["difference"]
+        records.append({
+            "class": class_label(c), "trumps": trumps, "trump_king": bool(king), "plain_kings": plain,
+            "n": int(per_class[c, K.C_N]),
+            "p_point_play": est["a_point"].value, "p_point_play_lo": est["a_point"].lo,
+            "p_point_play_hi": est["a_point"].hi,
+            "p_point_propose": est["b_point"].value,
+            "net_play": est["a"].value, "net_play_lo": est["a"].lo, "net_play_hi": est["a"].hi,
+            "net_propose": est["b"].value, "net_propose_lo": est["b"].lo, "net_propose_hi": est["b"].hi,
+            "propose_minus_play": diff.value, "diff_lo": diff.lo, "diff_hi": diff.hi,
+            "better": "propose" if diff.value > 0 else "play",
+            "clear": bool(diff.lo > 0 or diff.hi < 0),
+        })
+    df = pd.DataFrame.from_records(records)
+    df.attrs.update({"rules": rules.name, "switches": rules.switches(), "policy": policy.describe(),
+                     "seed": seed, "version": __version__,
+                     "caption": "Heuristic play (docs/ecarte-engine.md) for both players; not search play."})
+    return df
+
+
+def propose_table_figure(df: pd.DataFrame, path_stem: str) -> list[str]:
+    """Figure of the table: net points of proposing minus playing by class, with 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    d = df.sort_values(["trumps", "trump_king", "plain_kings"])
+    fig, ax = plt.subplots(figsize=(8, 9))
+    y = np.arange(len(d))
+    colors = ["tab:blue" if b == "propose" else "tab:red" for b in d["better"]]
+    ax.errorbar(d["propose_minus_play"], y, xerr=[d["propose_minus_play"] - d["diff_lo"],
+                d["diff_hi"] - d["propose_minus_play"]], fmt="none", ecolor="grey")
+    ax.scatter(d["propose_minus_play"], y, c=colors, zorder=3)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, d["class"])
+    ax.set_xlabel("net points per hand: propose minus play (blue: propose better, red: play better)")
+    ax.set_title(f"Écarté elder: propose or play, by hand class ({df.attrs.get('rules', '')})\n"
+                 f"{df.attrs.get('caption', '')}", fontsize=9)
+    fig.tight_layout()
+    out = []
+    for ext in ("png", "svg"):
+        fig.savefig(f"{path_stem}.{ext}", dpi=110)
+        out.append(f"{path_stem}.{ext}")
+    plt.close(fig)
+    return out
+
+
+# ------------------------------------------------------------------ cells (tips)
+def cell_tallies(n: int, seed: int, rules: EcarteRules, a: tuple, b: tuple, *, by_dealer: bool = False,
+                 threads: int | None = None, quiet: bool = True) -> pd.DataFrame:
+    """Paired a/b tallies per cell (class, sure winners, holds 10-9-8) over n random deals."""
+    args = (CLASS_IDS, len(CLASSES), by_dealer, rules.to_array(), a[0], a[1], b[0], b[1])
+    t = run_tallies(K.cells_block, args, n, seed, chunk=1 << 14, threads=threads, quiet=quiet, desc="deals")
+    cells = []
+    for c in range(len(CLASSES)):
+        for sw in range(6):
+            for t98 in (0, 1):
+                row = t[(c * 6 + sw) * 2 + t98]
+                cells.append({"class": c, "sure_winners": sw, "ten_nine_eight": bool(t98),
+                              **{name: int(row[i]) for i, name in enumerate(COMPARE_FIELDS)}})
+    return pd.DataFrame.from_records(cells)
+
+
+COMPARE_FIELDS = ["n", "a_wins", "a_net", "a_net_sq", "b_wins", "b_net", "b_net_sq", "diff", "diff_sq",
+                  "a_vole", "b_vole", "b_refused", "b_proposed"]
