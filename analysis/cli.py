@@ -1,0 +1,349 @@
+"""The ``salon`` command line (click). Heavy modules are imported inside commands so that
+``salon --help`` and ``salon --version`` answer without compiling anything."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from analysis import __version__
+
+GAMES = ("ecarte", "piquet", "bezique")
+BUILT = {"ecarte"}
+NOT_BUILT = {
+    "piquet": "Piquet is not built yet (issue 3): no simulation exists, so no numbers are printed",
+    "bezique": "Bezique is not built yet (issue 5): no simulation exists, so no numbers are printed",
+}
+
+
+class UserError(click.ClickException):
+    """Bad input: printed as one line, exit code 2."""
+
+    exit_code = 2
+
+
+def fail(message: str) -> None:
+    """Stop with a one-line error and exit code 2."""
+    raise UserError(message)
+
+
+def need_built(game: str) -> None:
+    """Refuse, in words, a game that has no engine yet."""
+    if game not in BUILT:
+        fail(NOT_BUILT[game])
+
+
+def emit(obj, as_json: bool, text: str) -> None:
+    """Print one JSON object, or the text form."""
+    if as_json:
+        click.echo(json.dumps(obj, ensure_ascii=False, default=_json_default))
+    else:
+        click.echo(text)
+
+
+def _json_default(o):
+    import numpy as np
+
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def ecarte_rules(rules: str, rule: tuple[str, ...]):
+    """The Écarté variant named on the command line, with --rule overrides."""
+    from analysis.ecarte.rules import get_rules
+
+    return get_rules(rules, list(rule))
+
+
+def ecarte_policy(policy: str, param: tuple[str, ...]):
+    """The Écarté policy named on the command line, with --param overrides."""
+    from analysis.ecarte.policies import get_policy
+
+    return get_policy(policy, list(param))
+
+
+def rules_options(f):
+    """--rules and --rule, shared by every command that plays."""
+    f = click.option("--rule", multiple=True, metavar="KEY=VALUE", help="Override one switch of the variant.")(f)
+    f = click.option("--rules", "rules", default="seed-de", show_default=True, help="Rules variant.")(f)
+    return f
+
+
+def policy_options(f):
+    """--policy and --param."""
+    f = click.option("--param", multiple=True, metavar="KEY=VALUE", help="Override one policy parameter.")(f)
+    f = click.option("--policy", default="heuristic", show_default=True,
+                     type=click.Choice(["heuristic", "random"]), help="Policy of both players.")(f)
+    return f
+
+
+def positive(ctx, param, value):
+    """click callback: the value must be a positive integer."""
+    if value is not None and value < 1:
+        raise click.BadParameter(f"must be positive, not {value}")
+    return value
+
+
+def non_negative(ctx, param, value):
+    """click callback: the value must be zero or more."""
+    if value is not None and value < 0:
+        raise click.BadParameter(f"must not be negative, not {value}")
+    return value
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="salon")
+def cli():
+    """salon: Monte Carlo strategy analyser for Piquet, Écarté and Bezique."""
+
+
+# --------------------------------------------------------------------------- simulate
+@cli.command()
+@click.argument("game", type=click.Choice(GAMES))
+@click.option("--deals", default=1_000_000, show_default=True, callback=positive, help="Hands (or games) to play.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@policy_options
+@click.option("--threads", type=int, default=None, callback=positive, help="Threads (default: all cores).")
+@click.option("--game", "games", is_flag=True, help="Play whole games to the target instead of single hands.")
+@click.option("--records", type=click.Path(dir_okay=False), help="Also write the first deals as JSON records here.")
+@click.option("--record-count", default=10, show_default=True, callback=positive, help="How many records.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def simulate(game, deals, seed, rules, rule, policy, param, threads, games, records, record_count, as_json, quiet):
+    """Play GAME many times and print summary statistics with 95% intervals."""
+    need_built(game)
+    from analysis.ecarte import studies
+
+    r = ecarte_rules(rules, rule)
+    pol = ecarte_policy(policy, param)
+    if games:
+        res = studies.simulate_games(deals, seed, r, pol, threads=threads, quiet=quiet)
+    else:
+        res = studies.simulate_hands(deals, seed, r, pol, threads=threads, quiet=quiet)
+    res.pop("tallies", None)
+    if records:
+        from analysis.ecarte.records import record_from_hand, save_records
+        from analysis.ecarte.reference import play_hand
+
+        recs = [record_from_hand(play_hand(seed, i, r, pol), r) for i in range(min(record_count, deals))]
+        save_records(recs, records)
+        res["records"] = {"path": records, "count": len(recs)}
+    emit(res, as_json, _stats_text(res))
+
+
+def _stats_text(res: dict) -> str:
+    lines = [f"{res['game']} · rules {res['rules']} · {res['deals']:,} {res.get('mode', 'hands')} · seed {res['seed']}"
+             f" · salon {res['version']}"]
+    width = max(len(k) for k in res["stats"])
+    for name, s in res["stats"].items():
+        lo, hi = s["ci95"] if s["ci95"] else (float("nan"), float("nan"))
+        value = s["value"] if s["value"] is not None else float("nan")
+        lo = float("nan") if lo is None else lo
+        hi = float("nan") if hi is None else hi
+        lines.append(f"  {name:<{width}}  {value:9.5f}  [{lo:.5f}, {hi:.5f}]  n={s['n']:,}")
+    if "records" in res:
+        lines.append(f"  wrote {res['records']['count']} records to {res['records']['path']}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- ecarte
+@cli.group()
+def ecarte():
+    """Écarté: one hand explained, a record replayed, a hand's propose/play decision."""
+
+
+@ecarte.command()
+@click.argument("hand")
+@click.option("--turnup", required=True, help="The turned-up card (fixes trumps).")
+@click.option("--samples", default=20_000, show_default=True, callback=positive)
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@policy_options
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def propose(hand, turnup, samples, seed, rules, rule, policy, param, threads, as_json, quiet):
+    """Should elder holding HAND (five cards) play without proposing, or propose?"""
+    from analysis.ecarte.studies import propose_hand
+
+    res = propose_hand(hand, turnup, samples, seed, ecarte_rules(rules, rule), ecarte_policy(policy, param),
+                       threads=threads, quiet=quiet)
+
+    def fmt(d):
+        return f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]"
+
+    text = "\n".join([
+        f"Elder holds {hand}, turn-up {turnup} · rules {res['rules']} · {samples:,} sampled deals (seed {seed})",
+        "net points per hand (elder minus dealer), 95% intervals:",
+        f"  play without proposing  {fmt(res['play'])}   P(point) {res['play_point']['value']:.3f}",
+        f"  propose                 {fmt(res['propose'])}   P(point) {res['propose_point']['value']:.3f}"
+        f"   (dealer refuses {res['dealer_refuses']['value']:.1%})",
+        f"  propose minus play      {fmt(res['difference'])}",
+        f"recommendation: {res['recommendation']}" + ("" if res["clear"] else " (not clear at 95%: more --samples)"),
+    ])
+    emit(res, as_json, text)
+
+
+@ecarte.command()
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@click.option("--deal", "deal_index", default=0, show_default=True, callback=non_negative)
+@rules_options
+@policy_options
+def explain(seed, deal_index, rules, rule, policy, param):
+    """Narrate one hand step by step (reference implementation)."""
+    from analysis.ecarte.reference import explain as narrate
+
+    click.echo(narrate(seed, deal_index, ecarte_rules(rules, rule), ecarte_policy(policy, param)))
+
+
+@ecarte.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--rules", default=None, help="Variant (default: the record's own).")
+@click.option("--rule", multiple=True, metavar="KEY=VALUE")
+@click.option("--json", "as_json", is_flag=True)
+def replay(file, rules, rule, as_json):
+    """Re-score a JSON deal record (a list of records is replayed one by one)."""
+    from analysis.ecarte.records import load_record, replay as rescore
+
+    data = load_record(file)
+    recs = data if isinstance(data, list) else [data]
+    results = []
+    for i, rec in enumerate(recs):
+        r = ecarte_rules(rules or (rec.get("rules") if isinstance(rec, dict) else None) or "seed-de", rule) \
+            if (rules or rule) else None
+        try:
+            results.append(rescore(rec, r))
+        except Exception as e:  # noqa: BLE001 - InputError is re-raised with the record's position
+            from analysis.errors import InputError
+
+            if isinstance(e, InputError) and len(recs) > 1:
+                raise InputError(f"record {i + 1}: {e}") from None
+            raise
+    out = results[0] if len(results) == 1 else {"records": results}
+    text = "\n".join(
+        f"elder {r['scores']['elder']} points ({r['tricks']['elder']} tricks), "
+        f"dealer {r['scores']['dealer']} points ({r['tricks']['dealer']} tricks)" for r in results)
+    emit(out, as_json, text)
+
+
+# --------------------------------------------------------------------------- study
+@cli.group()
+def study():
+    """Named studies that produce strategy tables and figures."""
+
+
+@study.group("ecarte")
+def study_ecarte():
+    """Écarté studies."""
+
+
+@study_ecarte.command("propose-table")
+@click.option("--deals-per-class", default=20_000, show_default=True, callback=positive)
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@policy_options
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, threads, as_json):
+    """Elder's propose/play table by hand class (trumps × trump king × plain kings), with a figure."""
+    import os
+
+    from analysis.ecarte.studies import propose_table, propose_table_figure
+
+    r = ecarte_rules(rules, rule)
+    df = propose_table(deals_per_class, seed, r, ecarte_policy(policy, param), threads=threads)
+    os.makedirs(out, exist_ok=True)
+    stem = os.path.join(out, f"ecarte_propose_table_{r.name}")
+    df.to_csv(stem + ".csv", index=False)
+    try:
+        df.to_parquet(stem + ".parquet", index=False)
+    except Exception:  # noqa: BLE001 - CSV is written; Parquet is a convenience copy
+        pass
+    figs = propose_table_figure(df, stem)
+    cols = ["class", "n", "p_point_play", "net_play", "net_propose", "propose_minus_play", "diff_lo", "diff_hi",
+            "better", "clear"]
+    text = (f"{df.attrs['caption']} Rules {r.name}, {deals_per_class:,} deals per class, seed {seed}.\n"
+            + df[cols].to_string(index=False, float_format=lambda x: f"{x:+.3f}")
+            + f"\nwrote {stem}.csv, {stem}.parquet, " + ", ".join(figs))
+    emit({"rows": df.to_dict(orient="records"), "files": [stem + ".csv"] + figs, **df.attrs}, as_json, text)
+
+
+# --------------------------------------------------------------------------- bench, tips, report
+@cli.command()
+@click.argument("game", required=False, type=click.Choice(GAMES))
+@click.option("--deals", default=4_000_000, show_default=True, callback=positive, help="Kernel hands per run.")
+@click.option("--reference-deals", default=3_000, show_default=True, callback=positive)
+@click.option("--repeats", default=5, show_default=True, callback=positive, help="Runs; the median is quoted.")
+@click.option("--json", "as_json", is_flag=True)
+def bench(game, deals, reference_deals, repeats, as_json):
+    """Hands per second of the kernel (1 and 2 threads) and of the reference, in the same run."""
+    game = game or "ecarte"
+    need_built(game)
+    from analysis.bench import bench_ecarte
+
+    res = bench_ecarte(deals, reference_deals, repeats)
+    text = "\n".join(
+        f"{r['game']}: {r['threads']} thread(s) {r['deals_per_s']:,.0f} hands/s · reference "
+        f"{r['reference_deals_per_s']:,.0f} hands/s · speedup per thread {r['speedup_vs_reference']:,.0f}×"
+        for r in res["results"])
+    emit(res, as_json, text)
+
+
+@cli.command()
+@click.option("--game", type=click.Choice(GAMES), default=None, help="Only this game's tips.")
+@click.option("--budget", type=click.Choice(["quick", "full"]), default="quick", show_default=True)
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@click.option("--json", "as_json", is_flag=True)
+def tips(game, budget, seed, as_json):
+    """The rulebooks' tips (TIPS.md) with verdicts from simulation, or 'not yet studied'."""
+    from analysis.tips import evaluate_tips, tips_text
+
+    res = evaluate_tips(game, budget, seed)
+    emit(res, as_json, tips_text(res))
+
+
+@cli.command()
+@click.option("--quick", is_flag=True, help="Small budgets: a few minutes.")
+@click.option("--out", default="reports", show_default=True, type=click.Path(file_okay=False))
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+def report(quick, out, seed):
+    """Write the strategy report (index.html, README.md and figures) into OUT."""
+    from analysis.report.build import build_report
+
+    paths = build_report(out, quick=quick, seed=seed)
+    click.echo(f"report written: {paths['html']} and {paths['markdown']}")
+
+
+def main(argv=None) -> None:
+    """Entry point: run the CLI; bad input becomes one line on stderr and exit code 2."""
+    from analysis.errors import InputError
+
+    try:
+        cli.main(args=argv, prog_name="salon", standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        msg = e.format_message().replace("\n", " ")
+        click.echo(f"error: {msg}", err=True)
+        sys.exit(2 if isinstance(e, (click.UsageError, UserError)) else e.exit_code)
+    except InputError as e:
+        click.echo(f"error: {str(e).splitlines()[0] if str(e) else 'bad input'}", err=True)
+        sys.exit(2)
+    except OSError as e:
+        click.echo(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
