@@ -1,0 +1,373 @@
+"""Écarté deal records: JSON in and out, step-by-step validation, replay and re-scoring.
+
+A record is one hand as a JSON object, cards as strings (``"KH"``, ``"10S"``; parsing also takes
+``"K♥"``, ``"♥K"``, ``"10h"``, ``"Th"``)::
+
+    {"game": "ecarte", "rules": "seed-de", "switches": {"target": 7},        # switches optional
+     "elder": [5 cards], "dealer": [5 cards], "turnup": "7C",
+     "stock": [the cards drawn, in drawing order; more may follow],
+     "exchanges": [{"elder_discard": [...], "dealer_discard": [...]}, ...],
+     "ending": "elder_plays" | "dealer_refuses",
+     "announced": ["elder" and/or "dealer"],
+     "tricks": [[card led, card played to it], ... 5 pairs]}
+
+The cards drawn in each exchange are taken from ``"stock"`` in order (elder's first). An optional
+``"source"`` (where the hand came from) and ``"comment"`` are carried along and not checked.
+:func:`replay` checks every step against RULES.md and raises :class:`InputError` with one line
+naming the step and the rule broken; otherwise it re-scores the hand.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from analysis.cards import parse_card
+from analysis.ecarte import reference as ref
+from analysis.ecarte.reference import DEALER, ELDER, ROLES, HandResult
+from analysis.ecarte.rules import VARIANTS, EcarteRules, code_of, get_rules, name_of
+from analysis.errors import InputError
+from analysis.variants import apply_overrides
+
+REQUIRED_KEYS = ("game", "rules", "elder", "dealer", "turnup", "stock", "exchanges", "ending",
+                 "announced", "tricks")
+OPTIONAL_KEYS = ("switches", "source", "comment")
+EXCHANGE_KEYS = ("elder_discard", "dealer_discard")
+ENDINGS = ("elder_plays", "dealer_refuses")
+
+
+def _fail(step: str, message: str, rule: str | None = None) -> None:
+    """Raise the one-line error of a record: ``step: message (RULE)``."""
+    raise InputError(f"{step}: {message}" + (f" ({rule})" if rule else ""))
+
+
+def _name(code: int) -> str:
+    """A card code as a record writes it: ``KH``, ``10S``."""
+    return name_of(code)
+
+
+_PLACE = {"elder": "elder's hand", "dealer": "dealer's hand", "turnup": "the turn-up",
+          "stock": "the stock"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------------
+
+def _rules_entries(rules: EcarteRules) -> dict:
+    """``"rules"`` and, when some switch differs from that variant, ``"switches"``."""
+    name = rules.name if rules.name in VARIANTS else "seed-de"
+    changed = ref.overridden_switches(rules)
+    return {"rules": name, **({"switches": changed} if changed else {})}
+
+
+def record_from_hand(result: HandResult, rules: EcarteRules) -> dict:
+    """The JSON record (a dict) of a hand played by :func:`reference.play_hand`."""
+    def names(codes):
+        return [_name(c) for c in codes]
+
+    return {
+        "game": "ecarte",
+        **_rules_entries(rules),
+        "elder": names(result.elder_dealt),
+        "dealer": names(result.dealer_dealt),
+        "turnup": _name(result.turnup),
+        "stock": names(result.stock_drawn),
+        "exchanges": [{"elder_discard": names(ex.elder_discard),
+                       "dealer_discard": names(ex.dealer_discard)} for ex in result.exchanges],
+        "ending": result.ending,
+        "announced": [role for role in ROLES if result.announced[role]],
+        "tricks": [[_name(t.led), _name(t.followed)] for t in result.tricks],
+        "source": {"seed": result.seed, "index": result.index, "lane_base": result.lane_base},
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the structure
+# ---------------------------------------------------------------------------------------------
+
+def _card(value, where: str) -> int:
+    """One card string -> Écarté code."""
+    if not isinstance(value, str):
+        _fail(where, f"expected a card string, got {type(value).__name__}")
+    try:
+        return code_of(parse_card(value))
+    except InputError as e:
+        _fail(where, str(e))
+
+
+def _cards(value, where: str) -> list[int]:
+    """A list of card strings -> codes."""
+    if not isinstance(value, list):
+        _fail(where, f"expected a list of cards, got {type(value).__name__}")
+    return [_card(v, where) for v in value]
+
+
+def _rules_of(record: dict, rules: EcarteRules | None) -> EcarteRules:
+    """The explicit rules, else the record's variant with its switches."""
+    if rules is not None:
+        return rules
+    name = record["rules"]
+    if not isinstance(name, str):
+        _fail("rules", f"expected a variant name, got {type(name).__name__}")
+    try:
+        base = get_rules(name)
+    except InputError as e:
+        _fail("rules", str(e))
+    switches = record.get("switches", {})
+    if not isinstance(switches, dict):
+        _fail("switches", f"expected an object of switches, got {type(switches).__name__}")
+    as_text = {k: v if isinstance(v, str) else json.dumps(v) for k, v in switches.items()}
+    try:
+        return apply_overrides(base, as_text)
+    except InputError as e:
+        _fail("switches", str(e))
+
+
+def _check_keys(record, rules: EcarteRules | None) -> None:
+    """The record is an object with the required keys and no unknown ones."""
+    if not isinstance(record, dict):
+        _fail("record", f"expected a JSON object, got {type(record).__name__}")
+    for key in REQUIRED_KEYS:
+        if key not in record and not (key == "rules" and rules is not None):
+            _fail("record", f"missing key {key!r}")
+    unknown = [k for k in record if k not in REQUIRED_KEYS + OPTIONAL_KEYS]
+    if unknown:
+        valid = ", ".join(REQUIRED_KEYS + OPTIONAL_KEYS)
+        _fail("record", f"unknown key {unknown[0]!r}; valid: {valid}")
+    if record["game"] != "ecarte":
+        _fail("game", f"expected 'ecarte', got {record['game']!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Replay
+# ---------------------------------------------------------------------------------------------
+
+def _deal(record: dict) -> tuple[dict[str, int], int, list[int]]:
+    """EC-DEAL, EC-DECK: the hands (masks), turn-up and stock, all cards distinct."""
+    elder = _cards(record["elder"], "elder")
+    dealer = _cards(record["dealer"], "dealer")
+    turnup = _card(record["turnup"], "turnup")
+    stock = _cards(record["stock"], "stock")
+    seen: dict[int, str] = {}
+    places = [("elder", c) for c in elder] + [("dealer", c) for c in dealer]
+    places += [("turnup", turnup)] + [("stock", c) for c in stock]
+    for where, code in places:
+        if code in seen:
+            other = "listed twice" if seen[code] == where else f"also in {_PLACE[seen[code]]}"
+            _fail(where, f"{_name(code)} is {other}", "EC-DECK")
+        seen[code] = where
+    for role, cards in ((ELDER, elder), (DEALER, dealer)):
+        if len(cards) != ref.HAND_SIZE:
+            _fail(role, f"{len(cards)} cards dealt, a hand has {ref.HAND_SIZE}", "EC-DEAL")
+    return {ELDER: ref.mask_of_codes(elder), DEALER: ref.mask_of_codes(dealer)}, turnup, stock
+
+
+def _exchange(n: int, entry, hands: dict[str, int], stock: list[int], drawn: int,
+              rules: EcarteRules) -> int:
+    """EC-PROPOSE, EC-DEALER-MIN, EC-STOCK: one exchange round; returns the cards drawn so far."""
+    step = f"exchange {n}"
+    if not isinstance(entry, dict):
+        _fail(step, f"expected an object with {' and '.join(EXCHANGE_KEYS)}")
+    for key in EXCHANGE_KEYS:
+        if key not in entry:
+            _fail(step, f"missing key {key!r}")
+    for key in entry:
+        if key not in EXCHANGE_KEYS:
+            _fail(step, f"unknown key {key!r}; valid: {', '.join(EXCHANGE_KEYS)}")
+    if drawn == ref.STOCK_SIZE:
+        _fail(step, "the stock is empty, so elder must play", "EC-STOCK")
+    for role in ROLES:
+        discard = _cards(entry[f"{role}_discard"], f"{step}: {role}_discard")
+        stock_left = ref.STOCK_SIZE - drawn
+        for i, code in enumerate(discard):
+            if code in discard[:i]:
+                _fail(step, f"{role} discards {_name(code)} twice", "EC-PROPOSE")
+            if not hands[role] >> code & 1:
+                _fail(step, f"{role} discards {_name(code)}, which is not in his hand",
+                      "EC-PROPOSE")
+        if role == ELDER:
+            (lo, hi), min_rule = ref.elder_discard_bounds(stock_left), "EC-PROPOSE"
+        else:
+            (lo, hi), min_rule = ref.dealer_discard_bounds(stock_left, rules), "EC-DEALER-MIN"
+        k = len(discard)
+        if k > stock_left:
+            _fail(step, f"{role} discards {k} but the stock holds {stock_left}", "EC-STOCK")
+        if k < lo:
+            _fail(step, f"{role} discarded {k} cards, at least {lo} required", min_rule)
+        if k > hi:  # pragma: no cover - a 5-card hand cannot discard 6 distinct cards
+            _fail(step, f"{role} discarded {k} cards, at most {hi} allowed", min_rule)
+        if drawn + k > len(stock):
+            _fail(step, f"{role} draws {k} but the record's stock lists only "
+                        f"{len(stock) - drawn} more card(s)")
+        new = stock[drawn:drawn + k]
+        hands[role] = hands[role] & ~ref.mask_of_codes(discard) | ref.mask_of_codes(new)
+        drawn += k
+    return drawn
+
+
+def _announced(record: dict, hands: dict[str, int], trump: int) -> dict[str, bool]:
+    """EC-KING: each announcing side holds the king of trumps, and announces it once."""
+    value = record["announced"]
+    if not isinstance(value, list):
+        _fail("announced", f"expected a list of 'elder'/'dealer', got {type(value).__name__}")
+    announced = {ELDER: False, DEALER: False}
+    for role in value:
+        if role not in ROLES:
+            _fail("announced", f"expected 'elder' or 'dealer', got {role!r}")
+        if announced[role]:
+            _fail("announced", f"{role} announces the king twice; it scores once per hand",
+                  "EC-KING")
+        if not ref.can_announce_king(hands[role], trump):
+            _fail("announced", f"{role} does not hold the king of trumps", "EC-KING")
+        announced[role] = True
+    return announced
+
+
+def _tricks(record: dict, hands: dict[str, int], trump: int, rules: EcarteRules) -> int:
+    """EC-FOLLOW: 5 legal tricks, elder leading the first, each winner the next; elder's count."""
+    tricks = record["tricks"]
+    if not isinstance(tricks, list):
+        _fail("tricks", f"expected a list of [led, played] pairs, got {type(tricks).__name__}")
+    if len(tricks) != ref.N_TRICKS:
+        _fail("tricks", f"{len(tricks)} tricks recorded, a hand has {ref.N_TRICKS}", "EC-FOLLOW")
+    hands = dict(hands)
+    played: dict[int, int] = {}
+    leader, elder_tricks = ELDER, 0
+    for n, pair in enumerate(tricks, 1):
+        step = f"trick {n}"
+        if not isinstance(pair, list) or len(pair) != 2:
+            _fail(step, "expected a pair [card led, card played to it]")
+        led, followed = _card(pair[0], step), _card(pair[1], step)
+        follower = DEALER if leader == ELDER else ELDER
+        why_leader = "elder leads the first trick" if n == 1 else \
+            f"{leader} won trick {n - 1} and leads"
+        for role, code, verb in ((leader, led, "led"), (follower, followed, "played")):
+            if hands[role] >> code & 1:
+                continue
+            if code in played:
+                _fail(step, f"{_name(code)} was already played in trick {played[code]}",
+                      "EC-FOLLOW")
+            other = follower if role == leader else leader
+            if hands[other] >> code & 1 and role == leader:
+                _fail(step, f"{other} led {_name(code)} but {why_leader}", "EC-FOLLOW")
+            _fail(step, f"{role} {verb} {_name(code)}, which is not in his hand", "EC-FOLLOW")
+        legal = ref.legal_follows(hands[follower], led, trump, rules)
+        if not legal >> followed & 1:
+            need = ref.follow_requirement(hands[follower], led, trump, rules)
+            _fail(step, f"{follower} played {_name(followed)} but {need}", "EC-FOLLOW")
+        hands[leader] &= ~(1 << led)
+        hands[follower] &= ~(1 << followed)
+        played[led] = played[followed] = n
+        leader = follower if ref.follower_wins(led, followed, trump) else leader
+        elder_tricks += leader == ELDER
+    return elder_tricks
+
+
+def replay(record: dict, rules: EcarteRules | None = None) -> dict:
+    """Check every step of a record against the rules and re-score the hand.
+
+    ``rules`` overrides the record's ``"rules"`` and ``"switches"``. Returns ``{"scores":
+    {"elder", "dealer"}, "tricks": {"elder", "dealer"}, "breakdown": {...}}``; scores are the hand
+    points including the turn-up king and an announced king. An illegal or malformed record raises
+    :class:`InputError` naming the step and the rule.
+    """
+    _check_keys(record, rules)
+    rules = _rules_of(record, rules)
+    hands, turnup, stock = _deal(record)
+    trump = ref.suit_of(turnup)
+
+    exchanges = record["exchanges"]
+    if not isinstance(exchanges, list):
+        _fail("exchanges", f"expected a list, got {type(exchanges).__name__}")
+    drawn = 0
+    for n, entry in enumerate(exchanges, 1):
+        drawn = _exchange(n, entry, hands, stock, drawn, rules)
+
+    ending = record["ending"]
+    if ending not in ENDINGS:
+        _fail("ending", f"expected 'elder_plays' or 'dealer_refuses', got {ending!r}")
+    if ending == "dealer_refuses" and drawn == ref.STOCK_SIZE:
+        _fail("ending", f"dealer_refuses, but the stock is empty after exchange {len(exchanges)}"
+                        " so elder cannot propose and must play", "EC-STOCK")
+    played_without_proposing = ending == "elder_plays" and not exchanges
+    refused_round = len(exchanges) if ending == "dealer_refuses" else None
+
+    announced = _announced(record, hands, trump)
+    elder_tricks = _tricks(record, hands, trump, rules)
+
+    penalised = ref.penalised_side(played_without_proposing, refused_round, rules)
+    for_tricks = ref.trick_points(elder_tricks, penalised, rules)
+    points = {
+        ELDER: ref.Points(0, int(announced[ELDER]), for_tricks[ELDER]),
+        DEALER: ref.Points(ref.turnup_king_points(turnup), int(announced[DEALER]),
+                           for_tricks[DEALER]),
+    }
+    return {
+        "scores": {role: points[role].total for role in ROLES},
+        "tricks": {ELDER: elder_tricks, DEALER: ref.N_TRICKS - elder_tricks},
+        "breakdown": {
+            **{role: {"turnup_king": points[role].turnup_king, "king": points[role].king,
+                      "tricks": points[role].tricks} for role in ROLES},
+            "rules": rules.name,
+            "switches": rules.switches(),
+            "rounds": len(exchanges),
+            "ending": ending,
+            "played_without_proposing": played_without_proposing,
+            "refused_round": refused_round,
+            "penalised": penalised,
+            "winner": ELDER if elder_tricks >= 3 else DEALER,
+            "vole": elder_tricks in (0, ref.N_TRICKS),
+        },
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------------------------
+
+def load_records(path) -> list[dict]:
+    """The records in a JSON file holding one record object or a list of them."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a UTF-8 text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        where = f"line {e.lineno} column {e.colno}"
+        raise InputError(f"{path}: not valid JSON ({e.msg} at {where})") from None
+    items = data if isinstance(data, list) else [data]
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            kind = type(item).__name__
+            raise InputError(f"{path}: record {i + 1} is a {kind}, not a JSON object")
+    return items
+
+
+def load_record(path) -> dict:
+    """The one record in a JSON file (an object, or a list holding exactly one)."""
+    records = load_records(path)
+    if len(records) != 1:
+        raise InputError(f"{path}: holds {len(records)} records, expected one")
+    return records[0]
+
+
+def _dump_record(record: dict, indent: str) -> str:
+    """A record with one key per line and each value on its line."""
+    lines = [f"{indent}  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
+             for k, v in record.items()]
+    return indent + "{\n" + ",\n".join(lines) + "\n" + indent + "}"
+
+
+def save_records(records, path) -> None:
+    """Write one record (a dict) as a JSON object, or several as a JSON list."""
+    if isinstance(records, dict):
+        text = _dump_record(records, "")
+    else:
+        text = "[\n" + ",\n".join(_dump_record(r, "  ") for r in records) + "\n]"
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror or e}") from None

@@ -1,0 +1,52 @@
+"""The rulebook tips of TIPS.md: each tip -> study -> verdict, or plainly 'not yet studied'."""
+from __future__ import annotations
+
+from analysis import __version__
+from analysis.tips_registry import TIPS
+
+BUDGETS = {"quick": 300_000, "full": 5_000_000}
+"""Deals per study run (each deal is played under both options compared)."""
+
+
+def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0) -> dict:
+    """Every tip of the registry (of ``game``), with its verdicts where a study exists."""
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.tipstudies import STUDIES, VARIANTS
+
+    if budget not in BUDGETS:
+        from analysis.errors import InputError
+
+        raise InputError(f"unknown budget {budget!r}; valid: {', '.join(BUDGETS)}")
+    n = BUDGETS[budget]
+    policy = HeuristicPolicy()
+    out = []
+    for tip in TIPS:
+        if game and tip["game"] != game:
+            continue
+        entry = dict(tip)
+        study = STUDIES.get(tip["id"])
+        if study is None:
+            entry["status"] = "not yet studied"
+            entry["verdicts"] = []
+        else:
+            entry["status"] = "studied"
+            entry["verdicts"] = [study(get_rules(v), n, seed, policy) for v in VARIANTS[tip["id"]]]
+        out.append(entry)
+    return {"budget": budget, "deals_per_study": n, "seed": seed, "version": __version__, "tips": out}
+
+
+def tips_text(res: dict) -> str:
+    """The verdicts as text, one tip per paragraph."""
+    lines = [f"Tips (budget {res['budget']}: {res['deals_per_study']:,} deals per study, seed {res['seed']})"]
+    for t in res["tips"]:
+        if not t["verdicts"]:
+            lines.append(f"{t['id']:<6} not yet studied — {t['tip']}")
+            continue
+        lines.append(f"{t['id']:<6} {t['tip']}")
+        for v in t["verdicts"]:
+            e = v["effect"]
+            ci = e["ci95"] or [float("nan"), float("nan")]
+            lines.append(f"       [{v['variant']}] {v['verdict'].upper()}: {v['effect_name']} = "
+                         f"{e['value']:+.4f} [{ci[0]:+.4f}, {ci[1]:+.4f}] ({v['deals']:,} deals)")
+    return "\n".join(lines)
