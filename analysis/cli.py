@@ -210,10 +210,9 @@ def explain(seed, deal_index, rules, rule, policy, param):
 @click.option("--json", "as_json", is_flag=True)
 def replay(file, rules, rule, as_json):
     """Re-score a JSON deal record (a list of records is replayed one by one)."""
-    from analysis.ecarte.records import load_record, replay as rescore
+    from analysis.ecarte.records import load_records, replay as rescore
 
-    data = load_record(file)
-    recs = data if isinstance(data, list) else [data]
+    recs = load_records(file)
     results = []
     for i, rec in enumerate(recs):
         r = ecarte_rules(rules or (rec.get("rules") if isinstance(rec, dict) else None) or "seed-de", rule) \

@@ -39,6 +39,15 @@ def chunk_bounds(start: int, n: int, chunk: int) -> tuple[np.ndarray, np.ndarray
     return starts, counts
 
 
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: int) -> None:
+    """Seeds are integers in 0 .. 2**63 - 1."""
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"the seed must be an integer from 0 to 2**63-1, not {seed}")
+
+
 def show_progress(quiet: bool) -> bool:
     """Progress bars are shown unless quiet or the output is not a terminal."""
     return not quiet and sys.stderr.isatty()
@@ -59,8 +68,7 @@ def run_tallies(
     """Sum of the tally rows of ``block`` over deals start..start+n-1 (int64 array)."""
     if n < 1:
         raise InputError(f"the number of deals must be positive, not {n}")
-    if seed < 0:
-        raise InputError(f"the seed must be a non-negative integer, not {seed}")
+    check_seed(seed)
     set_threads(threads)
     starts, counts = chunk_bounds(start, n, chunk)
     # Hand the chunks to the kernel in batches so the progress bar moves; a batch is many chunks

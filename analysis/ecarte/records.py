@@ -325,8 +325,8 @@ def replay(record: dict, rules: EcarteRules | None = None) -> dict:
 # Files
 # ---------------------------------------------------------------------------------------------
 
-def load_records(path) -> list[dict]:
-    """The records in a JSON file holding one record object or a list of them."""
+def _load_json(path):
+    """The JSON in a file: one record object or a list of them, checked to be objects."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
@@ -338,20 +338,22 @@ def load_records(path) -> list[dict]:
     except json.JSONDecodeError as e:
         where = f"line {e.lineno} column {e.colno}"
         raise InputError(f"{path}: not valid JSON ({e.msg} at {where})") from None
-    items = data if isinstance(data, list) else [data]
-    for i, item in enumerate(items):
+    for i, item in enumerate(data if isinstance(data, list) else [data]):
         if not isinstance(item, dict):
             kind = type(item).__name__
             raise InputError(f"{path}: record {i + 1} is a {kind}, not a JSON object")
-    return items
+    return data
 
 
-def load_record(path) -> dict:
-    """The one record in a JSON file (an object, or a list holding exactly one)."""
-    records = load_records(path)
-    if len(records) != 1:
-        raise InputError(f"{path}: holds {len(records)} records, expected one")
-    return records[0]
+def load_records(path) -> list[dict]:
+    """The records in a JSON file holding one record object or a list of them, as a list."""
+    data = _load_json(path)
+    return data if isinstance(data, list) else [data]
+
+
+def load_record(path) -> dict | list[dict]:
+    """What a JSON record file holds: one record (a dict), or several (a list of dicts)."""
+    return _load_json(path)
 
 
 def _dump_record(record: dict, indent: str) -> str:

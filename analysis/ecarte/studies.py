@@ -199,8 +199,9 @@ def propose_table(deals_per_class: int = 20_000, seed: int = 0, rules: EcarteRul
     item_class = np.array([i[0] for i in items], dtype=np.int64)
     item_start = np.array([i[1] for i in items], dtype=np.int64)
     item_count = np.array([i[2] for i in items], dtype=np.int64)
-    from analysis.runner import set_threads
+    from analysis.runner import check_seed, set_threads
 
+    check_seed(seed)
     set_threads(threads)
     rows = K.class_block(seed, item_class, item_start, item_count, CLASS_IDS, rules.to_array(),
                          policy.to_array(force_first=0), policy.to_array(),

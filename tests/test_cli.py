@@ -1,0 +1,105 @@
+"""The command line: JSON contracts, and bad input as one line on stderr with exit code 2."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from analysis.cli import main
+
+
+def run(args, capsys):
+    """Run salon in-process; returns (exit code, stdout, stderr)."""
+    try:
+        main(args)
+        code = 0
+    except SystemExit as e:
+        code = e.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+BAD = [
+    (["simulate", "ecarte", "--deals", "0"], "--deals"),
+    (["simulate", "ecarte", "--deals", "-5"], "--deals"),
+    (["simulate", "ecarte", "--deals", "100", "--rules", "nonsense"], "valid: seed-de, classic"),
+    (["simulate", "ecarte", "--deals", "100", "--rule", "bogus=1"], "unknown switch 'bogus'"),
+    (["simulate", "ecarte", "--deals", "100", "--rule", "target=4"], "target"),
+    (["simulate", "ecarte", "--deals", "100", "--rule", "target"], "key=value"),
+    (["simulate", "ecarte", "--deals", "100", "--rule", "must_trump_when_void=maybe"], "true or false"),
+    (["simulate", "ecarte", "--deals", "100", "--threads", "0"], "--threads"),
+    (["simulate", "ecarte", "--deals", "100", "--param", "nope=1"], "nope"),
+    (["simulate", "ecarte", "--deals", "100", "--seed", str(2**64)], "seed"),
+    (["simulate", "piquet", "--deals", "100"], "not built yet"),
+    (["simulate", "bezique"], "not built yet"),
+    (["simulate", "chess"], "chess"),
+    (["ecarte", "propose", "KS QS 7H 8D 9X", "--turnup", "10S"], "'9X'"),
+    (["ecarte", "propose", "KS QS 7H 8D 8D", "--turnup", "10S"], "duplicate"),
+    (["ecarte", "propose", "KS QS 7H 8D", "--turnup", "10S"], "expected 5 cards"),
+    (["ecarte", "propose", "KS QS 7H 8D 9C", "--turnup", "KS"], "turn-up"),
+    (["ecarte", "propose", "KS QS 7H 8D 9C", "--turnup", "ZZ"], "'ZZ'"),
+    (["ecarte", "propose", "KS QS 7H 8D 9C", "--turnup", "10S", "--samples", "0"], "--samples"),
+    (["ecarte", "replay", "/nonexistent/record.json"], "record.json"),
+    (["study", "ecarte", "propose-table", "--deals-per-class", "0"], "--deals-per-class"),
+    (["tips", "--budget", "huge"], "huge"),
+    (["bench", "piquet"], "not built yet"),
+    (["no-such-command"], "no-such-command"),
+]
+
+
+@pytest.mark.parametrize("args,needle", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_is_one_line_and_exit_code_2(args, needle, capsys):
+    code, out, err = run(args, capsys)
+    assert code == 2
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ")
+    assert needle in lines[0]
+
+
+def test_simulate_json_contract(capsys):
+    code, out, err = run(["simulate", "ecarte", "--deals", "20000", "--seed", "3", "--json", "--rules", "classic",
+                          "--rule", "target=7"], capsys)
+    assert code == 0
+    res = json.loads(out)
+    for key in ("game", "rules", "switches", "policies", "deals", "seed", "version", "stats"):
+        assert key in res
+    assert res["game"] == "ecarte" and res["rules"] == "classic" and res["switches"]["target"] == 7
+    assert res["deals"] == 20000 and res["seed"] == 3
+    for name in ("turnup_king", "elder_dealt_trump_king", "elder_wins_point", "vole", "elder_proposes",
+                 "dealer_refuses", "elder_points_per_hand", "dealer_points_per_hand"):
+        s = res["stats"][name]
+        lo, hi = s["ci95"]
+        assert lo <= s["value"] <= hi and s["n"] > 0
+
+
+def test_propose_json_contract(capsys):
+    code, out, _ = run(["ecarte", "propose", "♠K Q ♥7 ♦8 ♣9", "--turnup", "10S", "--samples", "4000", "--json"],
+                       capsys)
+    assert code == 0
+    res = json.loads(out)
+    for key in ("play", "propose", "difference"):
+        assert set(res[key]) >= {"value", "ci95"}
+    assert res["recommendation"] in ("play", "propose")
+    assert abs(res["difference"]["value"] - (res["propose"]["value"] - res["play"]["value"])) < 1e-9
+
+
+def test_simulate_writes_records_that_replay(tmp_path, capsys):
+    path = tmp_path / "recs.json"
+    code, out, _ = run(["simulate", "ecarte", "--deals", "50", "--records", str(path), "--record-count", "5",
+                        "--policy", "random", "--json"], capsys)
+    assert code == 0
+    code, out, err = run(["ecarte", "replay", str(path), "--json"], capsys)
+    assert code == 0, err
+    assert len(json.loads(out)["records"]) == 5
+
+
+def test_help_and_version_do_not_import_numba():
+    code = ("import sys; from analysis.cli import main\n"
+            "try:\n main(['--help'])\nexcept SystemExit: pass\n"
+            "assert 'numba' not in sys.modules, 'numba imported for --help'\n")
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    out = subprocess.run([sys.executable, "-m", "analysis.cli", "--version"], check=True, capture_output=True,
+                         text=True).stdout
+    assert "salon" in out
