@@ -16,16 +16,16 @@ def popcount(x: np.int64) -> np.int64:
     return POP8[x & 0xFF] + POP8[(x >> 8) & 0xFF] + POP8[(x >> 16) & 0xFF] + POP8[(x >> 24) & 0xFF]
 
 
+_DEBRUIJN32 = 0x077CB531
+DEBRUIJN_INDEX = np.zeros(32, dtype=np.int64)
+for _i in range(32):
+    DEBRUIJN_INDEX[((_DEBRUIJN32 << _i) & 0xFFFFFFFF) >> 27] = _i
+
+
 @njit(cache=True, inline="always")
 def lowest_bit(x: np.int64) -> np.int64:
-    """Index of the lowest set bit of a non-zero 32-bit mask."""
-    if x & 0xFFFF:
-        if x & 0xFF:
-            return LOW8[x & 0xFF]
-        return 8 + LOW8[(x >> 8) & 0xFF]
-    if x & 0xFF0000:
-        return 16 + LOW8[(x >> 16) & 0xFF]
-    return 24 + LOW8[(x >> 24) & 0xFF]
+    """Index of the lowest set bit of a non-zero 32-bit mask (de Bruijn multiplication, no branches)."""
+    return DEBRUIJN_INDEX[((((x & -x) * _DEBRUIJN32) & 0xFFFFFFFF) >> 27)]
 
 
 @njit(cache=True, inline="always")

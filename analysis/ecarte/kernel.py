@@ -91,13 +91,15 @@ def deal_with_elder(deck, st, elder_codes, turnup):
 @njit(cache=True, inline="always")
 def weakest(cards, t):
     """First card of a non-empty set in weakest-first order (non-trumps by rank, then trumps)."""
-    plain = cards & ~(0xFF << (8 * t))
-    if plain:
-        for r in range(8):
-            col = plain & (COLUMN << r)
-            if col:
-                return lowest_bit(col)
-    return 8 * t + LOW8[(cards >> (8 * t)) & 0xFF]
+    tmask = 0xFF << (8 * t)
+    src = cards & ~tmask
+    if src == 0:
+        src = cards & tmask
+    lanes = (src | (src >> 8) | (src >> 16) | (src >> 24)) & 0xFF
+    r = LOW8[lanes]
+    col = (src >> r) & COLUMN
+    s = LOW8[(col | (col >> 7) | (col >> 14) | (col >> 21)) & 0xF]
+    return 8 * s + r
 
 
 @njit(cache=True, inline="always")
@@ -152,19 +154,13 @@ def random_discard(hand, lo, hi, st):
 @njit(cache=True, inline="always")
 def legal_follows(hand, led, t, must_trump):
     """EC-FOLLOW: follow suit, overtake if able; void: trump if able (switch); else anything."""
-    ls = led >> 3
-    lr = led & 7
-    lane = (hand >> (8 * ls)) & 0xFF
+    sh = 8 * (led >> 3)
+    lane = (hand >> sh) & 0xFF
+    higher = lane & (0xFF << ((led & 7) + 1))
     if lane:
-        higher = (lane >> (lr + 1)) << (lr + 1)
-        if higher:
-            return higher << (8 * ls)
-        return lane << (8 * ls)
-    if must_trump:
-        trumps = hand & (0xFF << (8 * t))
-        if trumps:
-            return trumps
-    return hand
+        return (higher if higher else lane) << sh
+    trumps = hand & (0xFF << (8 * t))
+    return trumps if (must_trump and trumps) else hand
 
 
 @njit(cache=True, inline="always")
@@ -220,7 +216,7 @@ def heuristic_follow(legal, led, t):
     return weakest(legal, t)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out):
     """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
 
@@ -314,44 +310,42 @@ def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out):
                 announced |= 2
         elif pd[P_ANNOUNCE_KING]:
             announced |= 2
-    # EC-FOLLOW: five tricks, elder leads the first, the winner the next.
+    # EC-FOLLOW: five tricks, elder leads the first, the winner the next. L and F are the
+    # leader's and the follower's hands; they swap when the follower wins.
     must_trump = rules[R_MUST_TRUMP_WHEN_VOID]
+    e_random = pe[P_KIND] == KIND_RANDOM
+    d_random = pd[P_KIND] == KIND_RANDOM
+    e_lead_trumps = pe[P_LEAD_TRUMPS]
+    d_lead_trumps = pd[P_LEAD_TRUMPS]
+    hand_l = elder
+    hand_f = dealer
     elder_leads = True
     etricks = 0
     for k in range(5):
-        if elder_leads:
-            lh = elder
-            fh = dealer
-            lp = pe
-            fp = pd
+        l_random = e_random if elder_leads else d_random
+        f_random = d_random if elder_leads else e_random
+        if l_random:
+            sto, i = below(sto, popcount(hand_l))
+            led = nth_bit(hand_l, i)
         else:
-            lh = dealer
-            fh = elder
-            lp = pd
-            fp = pe
-        if lp[P_KIND] == KIND_RANDOM:
-            sto, i = below(sto, popcount(lh))
-            led = nth_bit(lh, i)
-        else:
-            led = heuristic_lead(lh, t, lp[P_LEAD_TRUMPS])
-        legal = legal_follows(fh, led, t, must_trump)
-        if fp[P_KIND] == KIND_RANDOM:
+            led = heuristic_lead(hand_l, t, e_lead_trumps if elder_leads else d_lead_trumps)
+        legal = legal_follows(hand_f, led, t, must_trump)
+        if f_random:
             sto, i = below(sto, popcount(legal))
             fol = nth_bit(legal, i)
         else:
             fol = heuristic_follow(legal, led, t)
         out[O_TRICKS + 2 * k] = led
         out[O_TRICKS + 2 * k + 1] = fol
+        hand_l &= ~(1 << led)
+        hand_f &= ~(1 << fol)
+        if beats(fol, led, t):
+            tmp = hand_l
+            hand_l = hand_f
+            hand_f = tmp
+            elder_leads = not elder_leads
         if elder_leads:
-            elder &= ~(1 << led)
-            dealer &= ~(1 << fol)
-        else:
-            dealer &= ~(1 << led)
-            elder &= ~(1 << fol)
-        elder_won = elder_leads != beats(fol, led, t)
-        if elder_won:
             etricks += 1
-        elder_leads = elder_won
     # EC-POINT / EC-PENALTY
     first_ok = rules[R_REFUSAL_PENALTY_FIRST_ONLY] == 0 or refused_round == 0
     refusal_on_dealer = rules[R_REFUSAL_PENALISES_DEALER] != 0
@@ -382,6 +376,12 @@ def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out):
     out[O_ELDER_TRICK_POINTS] = ept
     out[O_DEALER_TRICK_POINTS] = dpt
     out[O_TURNUP_KING] = tk
+
+
+@njit(cache=True, inline="always")
+def uses_choices(pe, pd):
+    """True when a policy draws from the choices stream (heuristic players never do)."""
+    return pe[P_KIND] == KIND_RANDOM or pd[P_KIND] == KIND_RANDOM
 
 
 @njit(cache=True)
@@ -454,6 +454,7 @@ def hands_block(seed, starts, counts, rules, pe, pd):
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_TALLY), dtype=np.int64)
     useed = np.uint64(seed)
+    choices = uses_choices(pe, pd)
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int64)
         out = np.empty(N_OUT, dtype=np.int64)
@@ -461,7 +462,7 @@ def hands_block(seed, starts, counts, rules, pe, pd):
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1))
+            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, elder, dealer, turnup = deal(deck, stc)
             play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pe, pd, out)
             tally_hand(row, out)
@@ -585,6 +586,7 @@ def pair_block(seed, starts, counts, rules, pe_a, pd_a, pe_b, pd_b):
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
+    choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int64)
         deck2 = np.empty(32, dtype=np.int64)
@@ -593,7 +595,7 @@ def pair_block(seed, starts, counts, rules, pe_a, pd_a, pe_b, pd_b):
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1))
+            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, elder, dealer, turnup = deal(deck, stc)
             compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row)
     return tallies
@@ -605,6 +607,7 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_a, pd_
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
+    choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
     elder = 0
     for c in elder_codes:
         elder |= 1 << c
@@ -616,7 +619,7 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_a, pd_
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1))
+            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, dealer = deal_with_elder(deck, stc, elder_codes, turnup)
             compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row)
     return tallies
@@ -667,6 +670,7 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a
     nc = item_class.shape[0]
     tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
+    choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int64)
         deck2 = np.empty(32, dtype=np.int64)
@@ -676,7 +680,7 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a
         for i in range(item_start[ci], item_start[ci] + item_count[ci]):
             ui = np.uint64(cls) * np.uint64(1 << 32) + np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1))
+            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             while True:
                 stc, elder, dealer, turnup = deal(deck, stc)
                 if hand_class(elder, turnup, class_ids) == cls:
@@ -698,6 +702,7 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe
     nc = starts.shape[0]
     tallies = np.zeros((nc, n_classes * 12, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
+    choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int64)
         deck2 = np.empty(32, dtype=np.int64)
@@ -706,7 +711,7 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1))
+            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, elder, dealer, turnup = deal(deck, stc)
             hand = dealer if by_dealer else elder
             cell = (hand_class(hand, turnup, class_ids) * 6 + sure_winners(hand, turnup)) * 2
