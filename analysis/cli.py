@@ -210,7 +210,8 @@ def explain(seed, deal_index, rules, rule, policy, param):
 @click.option("--json", "as_json", is_flag=True)
 def replay(file, rules, rule, as_json):
     """Re-score a JSON deal record (a list of records is replayed one by one)."""
-    from analysis.ecarte.records import load_records, replay as rescore
+    from analysis.ecarte.records import load_records
+    from analysis.ecarte.records import replay as rescore
 
     recs = load_records(file)
     results = []

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from scipy import optimize, stats
 
 NAN = float("nan")
 
@@ -106,6 +105,8 @@ def proportion(k: int, n: int, confidence: float = 0.95) -> Estimate:
         raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
     if n == 0:
         return Estimate(NAN, NAN, NAN, 0, confidence)
+    from scipy import stats
+
     ci = stats.binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
     return Estimate(k / n, float(ci.low), float(ci.high), n, confidence)
 
@@ -130,6 +131,8 @@ def mean_from_sums(total: int, total_sq: int, n: int, confidence: float = 0.95) 
     if numerator < 0:
         raise ValueError(f"inconsistent sums: n*total_sq < total**2 (n={n})")
     se = math.sqrt(numerator / (n * n * (n - 1)))  # sqrt(s^2 / n), s^2 = numerator / (n (n-1))
+    from scipy import stats
+
     half = float(stats.t.ppf((1 + confidence) / 2, n - 1)) * se
     return Estimate(mean, mean - half, mean + half, n, confidence)
 
@@ -168,6 +171,8 @@ def exact_check(k: int, n: int, p_exact: float, alpha: float = DEFAULT_ALPHA) ->
         raise ValueError(f"p_exact must be a probability, got {p_exact!r}")
     if n == 0:
         return ExactCheck(1.0, True)
+    from scipy import stats
+
     pvalue = float(stats.binomtest(k, n, p).pvalue)
     return ExactCheck(pvalue, pvalue > alpha)
 
@@ -213,6 +218,8 @@ def chi_square_check(counts: Sequence[int], probabilities: Sequence[float]) -> C
     if len(obs) < 2 or obs.sum() == 0:
         return ChiSquareCheck(0.0, 1.0)
     expected = prob / prob.sum() * obs.sum()
+    from scipy import stats
+
     result = stats.chisquare(obs, expected)
     return ChiSquareCheck(float(result.statistic), float(result.pvalue))
 
@@ -223,6 +230,8 @@ def _mixture_ratio(alpha: float) -> float:
     Minimising (V+ρ)·log((V+ρ)/(ρα²)) over ρ gives log((1+x)/α²) = x.
     """
     c = -2 * math.log(alpha)
+    from scipy import optimize
+
     return optimize.brentq(lambda x: math.log1p(x) + c - x, c, 10 * c + 10)
 
 

@@ -149,7 +149,7 @@ def test_save_and_load_one_and_many(tmp_path):
     assert load_record(one) == records[0]
     assert load_records(one) == [records[0]]
     assert json.loads(one.read_text(encoding="utf-8")) == records[0]
-    for r, h in zip(load_records(many), hands):
+    for r, h in zip(load_records(many), hands, strict=True):
         assert replay(r)["scores"] == {ELDER: h.elder_points, DEALER: h.dealer_points}
 
 

@@ -11,12 +11,24 @@ from numba import njit, prange
 
 from analysis.bits import HIGH8, LOW8, POP8, lowest_bit, nth_bit, popcount
 from analysis.ecarte.policies import (
-    KIND_RANDOM, P_ANNOUNCE_KING, P_DEALER_REFUSE_THRESHOLD, P_ELDER_PLAY_THRESHOLD,
-    P_FORCE_FIRST, P_FORCE_RESPONSE, P_KEEP_PLAIN_MIN_RANK, P_KIND, P_LEAD_TRUMPS,
+    KIND_RANDOM,
+    P_ANNOUNCE_KING,
+    P_DEALER_REFUSE_THRESHOLD,
+    P_ELDER_PLAY_THRESHOLD,
+    P_FORCE_FIRST,
+    P_FORCE_RESPONSE,
+    P_KEEP_PLAIN_MIN_RANK,
+    P_KIND,
+    P_LEAD_TRUMPS,
 )
 from analysis.ecarte.rules import (
-    R_DEALER_MIN_DISCARD, R_MUST_TRUMP_WHEN_VOID, R_PENALTY_POINT, R_PENALTY_VOLE,
-    R_REFUSAL_PENALISES_DEALER, R_REFUSAL_PENALTY_FIRST_ONLY, R_TARGET,
+    R_DEALER_MIN_DISCARD,
+    R_MUST_TRUMP_WHEN_VOID,
+    R_PENALTY_POINT,
+    R_PENALTY_VOLE,
+    R_REFUSAL_PENALISES_DEALER,
+    R_REFUSAL_PENALTY_FIRST_ONLY,
+    R_TARGET,
 )
 from analysis.rng import below, stream_start
 
@@ -217,14 +229,14 @@ def heuristic_follow(legal, led, t):
 
 
 @njit(cache=True, inline="always")
-def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out):
+def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out, record=True):
     """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
 
     ``deck[p:]`` holds the undealt cards (the stock is fixed lazily from position p); ``stc`` and
     ``sto`` are the cards and choices streams; ``pe``/``pd`` the elder's and dealer's policy arrays.
+    Without ``record`` the final hands and the cards of the tricks are not written (speed).
     """
     t = turnup >> 3
-    tmask = 0xFF << (8 * t)
     out[O_TURNUP] = turnup
     out[O_ELDER_DEALT] = elder
     out[O_DEALER_DEALT] = dealer
@@ -291,8 +303,9 @@ def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out):
                 dealer |= 1 << c
             stock_left -= k
         rnd += 1
-    out[O_ELDER_FINAL] = elder
-    out[O_DEALER_FINAL] = dealer
+    if record:
+        out[O_ELDER_FINAL] = elder
+        out[O_DEALER_FINAL] = dealer
     # EC-KING: elder first, then dealer.
     king = 8 * t + 7
     announced = 0
@@ -335,8 +348,9 @@ def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out):
             fol = nth_bit(legal, i)
         else:
             fol = heuristic_follow(legal, led, t)
-        out[O_TRICKS + 2 * k] = led
-        out[O_TRICKS + 2 * k + 1] = fol
+        if record:
+            out[O_TRICKS + 2 * k] = led
+            out[O_TRICKS + 2 * k + 1] = fol
         hand_l &= ~(1 << led)
         hand_f &= ~(1 << fol)
         if beats(fol, led, t):
@@ -399,7 +413,15 @@ def hand_outcomes(seed, start, n, rules, pe, pd):
     return res
 
 
-# Tallies of single hands (salon simulate ecarte).
+# Tallies of single hands (salon simulate ecarte). The kernel keeps a compact histogram per chunk
+# (five increments per hand); ``hand_tallies`` turns it into the named tallies T_*.
+H_POINTS = 0  # 36 cells: elder's points * 6 + dealer's points (0..5 each)
+H_TRICKS = 36  # 6 cells: tricks elder took
+H_FLAGS = 42  # 64 cells: turn-up king | elder dealt trump king <<1 | proposed <<2 | refused <<3 | announced <<4
+H_TRUMPS = 106  # 12 cells: trumps elder was dealt * 2 + (dealer dealt 2+ trumps)
+H_ROUNDS, H_STOCK_DRAWN = 118, 119
+N_HIST = 120
+
 T_HANDS, T_TURNUP_KING, T_ELDER_DEALT_TRUMP_KING, T_ELDER_WINS_POINT, T_VOLE = 0, 1, 2, 3, 4
 T_ELDER_PROPOSES, T_DEALER_REFUSES, T_PLAYED_WITHOUT_PROPOSING = 5, 6, 7
 T_ELDER_POINTS, T_ELDER_POINTS_SQ, T_DEALER_POINTS, T_DEALER_POINTS_SQ = 8, 9, 10, 11
@@ -412,59 +434,77 @@ N_TALLY = 29
 
 
 @njit(cache=True, inline="always")
-def tally_hand(tl, out):
-    """Add one hand's outcome to a tally row."""
+def tally_hand(h, out):
+    """Add one hand's outcome to a histogram row (H_* layout)."""
     t = out[O_TURNUP] >> 3
     tmask = 0xFF << (8 * t)
-    ep = out[O_ELDER_POINTS]
-    dp = out[O_DEALER_POINTS]
-    e = out[O_ELDER_TRICKS]
-    tl[T_HANDS] += 1
-    tl[T_TURNUP_KING] += out[O_TURNUP_KING]
-    tl[T_ELDER_DEALT_TRUMP_KING] += (out[O_ELDER_DEALT] >> (8 * t + 7)) & 1
-    tl[T_ELDER_WINS_POINT] += 1 if e >= 3 else 0
-    tl[T_VOLE] += 1 if (e == 5 or e == 0) else 0
-    tl[T_ELDER_VOLE] += 1 if e == 5 else 0
-    tl[T_DEALER_VOLE] += 1 if e == 0 else 0
-    tl[T_ELDER_PROPOSES] += out[O_PROPOSED_FIRST]
-    tl[T_DEALER_REFUSES] += out[O_ENDING]
-    tl[T_PLAYED_WITHOUT_PROPOSING] += out[O_PLAYED_WITHOUT_PROPOSING]
-    tl[T_ELDER_POINTS] += ep
-    tl[T_ELDER_POINTS_SQ] += ep * ep
-    tl[T_DEALER_POINTS] += dp
-    tl[T_DEALER_POINTS_SQ] += dp * dp
-    tl[T_NET] += ep - dp
-    tl[T_NET_SQ] += (ep - dp) * (ep - dp)
-    nt = popcount(out[O_ELDER_DEALT] & tmask)
-    tl[T_ELDER_TRUMPS + nt] += 1
-    if nt == 1:
-        tl[T_ONE_TRUMP] += 1
-        if popcount(out[O_DEALER_DEALT] & tmask) >= 2:
-            tl[T_ONE_TRUMP_DEALER_TWO_PLUS] += 1
-    tl[T_ELDER_TRICKS] += e
-    tl[T_ROUNDS] += out[O_ROUNDS]
-    tl[T_ELDER_ANNOUNCES] += out[O_ANNOUNCED] & 1
-    tl[T_DEALER_ANNOUNCES] += out[O_ANNOUNCED] >> 1
-    tl[T_STOCK_DRAWN] += out[O_STOCK_DRAWN]
+    h[H_POINTS + out[O_ELDER_POINTS] * 6 + out[O_DEALER_POINTS]] += 1
+    h[H_TRICKS + out[O_ELDER_TRICKS]] += 1
+    flags = (out[O_TURNUP_KING] | (((out[O_ELDER_DEALT] >> (8 * t + 7)) & 1) << 1)
+             | (out[O_PROPOSED_FIRST] << 2) | (out[O_ENDING] << 3) | (out[O_ANNOUNCED] << 4))
+    h[H_FLAGS + flags] += 1
+    two = 1 if popcount(out[O_DEALER_DEALT] & tmask) >= 2 else 0
+    h[H_TRUMPS + popcount(out[O_ELDER_DEALT] & tmask) * 2 + two] += 1
+    h[H_ROUNDS] += out[O_ROUNDS]
+    h[H_STOCK_DRAWN] += out[O_STOCK_DRAWN]
+
+
+def hand_tallies(h: np.ndarray) -> np.ndarray:
+    """The named tallies (T_* layout) from a summed histogram (H_* layout)."""
+    h = np.asarray(h, dtype=np.int64)
+    t = np.zeros(N_TALLY, dtype=np.int64)
+    pts = h[H_POINTS:H_POINTS + 36].reshape(6, 6)
+    ep = np.arange(6)[:, None]
+    dp = np.arange(6)[None, :]
+    n = int(pts.sum())
+    t[T_HANDS] = n
+    t[T_ELDER_POINTS] = (pts * ep).sum()
+    t[T_ELDER_POINTS_SQ] = (pts * ep * ep).sum()
+    t[T_DEALER_POINTS] = (pts * dp).sum()
+    t[T_DEALER_POINTS_SQ] = (pts * dp * dp).sum()
+    t[T_NET] = (pts * (ep - dp)).sum()
+    t[T_NET_SQ] = (pts * (ep - dp) ** 2).sum()
+    tricks = h[H_TRICKS:H_TRICKS + 6]
+    t[T_ELDER_WINS_POINT] = tricks[3:].sum()
+    t[T_ELDER_VOLE] = tricks[5]
+    t[T_DEALER_VOLE] = tricks[0]
+    t[T_VOLE] = tricks[0] + tricks[5]
+    t[T_ELDER_TRICKS] = (tricks * np.arange(6)).sum()
+    flags = h[H_FLAGS:H_FLAGS + 64]
+    f = np.arange(64)
+    t[T_TURNUP_KING] = flags[(f & 1) == 1].sum()
+    t[T_ELDER_DEALT_TRUMP_KING] = flags[(f >> 1) & 1 == 1].sum()
+    t[T_ELDER_PROPOSES] = flags[(f >> 2) & 1 == 1].sum()
+    t[T_PLAYED_WITHOUT_PROPOSING] = n - t[T_ELDER_PROPOSES]
+    t[T_DEALER_REFUSES] = flags[(f >> 3) & 1 == 1].sum()
+    t[T_ELDER_ANNOUNCES] = flags[(f >> 4) & 1 == 1].sum()
+    t[T_DEALER_ANNOUNCES] = flags[(f >> 5) & 1 == 1].sum()
+    trumps = h[H_TRUMPS:H_TRUMPS + 12].reshape(6, 2)
+    t[T_ELDER_TRUMPS:T_ELDER_TRUMPS + 6] = trumps.sum(axis=1)
+    t[T_ONE_TRUMP] = trumps[1].sum()
+    t[T_ONE_TRUMP_DEALER_TWO_PLUS] = trumps[1, 1]
+    t[T_ROUNDS] = h[H_ROUNDS]
+    t[T_STOCK_DRAWN] = h[H_STOCK_DRAWN]
+    return t
 
 
 @njit(cache=True, parallel=True)
 def hands_block(seed, starts, counts, rules, pe, pd):
-    """Tallies (N_TALLY per chunk) of the hands in each chunk [starts[c], starts[c] + counts[c])."""
+    """Histogram rows (N_HIST per chunk) of the hands in each chunk [starts[c], starts[c] + counts[c])."""
     nc = starts.shape[0]
-    tallies = np.zeros((nc, N_TALLY), dtype=np.int64)
+    tallies = np.zeros((nc, N_HIST), dtype=np.int64)
     useed = np.uint64(seed)
     choices = uses_choices(pe, pd)
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int64)
-        out = np.empty(N_OUT, dtype=np.int64)
+        out = np.zeros(N_OUT, dtype=np.int64)
         row = tallies[ci]
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, elder, dealer, turnup = deal(deck, stc)
-            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pe, pd, out)
+            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pe, pd, out, False)
             tally_hand(row, out)
     return tallies
 
@@ -490,9 +530,9 @@ def play_game(seed, g, rules, pa, pb, deck, out):
         sto = stream_start(useed, ug, np.uint64(2 * h + 1))
         stc, elder, dealer, turnup = deal(deck, stc)
         if elder_is_a:
-            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pa, pb, out)
+            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pa, pb, out, False)
         else:
-            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pb, pa, out)
+            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pb, pa, out, False)
         h += 1
         # Points in the order they are scored; the game ends the moment one reaches the target.
         score[d_idx] += out[O_TURNUP_KING]
@@ -560,11 +600,11 @@ def compare_both(deck, deck2, p, stc, sto, elder, dealer, turnup, rules, pe_a, p
     """
     for i in range(32):
         deck2[i] = deck[i]
-    play_hand(deck2, p, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, out)
+    play_hand(deck2, p, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, out, False)
     net_a = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_A_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_A_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
-    play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe_b, pd_b, out)
+    play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe_b, pd_b, out, False)
     net_b = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_B_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_B_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0

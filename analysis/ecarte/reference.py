@@ -653,7 +653,7 @@ def explain(seed: int, index: int, rules: EcarteRules, elder_policy, dealer_poli
         out.append(f"EC-KING: {holder} holds the king of trumps {king} but does not announce it.")
 
     hands = {ELDER: r.elder_hand, DEALER: r.dealer_hand}
-    for n, (t, legal) in enumerate(zip(r.tricks, r.follow_options), 1):
+    for n, (t, legal) in enumerate(zip(r.tricks, r.follow_options, strict=True), 1):
         follower = DEALER if t.leader == ELDER else ELDER
         need = follow_requirement(hands[follower], t.led, trump, rules)
         out.append(f"Trick {n}: {t.leader} leads {name_of(t.led, True)}; {follower} {need} "

@@ -6,8 +6,9 @@ deals with the same random streams (common random numbers), so differences are p
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from analysis import __version__
 from analysis.cards import parse_card, parse_cards
@@ -17,6 +18,9 @@ from analysis.ecarte.rules import EcarteRules, code_of, get_rules
 from analysis.errors import InputError
 from analysis.runner import run_tallies
 from analysis.stats import Estimate, mean_from_sums, paired_difference, proportion
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Policy = HeuristicPolicy | RandomPolicy
 
@@ -72,8 +76,8 @@ def simulate_hands(n: int, seed: int = 0, rules: EcarteRules | None = None, elde
     rules = rules or get_rules()
     elder = elder or HeuristicPolicy()
     dealer = dealer or elder
-    t = run_tallies(K.hands_block, (rules.to_array(), elder.to_array(), dealer.to_array()), n, seed,
-                    chunk=chunk, threads=threads, quiet=quiet, desc="hands")
+    t = K.hand_tallies(run_tallies(K.hands_block, (rules.to_array(), elder.to_array(), dealer.to_array()), n,
+                                   seed, chunk=chunk, threads=threads, quiet=quiet, desc="hands"))
     return {**provenance(rules, {"elder": elder.describe(), "dealer": dealer.describe()}, n, seed),
             "stats": {k: v.to_dict() for k, v in hand_stats(t).items()}, "tallies": t.tolist()}
 
@@ -228,6 +232,8 @@ def _table_frame(per_class: np.ndarray, rules: EcarteRules, policy: Policy, seed
             "better": "propose" if diff.value > 0 else "play",
             "clear": bool(diff.lo > 0 or diff.hi < 0),
         })
+    import pandas as pd
+
     df = pd.DataFrame.from_records(records)
     df.attrs.update({"rules": rules.name, "switches": rules.switches(), "policy": policy.describe(),
                      "seed": seed, "version": __version__,
@@ -276,6 +282,8 @@ def cell_tallies(n: int, seed: int, rules: EcarteRules, a: tuple, b: tuple, *, b
                 row = t[(c * 6 + sw) * 2 + t98]
                 cells.append({"class": c, "sure_winners": sw, "ten_nine_eight": bool(t98),
                               **{name: int(row[i]) for i, name in enumerate(COMPARE_FIELDS)}})
+    import pandas as pd
+
     return pd.DataFrame.from_records(cells)
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import EcarteRules
 from analysis.ecarte.studies import CLASSES, cell_tallies, class_label, compare_configurations
-from analysis.stats import mean_from_sums, paired_difference, proportion
+from analysis.stats import paired_difference, proportion
 
 
 def _verdict(tip_id: str, variant: str, verdict: str, effect, effect_name: str, reading: str, n: int,

@@ -45,8 +45,8 @@ def compare_with_exact(stats: dict) -> list[dict]:
 
 def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0, threads: int | None = None) -> dict:
     """Run the studies at the budget and write ``index.html`` and ``README.md`` into ``out_dir``."""
-    from analysis.ecarte.rules import get_rules
     from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
     from analysis.ecarte.studies import propose_table, propose_table_figure, simulate_hands
     from analysis.tips import evaluate_tips
 
