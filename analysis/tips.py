@@ -8,8 +8,10 @@ BUDGETS = {"quick": 300_000, "full": 5_000_000}
 """Deals per study run (each deal is played under both options compared)."""
 
 
-def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0) -> dict:
-    """Every tip of the registry (of ``game``), with its verdicts where a study exists."""
+def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0, deals: int | None = None) -> dict:
+    """Every tip of the registry (of ``game``), with its verdicts where a study exists.
+
+    ``deals`` overrides the budget's deals per study (for tests and notebooks)."""
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
     from analysis.ecarte.tipstudies import STUDIES, VARIANTS
@@ -18,7 +20,7 @@ def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0)
         from analysis.errors import InputError
 
         raise InputError(f"unknown budget {budget!r}; valid: {', '.join(BUDGETS)}")
-    n = BUDGETS[budget]
+    n = deals or BUDGETS[budget]
     policy = HeuristicPolicy()
     out = []
     for tip in TIPS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analysis.bits import HIGH8, LOW8, POP8, lowest_bit, nth_bit, popcount
+from analysis.bits import highest_bit, lowest_bit, nth_bit, popcount
 from analysis.ecarte.policies import (
     KIND_RANDOM,
     P_ANNOUNCE_KING,
@@ -108,9 +108,9 @@ def weakest(cards, t):
     if src == 0:
         src = cards & tmask
     lanes = (src | (src >> 8) | (src >> 16) | (src >> 24)) & 0xFF
-    r = LOW8[lanes]
+    r = lowest_bit(lanes)
     col = (src >> r) & COLUMN
-    s = LOW8[(col | (col >> 7) | (col >> 14) | (col >> 21)) & 0xF]
+    s = lowest_bit((col | (col >> 7) | (col >> 14) | (col >> 21)) & 0xF)
     return 8 * s + r
 
 
@@ -118,7 +118,7 @@ def weakest(cards, t):
 def strength(hand, t):
     """Heuristic hand strength: trumps 3 each (+3 K, +2 Q, +1 J), plain kings 2, plain queens 1."""
     tl = (hand >> (8 * t)) & 0xFF
-    s = 3 * POP8[tl] + 3 * ((tl >> 7) & 1) + 2 * ((tl >> 6) & 1) + ((tl >> 5) & 1)
+    s = 3 * popcount(tl) + 3 * ((tl >> 7) & 1) + 2 * ((tl >> 6) & 1) + ((tl >> 5) & 1)
     plain = hand & ~(0xFF << (8 * t))
     return s + 2 * popcount(plain & KINGS) + popcount(plain & QUEENS)
 
@@ -148,7 +148,7 @@ def random_discard(hand, lo, hi, st):
     """A uniformly random discard of lo..hi cards (rejection on 5-bit masks over the hand)."""
     while True:
         st, m = below(st, 32)
-        k = POP8[m]
+        k = popcount(m)
         if lo <= k <= hi:
             break
     out = 0
@@ -189,8 +189,8 @@ def beats(follow, led, t):
 def heuristic_lead(hand, t, lead_trumps):
     """Highest trump with 2+ (if lead_trumps), else a plain king, else top of the longest plain suit."""
     tl = (hand >> (8 * t)) & 0xFF
-    if lead_trumps and POP8[tl] >= 2:
-        return 8 * t + HIGH8[tl]
+    if lead_trumps and popcount(tl) >= 2:
+        return 8 * t + highest_bit(tl)
     plain = hand & ~(0xFF << (8 * t))
     kings = plain & KINGS
     if kings:
@@ -203,14 +203,14 @@ def heuristic_lead(hand, t, lead_trumps):
             lane = (plain >> (8 * s)) & 0xFF
             if lane == 0:
                 continue
-            n = POP8[lane]
-            top = HIGH8[lane]
+            n = popcount(lane)
+            top = highest_bit(lane)
             if n > best_n or (n == best_n and top > best_top):
                 best_s = s
                 best_n = n
                 best_top = top
         return 8 * best_s + best_top
-    return 8 * t + HIGH8[tl]
+    return 8 * t + highest_bit(tl)
 
 
 @njit(cache=True, inline="always")
@@ -228,7 +228,7 @@ def heuristic_follow(legal, led, t):
     return weakest(legal, t)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out, record=True):
     """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
 
@@ -499,12 +499,17 @@ def hands_block(seed, starts, counts, rules, pe, pd):
         deck = np.empty(32, dtype=np.int64)
         out = np.zeros(N_OUT, dtype=np.int64)
         row = tallies[ci]
+        # Private copies: every call passes these arrays, and reference counts on arrays shared by
+        # all threads would bounce one cache line between the cores.
+        my_rules = rules.copy()
+        my_pe = pe.copy()
+        my_pd = pd.copy()
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, elder, dealer, turnup = deal(deck, stc)
-            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pe, pd, out, False)
+            play_hand(deck, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe, my_pd, out, False)
             tally_hand(row, out)
     return tallies
 
@@ -560,8 +565,11 @@ def games_block(seed, starts, counts, rules, pa, pb):
         deck = np.empty(32, dtype=np.int64)
         out = np.empty(N_OUT, dtype=np.int64)
         row = tallies[ci]
+        my_rules = rules.copy()  # private copies (see hands_block)
+        my_pa = pa.copy()
+        my_pb = pb.copy()
         for g in range(starts[ci], starts[ci] + counts[ci]):
-            a, b, h = play_game(seed, g, rules, pa, pb, deck, out)
+            a, b, h = play_game(seed, g, my_rules, my_pa, my_pb, deck, out)
             row[G_GAMES] += 1
             row[G_FIRST_DEALER_WINS] += 1 if b > a else 0
             row[G_HANDS] += h
@@ -631,13 +639,19 @@ def pair_block(seed, starts, counts, rules, pe_a, pd_a, pe_b, pd_b):
         deck = np.empty(32, dtype=np.int64)
         deck2 = np.empty(32, dtype=np.int64)
         out = np.empty(N_OUT, dtype=np.int64)
+        my_rules = rules.copy()  # private copies (see hands_block)
+        my_pe_a = pe_a.copy()
+        my_pd_a = pd_a.copy()
+        my_pe_b = pe_b.copy()
+        my_pd_b = pd_b.copy()
         row = tallies[ci]
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, elder, dealer, turnup = deal(deck, stc)
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row)
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
+                         row)
     return tallies
 
 
@@ -655,13 +669,19 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_a, pd_
         deck = np.empty(32, dtype=np.int64)
         deck2 = np.empty(32, dtype=np.int64)
         out = np.empty(N_OUT, dtype=np.int64)
+        my_rules = rules.copy()  # private copies (see hands_block)
+        my_pe_a = pe_a.copy()
+        my_pd_a = pd_a.copy()
+        my_pe_b = pe_b.copy()
+        my_pd_b = pd_b.copy()
         row = tallies[ci]
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, dealer = deal_with_elder(deck, stc, elder_codes, turnup)
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row)
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
+                         row)
     return tallies
 
 
@@ -671,7 +691,7 @@ def hand_class(hand, turnup, class_ids):
     t = turnup >> 3
     tl = (hand >> (8 * t)) & 0xFF
     pk = popcount(hand & ~(0xFF << (8 * t)) & KINGS)
-    return class_ids[POP8[tl], (tl >> 7) & 1, pk]
+    return class_ids[popcount(tl), (tl >> 7) & 1, pk]
 
 
 @njit(cache=True, inline="always")
@@ -715,6 +735,11 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a
         deck = np.empty(32, dtype=np.int64)
         deck2 = np.empty(32, dtype=np.int64)
         out = np.empty(N_OUT, dtype=np.int64)
+        my_rules = rules.copy()  # private copies (see hands_block)
+        my_pe_a = pe_a.copy()
+        my_pd_a = pd_a.copy()
+        my_pe_b = pe_b.copy()
+        my_pd_b = pd_b.copy()
         row = tallies[ci]
         cls = item_class[ci]
         for i in range(item_start[ci], item_start[ci] + item_count[ci]):
@@ -725,7 +750,8 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a
                 stc, elder, dealer, turnup = deal(deck, stc)
                 if hand_class(elder, turnup, class_ids) == cls:
                     break
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row)
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
+                         row)
     return tallies
 
 
@@ -747,6 +773,11 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe
         deck = np.empty(32, dtype=np.int64)
         deck2 = np.empty(32, dtype=np.int64)
         out = np.empty(N_OUT, dtype=np.int64)
+        my_rules = rules.copy()  # private copies (see hands_block)
+        my_pe_a = pe_a.copy()
+        my_pd_a = pd_a.copy()
+        my_pe_b = pe_b.copy()
+        my_pd_b = pd_b.copy()
         scratch = np.zeros(N_COMPARE, dtype=np.int64)
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
@@ -757,8 +788,8 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe
             cell = (hand_class(hand, turnup, class_ids) * 6 + sure_winners(hand, turnup)) * 2
             cell += 1 if has_ten_nine_eight(hand) else 0
             scratch[:] = 0
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out,
-                         scratch)
+            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b,
+                         out, scratch)
             if by_dealer and scratch[C_B_PROPOSED] == 0:
                 continue
             for k in range(N_COMPARE):

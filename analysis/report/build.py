@@ -43,14 +43,19 @@ def compare_with_exact(stats: dict) -> list[dict]:
     return rows
 
 
-def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0, threads: int | None = None) -> dict:
-    """Run the studies at the budget and write ``index.html`` and ``README.md`` into ``out_dir``."""
+def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0, threads: int | None = None,
+                 budget: dict | None = None) -> dict:
+    """Run the studies at the budget and write ``index.html`` and ``README.md`` into ``out_dir``.
+
+    ``budget`` overrides the named budget (keys ``hands``, ``per_class``, ``tips``), for tests.
+    """
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
     from analysis.ecarte.studies import propose_table, propose_table_figure, simulate_hands
     from analysis.tips import evaluate_tips
 
-    budget = BUDGETS["quick" if quick else "full"]
+    budget_name = "quick" if quick else "full"
+    budget = {**BUDGETS[budget_name], **(budget or {})}
     os.makedirs(out_dir, exist_ok=True)
     fig_dir = os.path.join(out_dir, "figures")
     os.makedirs(fig_dir, exist_ok=True)
@@ -69,12 +74,12 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
             "table": table.to_dict(orient="records"), "caption": table.attrs["caption"],
             "figure": os.path.relpath(stem + ".png", out_dir),
         })
-    tips = evaluate_tips("ecarte", budget["tips"], seed)
+    tips = evaluate_tips("ecarte", budget["tips"], seed, deals=budget.get("tip_deals"))
     import numba
 
     context = {
         "version": __version__, "numba": numba.__version__, "seed": seed,
-        "budget": "quick" if quick else "full", "hands": budget["hands"], "per_class": budget["per_class"],
+        "budget": budget_name, "hands": budget["hands"], "per_class": budget["per_class"],
         "policy": policy.describe(), "variants": variants, "tips": tips,
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "not_built": ["Piquet (issue 3)", "Bezique (issue 5)"],
