@@ -57,6 +57,27 @@ def below(state: np.uint64, n):
     return state, np.int64(r)
 
 
+EMPTY_HALF = np.uint64(1 << 32)
+"""Marks an empty half-buffer (every buffered half is below 2**32)."""
+_U_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def below32(state: np.uint64, half: np.uint64, n):
+    """Like ``below`` but on 32-bit halves: one 64-bit output serves two calls, its high half
+    first, then its low half (kept in ``half``; EMPTY_HALF when none is kept).
+    Returns (state, half, integer uniform in [0, n)) for 1 <= n < 2**32."""
+    if half == EMPTY_HALF:
+        state = state + _U_GAMMA
+        z = mix64(state)
+        u = z >> _U32
+        half = z & _U_LOW32
+    else:
+        u = half
+        half = EMPTY_HALF
+    return state, half, np.int64((u * np.uint64(n)) >> _U32)
+
+
 def _mix64_py(z: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
@@ -72,6 +93,7 @@ class Stream:
         a = _mix64_py((seed * GAMMA + _SEED_SALT) & _MASK64)
         b = _mix64_py(((((index << 8) | lane) & _MASK64) * GAMMA + 1) & _MASK64)
         self.state = _mix64_py(a ^ b)
+        self.half: int | None = None
 
     def next_u64(self) -> int:
         """64 random bits."""
@@ -81,3 +103,13 @@ class Stream:
     def below(self, n: int) -> int:
         """An integer uniform in [0, n), for 1 <= n < 2**32."""
         return ((self.next_u64() >> 32) * n) >> 32
+
+    def below32(self, n: int) -> int:
+        """An integer uniform in [0, n) from 32 random bits: each 64-bit output serves two calls,
+        high half first (the numba ``below32``)."""
+        if self.half is None:
+            z = self.next_u64()
+            u, self.half = z >> 32, z & 0xFFFFFFFF
+        else:
+            u, self.half = self.half, None
+        return (u * n) >> 32

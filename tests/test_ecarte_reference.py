@@ -76,7 +76,7 @@ def test_ec_deal_matches_the_lazy_fisher_yates_of_the_engine_doc():
         stream, deck = Stream(3, index, 0), list(range(32))
         order = []
         for p in range(11 + len(r.stock_drawn)):
-            j = p + stream.below(32 - p)
+            j = p + stream.below32(32 - p)
             deck[p], deck[j] = deck[j], deck[p]
             order.append(deck[p])
         assert r.elder_dealt == order[:5]

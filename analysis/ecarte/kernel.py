@@ -30,7 +30,7 @@ from analysis.ecarte.rules import (
     R_REFUSAL_PENALTY_FIRST_ONLY,
     R_TARGET,
 )
-from analysis.rng import below, stream_start
+from analysis.rng import EMPTY_HALF, below, below32, stream_start
 
 # Outcome vector of one hand (the first N_COMPARED entries are what the reference also gives).
 O_ELDER_POINTS, O_DEALER_POINTS, O_ELDER_TRICKS, O_ENDING, O_ROUNDS, O_ANNOUNCED = 0, 1, 2, 3, 4, 5
@@ -49,35 +49,37 @@ COLUMN = 0x01010101
 
 
 @njit(cache=True, inline="always")
-def draw(deck, p, st):
-    """Fix deck position p by one Fisher–Yates step: returns (stream state, card)."""
-    st, j = below(st, 32 - p)
+def draw(deck, p, st, half):
+    """Fix deck position p by one Fisher–Yates step: returns (stream state, half, card).
+
+    Decks are int8 arrays of card codes (one 32-byte store resets a deck)."""
+    st, half, j = below32(st, half, 32 - p)
     j += p
     c = deck[j]
     deck[j] = deck[p]
     deck[p] = c
-    return st, c
+    return st, half, np.int64(c)
 
 
 @njit(cache=True)
-def deal(deck, st):
-    """EC-DEAL: positions 0-4 elder, 5-9 dealer, 10 turn-up; returns (st, elder, dealer, turnup)."""
+def deal(deck, st, half):
+    """EC-DEAL: positions 0-4 elder, 5-9 dealer, 10 turn-up; returns (st, half, elder, dealer, turnup)."""
     for i in range(32):
         deck[i] = i
     elder = 0
     dealer = 0
     for p in range(5):
-        st, c = draw(deck, p, st)
+        st, half, c = draw(deck, p, st, half)
         elder |= 1 << c
     for p in range(5, 10):
-        st, c = draw(deck, p, st)
+        st, half, c = draw(deck, p, st, half)
         dealer |= 1 << c
-    st, turnup = draw(deck, 10, st)
-    return st, elder, dealer, turnup
+    st, half, turnup = draw(deck, 10, st, half)
+    return st, half, elder, dealer, turnup
 
 
 @njit(cache=True)
-def deal_with_elder(deck, st, elder_codes, turnup):
+def deal_with_elder(deck, st, half, elder_codes, turnup):
     """A deal with elder's five cards and the turn-up fixed; the dealer's five drawn at random.
 
     Layout: positions 0-4 elder, 5 the turn-up, 6-10 the dealer; the stock follows from 11.
@@ -95,18 +97,17 @@ def deal_with_elder(deck, st, elder_codes, turnup):
             k += 1
     dealer = 0
     for p in range(6, 11):
-        st, c = draw(deck, p, st)
+        st, half, c = draw(deck, p, st, half)
         dealer |= 1 << c
-    return st, dealer
+    return st, half, dealer
 
 
 @njit(cache=True, inline="always")
 def weakest(cards, t):
     """First card of a non-empty set in weakest-first order (non-trumps by rank, then trumps)."""
     tmask = 0xFF << (8 * t)
-    src = cards & ~tmask
-    if src == 0:
-        src = cards & tmask
+    plain = cards & ~tmask
+    src = plain if plain else cards & tmask
     lanes = (src | (src >> 8) | (src >> 16) | (src >> 24)) & 0xFF
     r = lowest_bit(lanes)
     col = (src >> r) & COLUMN
@@ -169,28 +170,41 @@ def legal_follows(hand, led, t, must_trump):
     sh = 8 * (led >> 3)
     lane = (hand >> sh) & 0xFF
     higher = lane & (0xFF << ((led & 7) + 1))
-    if lane:
-        return (higher if higher else lane) << sh
+    in_suit = (higher if higher else lane) << sh
     trumps = hand & (0xFF << (8 * t))
-    return trumps if (must_trump and trumps) else hand
+    void = trumps if (trumps != 0) & (must_trump != 0) else hand
+    return in_suit if lane else void
 
 
 @njit(cache=True, inline="always")
 def beats(follow, led, t):
     """True when the follower's card wins the trick."""
-    fs = follow >> 3
-    ls = led >> 3
-    if fs == ls:
-        return (follow & 7) > (led & 7)
-    return fs == t
+    same_suit = (follow >> 3) == (led >> 3)
+    other_suit = (follow >> 3) != (led >> 3)
+    return (same_suit & ((follow & 7) > (led & 7))) | (other_suit & ((follow >> 3) == t))
 
 
 @njit(cache=True, inline="always")
 def heuristic_lead(hand, t, lead_trumps):
-    """Highest trump with 2+ (if lead_trumps), else a plain king, else top of the longest plain suit."""
+    """Highest trump with 2+ (if lead_trumps), else a plain king, else top of the longest plain suit.
+
+    Written as selections rather than early returns, so it compiles to few unpredictable branches.
+    """
     tl = (hand >> (8 * t)) & 0xFF
-    if lead_trumps and popcount(tl) >= 2:
-        return 8 * t + highest_bit(tl)
+    top_trump = 8 * t + highest_bit(tl)
+    plain = hand & ~(0xFF << (8 * t))
+    kings = plain & KINGS
+    # Longest plain suit, ties to the higher top card, then the lower suit: the largest key.
+    best = 0
+    for s in range(4):
+        lane = (plain >> (8 * s)) & 0xFF
+        key = (popcount(lane) << 6) | (highest_bit(lane) << 2) | (3 - s)
+        key = key if lane else 0
+        best = key if key > best else best
+    longest_top = 8 * (3 - (best & 3)) + ((best >> 2) & 15)
+    card = top_trump if plain == 0 else longest_top
+    card = lowest_bit(kings) if kings else card
+    return top_trump if (lead_trumps and popcount(tl) >= 2) else card
     plain = hand & ~(0xFF << (8 * t))
     kings = plain & KINGS
     if kings:
@@ -223,17 +237,15 @@ def heuristic_follow(legal, led, t):
     if ls != t:
         win |= 0xFF << (8 * t)
     winners = legal & win
-    if winners:
-        return weakest(winners, t)
-    return weakest(legal, t)
+    return weakest(winners if winners else legal, t)
 
 
 @njit(cache=True)
-def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out, record=True):
+def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, record=True):
     """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
 
-    ``deck[p:]`` holds the undealt cards (the stock is fixed lazily from position p); ``stc`` and
-    ``sto`` are the cards and choices streams; ``pe``/``pd`` the elder's and dealer's policy arrays.
+    ``deck[p:]`` holds the undealt cards (the stock is fixed lazily from position p); ``stc`` (with
+    its half-buffer ``stb``) and ``sto`` are the cards and choices streams; ``pe``/``pd`` the elder's and dealer's policy arrays.
     Without ``record`` the final hands and the cards of the tricks are not written (speed).
     """
     t = turnup >> 3
@@ -284,7 +296,7 @@ def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out, reco
         k = popcount(disc)
         elder &= ~disc
         for _ in range(k):
-            stc, c = draw(deck, p, stc)
+            stc, stb, c = draw(deck, p, stc, stb)
             p += 1
             elder |= 1 << c
         stock_left -= k
@@ -298,7 +310,7 @@ def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out, reco
             k = popcount(disc)
             dealer &= ~disc
             for _ in range(k):
-                stc, c = draw(deck, p, stc)
+                stc, stb, c = draw(deck, p, stc, stb)
                 p += 1
                 dealer |= 1 << c
             stock_left -= k
@@ -337,29 +349,37 @@ def play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe, pd, out, reco
     for k in range(5):
         l_random = e_random if elder_leads else d_random
         f_random = d_random if elder_leads else e_random
-        if l_random:
+        if k == 4:
+            # The last trick is forced: one card each (nothing is drawn from the choices stream
+            # after it, so skipping the random policy's calls changes nothing).
+            led = lowest_bit(hand_l)
+            fol = lowest_bit(hand_f)
+        elif l_random:
             sto, i = below(sto, popcount(hand_l))
             led = nth_bit(hand_l, i)
         else:
             led = heuristic_lead(hand_l, t, e_lead_trumps if elder_leads else d_lead_trumps)
-        legal = legal_follows(hand_f, led, t, must_trump)
-        if f_random:
+        if k == 4:
+            pass
+        elif f_random:
+            legal = legal_follows(hand_f, led, t, must_trump)
             sto, i = below(sto, popcount(legal))
             fol = nth_bit(legal, i)
         else:
+            legal = legal_follows(hand_f, led, t, must_trump)
             fol = heuristic_follow(legal, led, t)
         if record:
             out[O_TRICKS + 2 * k] = led
             out[O_TRICKS + 2 * k + 1] = fol
         hand_l &= ~(1 << led)
         hand_f &= ~(1 << fol)
-        if beats(fol, led, t):
-            tmp = hand_l
-            hand_l = hand_f
-            hand_f = tmp
-            elder_leads = not elder_leads
-        if elder_leads:
-            etricks += 1
+        # The follower wins: swap the hands (without a branch: the winner is unpredictable).
+        swap = -np.int64(beats(fol, led, t))
+        x = (hand_l ^ hand_f) & swap
+        hand_l ^= x
+        hand_f ^= x
+        elder_leads = elder_leads != (swap != 0)
+        etricks += 1 if elder_leads else 0
     # EC-POINT / EC-PENALTY
     first_ok = rules[R_REFUSAL_PENALTY_FIRST_ONLY] == 0 or refused_round == 0
     refusal_on_dealer = rules[R_REFUSAL_PENALISES_DEALER] != 0
@@ -402,14 +422,14 @@ def uses_choices(pe, pd):
 def hand_outcomes(seed, start, n, rules, pe, pd):
     """Outcome vectors of hands start..start+n-1 (for the differential test and records)."""
     res = np.zeros((n, N_OUT), dtype=np.int64)
-    deck = np.empty(32, dtype=np.int64)
+    deck = np.empty(32, dtype=np.int8)
     useed = np.uint64(seed)
     for k in range(n):
         i = np.uint64(start + k)
         stc = stream_start(useed, i, np.uint64(0))
         sto = stream_start(useed, i, np.uint64(1))
-        stc, elder, dealer, turnup = deal(deck, stc)
-        play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pe, pd, res[k])
+        stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+        play_hand(deck, 11, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, res[k])
     return res
 
 
@@ -496,7 +516,7 @@ def hands_block(seed, starts, counts, rules, pe, pd):
     useed = np.uint64(seed)
     choices = uses_choices(pe, pd)
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int64)
+        deck = np.empty(32, dtype=np.int8)
         out = np.zeros(N_OUT, dtype=np.int64)
         row = tallies[ci]
         # Private copies: every call passes these arrays, and reference counts on arrays shared by
@@ -508,8 +528,8 @@ def hands_block(seed, starts, counts, rules, pe, pd):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stc, elder, dealer, turnup = deal(deck, stc)
-            play_hand(deck, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe, my_pd, out, False)
+            stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+            play_hand(deck, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe, my_pd, out, False)
             tally_hand(row, out)
     return tallies
 
@@ -533,11 +553,11 @@ def play_game(seed, g, rules, pa, pb, deck, out):
         d_idx = 1 - e_idx
         stc = stream_start(useed, ug, np.uint64(2 * h))
         sto = stream_start(useed, ug, np.uint64(2 * h + 1))
-        stc, elder, dealer, turnup = deal(deck, stc)
+        stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
         if elder_is_a:
-            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pa, pb, out, False)
+            play_hand(deck, 11, stc, stb, sto, elder, dealer, turnup, rules, pa, pb, out, False)
         else:
-            play_hand(deck, 11, stc, sto, elder, dealer, turnup, rules, pb, pa, out, False)
+            play_hand(deck, 11, stc, stb, sto, elder, dealer, turnup, rules, pb, pa, out, False)
         h += 1
         # Points in the order they are scored; the game ends the moment one reaches the target.
         score[d_idx] += out[O_TURNUP_KING]
@@ -562,7 +582,7 @@ def games_block(seed, starts, counts, rules, pa, pb):
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_GAME_TALLY), dtype=np.int64)
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int64)
+        deck = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
         row = tallies[ci]
         my_rules = rules.copy()  # private copies (see hands_block)
@@ -582,7 +602,7 @@ def games_block(seed, starts, counts, rules, pa, pb):
 def game_results(seed, start, n, rules, pa, pb):
     """Per game: A's score, B's score, hands played (for the differential test)."""
     res = np.zeros((n, 3), dtype=np.int64)
-    deck = np.empty(32, dtype=np.int64)
+    deck = np.empty(32, dtype=np.int8)
     out = np.empty(N_OUT, dtype=np.int64)
     for k in range(n):
         a, b, h = play_game(seed, start + k, rules, pa, pb, deck, out)
@@ -601,18 +621,18 @@ N_COMPARE = 13
 
 
 @njit(cache=True, inline="always")
-def compare_both(deck, deck2, p, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row):
+def compare_both(deck, deck2, p, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row):
     """Play the dealt hand under configuration a and under b; add the pair (b - a) to ``row``.
 
     Nets are elder's points minus the dealer's; ``deck`` is left as b consumed it.
     """
     for i in range(32):
         deck2[i] = deck[i]
-    play_hand(deck2, p, stc, sto, elder, dealer, turnup, rules, pe_a, pd_a, out, False)
+    play_hand(deck2, p, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, out, False)
     net_a = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_A_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_A_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
-    play_hand(deck, p, stc, sto, elder, dealer, turnup, rules, pe_b, pd_b, out, False)
+    play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe_b, pd_b, out, False)
     net_b = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_B_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_B_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
@@ -636,8 +656,8 @@ def pair_block(seed, starts, counts, rules, pe_a, pd_a, pe_b, pd_b):
     useed = np.uint64(seed)
     choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int64)
-        deck2 = np.empty(32, dtype=np.int64)
+        deck = np.empty(32, dtype=np.int8)
+        deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
         my_pe_a = pe_a.copy()
@@ -649,8 +669,8 @@ def pair_block(seed, starts, counts, rules, pe_a, pd_a, pe_b, pd_b):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stc, elder, dealer, turnup = deal(deck, stc)
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
+            stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
                          row)
     return tallies
 
@@ -666,8 +686,8 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_a, pd_
     for c in elder_codes:
         elder |= 1 << c
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int64)
-        deck2 = np.empty(32, dtype=np.int64)
+        deck = np.empty(32, dtype=np.int8)
+        deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
         my_pe_a = pe_a.copy()
@@ -679,8 +699,8 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_a, pd_
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stc, dealer = deal_with_elder(deck, stc, elder_codes, turnup)
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
+            stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, elder_codes, turnup)
+            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
                          row)
     return tallies
 
@@ -732,8 +752,8 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a
     useed = np.uint64(seed)
     choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int64)
-        deck2 = np.empty(32, dtype=np.int64)
+        deck = np.empty(32, dtype=np.int8)
+        deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
         my_pe_a = pe_a.copy()
@@ -747,10 +767,10 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             while True:
-                stc, elder, dealer, turnup = deal(deck, stc)
+                stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
                 if hand_class(elder, turnup, class_ids) == cls:
                     break
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
+            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
                          row)
     return tallies
 
@@ -770,8 +790,8 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe
     useed = np.uint64(seed)
     choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int64)
-        deck2 = np.empty(32, dtype=np.int64)
+        deck = np.empty(32, dtype=np.int8)
+        deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
         my_pe_a = pe_a.copy()
@@ -783,12 +803,12 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stc, elder, dealer, turnup = deal(deck, stc)
+            stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
             hand = dealer if by_dealer else elder
             cell = (hand_class(hand, turnup, class_ids) * 6 + sure_winners(hand, turnup)) * 2
             cell += 1 if has_ten_nine_eight(hand) else 0
             scratch[:] = 0
-            compare_both(deck, deck2, 11, stc, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b,
+            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b,
                          out, scratch)
             if by_dealer and scratch[C_B_PROPOSED] == 0:
                 continue

@@ -96,8 +96,8 @@ def strength(hand_mask: int, trump_suit: int) -> int:
 class LazyDeck:
     """EC-DEAL: a Fisher–Yates shuffle fixed one position at a time, as cards are needed.
 
-    Position p: ``j = p + below(32 - p)``, swap ``deck[p]`` and ``deck[j]``; the card is then
-    ``deck[p]``.
+    Position p: ``j = p + below32(32 - p)``, swap ``deck[p]`` and ``deck[j]``; the card is then
+    ``deck[p]``. (The cards stream draws on 32-bit halves: two positions per 64-bit output.)
     Positions 0-4 are elder's, 5-9 the dealer's, 10 the turn-up, 11... the stock in drawing order.
     """
 
@@ -109,7 +109,7 @@ class LazyDeck:
     def next_card(self) -> int:
         """Fix the next position of the deck and return its card."""
         p = self.position
-        j = p + self.stream.below(32 - p)
+        j = p + self.stream.below32(32 - p)
         self.deck[p], self.deck[j] = self.deck[j], self.deck[p]
         self.position += 1
         return self.deck[p]
