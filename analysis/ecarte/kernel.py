@@ -240,19 +240,12 @@ def heuristic_follow(legal, led, t):
     return weakest(winners if winners else legal, t)
 
 
-@njit(cache=True)
-def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, record=True):
-    """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
+@njit(cache=True, inline="always")
+def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
+    """EC-PROPOSE / EC-STOCK / EC-DEALER-MIN: the proposal rounds, exchanges and draws.
 
-    ``deck[p:]`` holds the undealt cards (the stock is fixed lazily from position p); ``stc`` (with
-    its half-buffer ``stb``) and ``sto`` are the cards and choices streams; ``pe``/``pd`` the elder's and dealer's policy arrays.
-    Without ``record`` the final hands and the cards of the tricks are not written (speed).
-    """
-    t = turnup >> 3
-    out[O_TURNUP] = turnup
-    out[O_ELDER_DEALT] = elder
-    out[O_DEALER_DEALT] = dealer
-    p0 = p
+    Returns (p, stc, stb, sto, elder, dealer, rounds, ending, played without proposing, refused
+    round, proposed first)."""
     force = pe[P_FORCE_FIRST]
     stock_left = 32 - p
     rnd = 0
@@ -315,10 +308,12 @@ def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out,
                 dealer |= 1 << c
             stock_left -= k
         rnd += 1
-    if record:
-        out[O_ELDER_FINAL] = elder
-        out[O_DEALER_FINAL] = dealer
-    # EC-KING: elder first, then dealer.
+    return p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first
+
+
+@njit(cache=True, inline="always")
+def announce_kings(elder, dealer, t, sto, pe, pd):
+    """EC-KING: elder first, then the dealer; returns (sto, announced: 1 elder | 2 dealer)."""
     king = 8 * t + 7
     announced = 0
     if (elder >> king) & 1:
@@ -335,8 +330,13 @@ def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out,
                 announced |= 2
         elif pd[P_ANNOUNCE_KING]:
             announced |= 2
-    # EC-FOLLOW: five tricks, elder leads the first, the winner the next. L and F are the
-    # leader's and the follower's hands; they swap when the follower wins.
+    return sto, announced
+
+
+@njit(cache=True, inline="always")
+def play_tricks(elder, dealer, t, sto, rules, pe, pd, out, record):
+    """EC-FOLLOW: five tricks, elder leads the first, the winner the next; returns (sto, elder's
+    tricks). The leader's and the follower's hands swap when the follower wins."""
     must_trump = rules[R_MUST_TRUMP_WHEN_VOID]
     e_random = pe[P_KIND] == KIND_RANDOM
     d_random = pd[P_KIND] == KIND_RANDOM
@@ -380,7 +380,44 @@ def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out,
         hand_f ^= x
         elder_leads = elder_leads != (swap != 0)
         etricks += 1 if elder_leads else 0
-    # EC-POINT / EC-PENALTY
+    return sto, etricks
+
+
+@njit(cache=True, inline="always")
+def heuristic_trick(hand_l, hand_f, elder_leads, t, e_lead_trumps, d_lead_trumps, must_trump):
+    """One trick (not the last) between heuristic players: returns the hands and who leads next."""
+    led = heuristic_lead(hand_l, t, e_lead_trumps if elder_leads else d_lead_trumps)
+    fol = heuristic_follow(legal_follows(hand_f, led, t, must_trump), led, t)
+    hand_l &= ~(1 << led)
+    hand_f &= ~(1 << fol)
+    swap = -np.int64(beats(fol, led, t))
+    x = (hand_l ^ hand_f) & swap
+    return hand_l ^ x, hand_f ^ x, elder_leads != (swap != 0)
+
+
+@njit(cache=True, inline="always")
+def heuristic_tricks_pair(a_elder, a_dealer, a_t, b_elder, b_dealer, b_t, e_lead_trumps, d_lead_trumps,
+                          must_trump):
+    """The tricks of two independent hands between heuristic players, interleaved so that the
+    processor overlaps their chains of dependent steps; returns elder's tricks in each."""
+    al, af, ae = a_elder, a_dealer, True
+    bl, bf, be = b_elder, b_dealer, True
+    a_tricks = 0
+    b_tricks = 0
+    for _ in range(4):
+        al, af, ae = heuristic_trick(al, af, ae, a_t, e_lead_trumps, d_lead_trumps, must_trump)
+        bl, bf, be = heuristic_trick(bl, bf, be, b_t, e_lead_trumps, d_lead_trumps, must_trump)
+        a_tricks += 1 if ae else 0
+        b_tricks += 1 if be else 0
+    # The last trick is forced.
+    a_last = ae != beats(lowest_bit(af), lowest_bit(al), a_t)
+    b_last = be != beats(lowest_bit(bf), lowest_bit(bl), b_t)
+    return a_tricks + (1 if a_last else 0), b_tricks + (1 if b_last else 0)
+
+
+@njit(cache=True, inline="always")
+def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_first, pwp, refused_round, rules):
+    """EC-POINT / EC-PENALTY: score the hand and write the outcome fields of ``out``."""
     first_ok = rules[R_REFUSAL_PENALTY_FIRST_ONLY] == 0 or refused_round == 0
     refusal_on_dealer = rules[R_REFUSAL_PENALISES_DEALER] != 0
     pen_elder = pwp == 1 or (ending == 1 and not refusal_on_dealer and first_ok)
@@ -404,12 +441,41 @@ def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out,
     out[O_ENDING] = ending
     out[O_ROUNDS] = rnd
     out[O_ANNOUNCED] = announced
-    out[O_STOCK_DRAWN] = p - p0
+    out[O_STOCK_DRAWN] = drawn
     out[O_PROPOSED_FIRST] = proposed_first
     out[O_PLAYED_WITHOUT_PROPOSING] = pwp
     out[O_ELDER_TRICK_POINTS] = ept
     out[O_DEALER_TRICK_POINTS] = dpt
     out[O_TURNUP_KING] = tk
+
+
+@njit(cache=True)
+def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, record=True):
+    """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
+
+    ``deck[p:]`` holds the undealt cards (the stock is fixed lazily from position p); ``stc`` (with
+    its half-buffer ``stb``) and ``sto`` are the cards and choices streams; ``pe``/``pd`` the elder's and dealer's policy arrays.
+    Without ``record`` the final hands and the cards of the tricks are not written (speed).
+    """
+    t = turnup >> 3
+    out[O_TURNUP] = turnup
+    out[O_ELDER_DEALT] = elder
+    out[O_DEALER_DEALT] = dealer
+    p0 = p
+    p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first = exchanges(
+        deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd)
+    if record:
+        out[O_ELDER_FINAL] = elder
+        out[O_DEALER_FINAL] = dealer
+    sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
+    sto, etricks = play_tricks(elder, dealer, t, sto, rules, pe, pd, out, record)
+    write_result(out, turnup, etricks, ending, rnd, announced, p - p0, proposed_first, pwp, refused_round, rules)
+
+
+# The same function inlined (at numba's IR level) into the hot single-hand kernel: a call passes
+# arrays, and numba's reference counting on them costs four atomic operations per hand. Only
+# hands_block uses it, since inlining multiplies compile time.
+play_hand_inline = njit(cache=True, inline="always")(play_hand.py_func)
 
 
 @njit(cache=True, inline="always")
@@ -508,29 +574,70 @@ def hand_tallies(h: np.ndarray) -> np.ndarray:
     return t
 
 
+@njit(cache=True, inline="always")
+def exchange_phase(deck, useed, ui, rules, pe, pd, out):
+    """Deal hand ``ui`` and play its exchanges and kings under heuristic policies (no choices
+    stream); returns what the tricks and the score need."""
+    stc = stream_start(useed, ui, np.uint64(0))
+    stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+    t = turnup >> 3
+    out[O_TURNUP] = turnup
+    out[O_ELDER_DEALT] = elder
+    out[O_DEALER_DEALT] = dealer
+    p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused, proposed = exchanges(
+        deck, 11, stc, stb, np.uint64(0), elder, dealer, t, rules, pe, pd)
+    sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
+    return elder, dealer, turnup, p - 11, rnd, ending, pwp, refused, proposed, announced
+
+
+@njit(cache=True)
+def hands_chunk(useed, start, count, rules, pe, pd, row):
+    """Add hands start..start+count-1 to one histogram row (the body of hands_block's loop).
+
+    With heuristic players, hands go in pairs whose tricks are interleaved (the same results as
+    ``play_hand``, faster: one hand's trick play is a chain of dependent steps)."""
+    deck = np.empty(32, dtype=np.int8)
+    deck_b = np.empty(32, dtype=np.int8)
+    out = np.zeros(N_OUT, dtype=np.int64)
+    out_b = np.zeros(N_OUT, dtype=np.int64)
+    choices = uses_choices(pe, pd)
+    i = start
+    end = start + count
+    if not choices:
+        must = rules[R_MUST_TRUMP_WHEN_VOID]
+        e_lead = pe[P_LEAD_TRUMPS]
+        d_lead = pd[P_LEAD_TRUMPS]
+        while i + 1 < end:
+            ea, da, ua, drawn_a, rnd_a, end_a, pwp_a, ref_a, prop_a, ann_a = exchange_phase(
+                deck, useed, np.uint64(i), rules, pe, pd, out)
+            eb, db, ub, drawn_b, rnd_b, end_b, pwp_b, ref_b, prop_b, ann_b = exchange_phase(
+                deck_b, useed, np.uint64(i + 1), rules, pe, pd, out_b)
+            tricks_a, tricks_b = heuristic_tricks_pair(ea, da, ua >> 3, eb, db, ub >> 3, e_lead, d_lead, must)
+            write_result(out, ua, tricks_a, end_a, rnd_a, ann_a, drawn_a, prop_a, pwp_a, ref_a, rules)
+            tally_hand(row, out)
+            write_result(out_b, ub, tricks_b, end_b, rnd_b, ann_b, drawn_b, prop_b, pwp_b, ref_b, rules)
+            tally_hand(row, out_b)
+            i += 2
+    while i < end:
+        ui = np.uint64(i)
+        stc = stream_start(useed, ui, np.uint64(0))
+        sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+        stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+        play_hand_inline(deck, 11, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, False)
+        tally_hand(row, out)
+        i += 1
+
+
 @njit(cache=True, parallel=True)
 def hands_block(seed, starts, counts, rules, pe, pd):
     """Histogram rows (N_HIST per chunk) of the hands in each chunk [starts[c], starts[c] + counts[c])."""
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_HIST), dtype=np.int64)
     useed = np.uint64(seed)
-    choices = uses_choices(pe, pd)
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int8)
-        out = np.zeros(N_OUT, dtype=np.int64)
-        row = tallies[ci]
-        # Private copies: every call passes these arrays, and reference counts on arrays shared by
-        # all threads would bounce one cache line between the cores.
-        my_rules = rules.copy()
-        my_pe = pe.copy()
-        my_pd = pd.copy()
-        for i in range(starts[ci], starts[ci] + counts[ci]):
-            ui = np.uint64(i)
-            stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-            play_hand(deck, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe, my_pd, out, False)
-            tally_hand(row, out)
+        # Private copies of the parameter arrays: reference counts on arrays shared by all
+        # threads would bounce one cache line between the cores.
+        hands_chunk(useed, starts[ci], counts[ci], rules.copy(), pe.copy(), pd.copy(), tallies[ci])
     return tallies
 
 
