@@ -728,18 +728,20 @@ N_COMPARE = 13
 
 
 @njit(cache=True, inline="always")
-def compare_both(deck, deck2, p, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row):
+def compare_both(deck, deck2, p, stc, stb, sto, elder, dealer, turnup, rules, cfg, out, row):
     """Play the dealt hand under configuration a and under b; add the pair (b - a) to ``row``.
+
+    ``cfg`` rows: elder's and dealer's policy arrays of a, then of b.
 
     Nets are elder's points minus the dealer's; ``deck`` is left as b consumed it.
     """
     for i in range(32):
         deck2[i] = deck[i]
-    play_hand(deck2, p, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, out, False)
+    play_hand(deck2, p, stc, stb, sto, elder, dealer, turnup, rules, cfg[0], cfg[1], out, False)
     net_a = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_A_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_A_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
-    play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe_b, pd_b, out, False)
+    play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, cfg[2], cfg[3], out, False)
     net_b = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_B_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_B_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
@@ -756,39 +758,35 @@ def compare_both(deck, deck2, p, stc, stb, sto, elder, dealer, turnup, rules, pe
 
 
 @njit(cache=True, parallel=True)
-def pair_block(seed, starts, counts, rules, pe_a, pd_a, pe_b, pd_b):
+def pair_block(seed, starts, counts, rules, cfg):
     """Paired tallies (N_COMPARE per chunk) of two configurations on the same random deals."""
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
-    choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
+    choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int8)
         deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
-        my_pe_a = pe_a.copy()
-        my_pd_a = pd_a.copy()
-        my_pe_b = pe_b.copy()
-        my_pd_b = pd_b.copy()
+        my_cfg = cfg.copy()
         row = tallies[ci]
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
-                         row)
+            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
     return tallies
 
 
 @njit(cache=True, parallel=True)
-def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_a, pd_a, pe_b, pd_b):
+def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, cfg):
     """Paired tallies of two configurations for one given elder hand and turn-up, over sampled deals."""
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
-    choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
+    choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
     elder = 0
     for c in elder_codes:
         elder |= 1 << c
@@ -797,18 +795,14 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, pe_a, pd_
         deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
-        my_pe_a = pe_a.copy()
-        my_pd_a = pd_a.copy()
-        my_pe_b = pe_b.copy()
-        my_pd_b = pd_b.copy()
+        my_cfg = cfg.copy()
         row = tallies[ci]
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, elder_codes, turnup)
-            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
-                         row)
+            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
     return tallies
 
 
@@ -848,7 +842,7 @@ def has_ten_nine_eight(hand):
 
 
 @njit(cache=True, parallel=True)
-def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a, pd_a, pe_b, pd_b):
+def class_block(seed, item_class, item_start, item_count, class_ids, rules, cfg):
     """Paired tallies per work item: deals of one elder hand class, found by rejection.
 
     Sample i of class c uses stream index c * 2**32 + i: lane 0 deals until elder's hand falls in
@@ -857,16 +851,13 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a
     nc = item_class.shape[0]
     tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
-    choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
+    choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int8)
         deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
-        my_pe_a = pe_a.copy()
-        my_pd_a = pd_a.copy()
-        my_pe_b = pe_b.copy()
-        my_pd_b = pd_b.copy()
+        my_cfg = cfg.copy()
         row = tallies[ci]
         cls = item_class[ci]
         for i in range(item_start[ci], item_start[ci] + item_count[ci]):
@@ -877,8 +868,7 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, pe_a
                 stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
                 if hand_class(elder, turnup, class_ids) == cls:
                     break
-            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b, out,
-                         row)
+            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
     return tallies
 
 
@@ -886,7 +876,7 @@ N_FEATURES = 3  # cell features: class, sure winners, 10-9-8
 
 
 @njit(cache=True, parallel=True)
-def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe_a, pd_a, pe_b, pd_b):
+def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, cfg):
     """Paired tallies per cell (class, sure winners 0..5, holds 10-9-8) over random deals.
 
     The cell is computed on elder's dealt hand, or on the dealer's when ``by_dealer``; with
@@ -895,16 +885,13 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe
     nc = starts.shape[0]
     tallies = np.zeros((nc, n_classes * 12, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
-    choices = uses_choices(pe_a, pd_a) or uses_choices(pe_b, pd_b)
+    choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int8)
         deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
-        my_pe_a = pe_a.copy()
-        my_pd_a = pd_a.copy()
-        my_pe_b = pe_b.copy()
-        my_pd_b = pd_b.copy()
+        my_cfg = cfg.copy()
         scratch = np.zeros(N_COMPARE, dtype=np.int64)
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
@@ -915,8 +902,7 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, pe
             cell = (hand_class(hand, turnup, class_ids) * 6 + sure_winners(hand, turnup)) * 2
             cell += 1 if has_ten_nine_eight(hand) else 0
             scratch[:] = 0
-            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe_a, my_pd_a, my_pe_b, my_pd_b,
-                         out, scratch)
+            compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, scratch)
             if by_dealer and scratch[C_B_PROPOSED] == 0:
                 continue
             for k in range(N_COMPARE):

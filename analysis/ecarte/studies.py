@@ -138,10 +138,21 @@ def compare_rows(t: np.ndarray) -> dict[str, Estimate]:
     }
 
 
+def configurations(a: tuple, b: tuple) -> np.ndarray:
+    """The kernels' (4, slots) array of two configurations ``(elder array, dealer array)``."""
+    return np.stack([a[0], a[1], b[0], b[1]])
+
+
+def play_or_propose(policy: Policy) -> np.ndarray:
+    """Configurations a = elder plays without proposing, b = elder proposes; the rest by ``policy``."""
+    return configurations((policy.to_array(force_first=0), policy.to_array()),
+                          (policy.to_array(force_first=1), policy.to_array()))
+
+
 def compare_configurations(n: int, seed: int, rules: EcarteRules, a: tuple, b: tuple, *,
                            threads: int | None = None, quiet: bool = True) -> dict[str, Estimate]:
     """Elder's net points per hand under two configurations ``(elder array, dealer array)``, paired."""
-    t = run_tallies(K.pair_block, (rules.to_array(), a[0], a[1], b[0], b[1]), n, seed, threads=threads,
+    t = run_tallies(K.pair_block, (rules.to_array(), configurations(a, b)), n, seed, threads=threads,
                     quiet=quiet, desc="pairs")
     return compare_rows(t)
 
@@ -167,8 +178,7 @@ def propose_hand(hand: str, turnup: str, samples: int = 20_000, seed: int = 0,
     rules = rules or get_rules()
     policy = policy or HeuristicPolicy()
     codes, up = parse_elder_hand(hand, turnup)
-    args = (codes, up, rules.to_array(), policy.to_array(force_first=0), policy.to_array(),
-            policy.to_array(force_first=1), policy.to_array())
+    args = (codes, up, rules.to_array(), play_or_propose(policy))
     t = run_tallies(K.fixed_hand_block, args, samples, seed, chunk=1 << 12, threads=threads, quiet=quiet,
                     desc="samples")
     est = compare_rows(t)
@@ -208,8 +218,7 @@ def propose_table(deals_per_class: int = 20_000, seed: int = 0, rules: EcarteRul
     check_seed(seed)
     set_threads(threads)
     rows = K.class_block(seed, item_class, item_start, item_count, CLASS_IDS, rules.to_array(),
-                         policy.to_array(force_first=0), policy.to_array(),
-                         policy.to_array(force_first=1), policy.to_array())
+                         play_or_propose(policy))
     per_class = np.zeros((len(CLASSES), K.N_COMPARE), dtype=np.int64)
     np.add.at(per_class, item_class, rows)
     return _table_frame(per_class, rules, policy, seed)
@@ -273,7 +282,7 @@ def propose_table_figure(df: pd.DataFrame, path_stem: str) -> list[str]:
 def cell_tallies(n: int, seed: int, rules: EcarteRules, a: tuple, b: tuple, *, by_dealer: bool = False,
                  threads: int | None = None, quiet: bool = True) -> pd.DataFrame:
     """Paired a/b tallies per cell (class, sure winners, holds 10-9-8) over n random deals."""
-    args = (CLASS_IDS, len(CLASSES), by_dealer, rules.to_array(), a[0], a[1], b[0], b[1])
+    args = (CLASS_IDS, len(CLASSES), by_dealer, rules.to_array(), configurations(a, b))
     t = run_tallies(K.cells_block, args, n, seed, chunk=1 << 14, threads=threads, quiet=quiet, desc="deals")
     cells = []
     for c in range(len(CLASSES)):
