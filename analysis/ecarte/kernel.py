@@ -591,8 +591,8 @@ def exchange_phase(deck, useed, ui, rules, pe, pd, out):
 
 
 @njit(cache=True)
-def hands_chunk(useed, start, count, rules, pe, pd, row):
-    """Add hands start..start+count-1 to one histogram row (the body of hands_block's loop).
+def hands_chunk(useed, start, count, rules, pe, pd):
+    """The histogram row of hands start..start+count-1 (the body of hands_block's loop).
 
     With heuristic players, hands go in pairs whose tricks are interleaved (the same results as
     ``play_hand``, faster: one hand's trick play is a chain of dependent steps)."""
@@ -600,6 +600,7 @@ def hands_chunk(useed, start, count, rules, pe, pd, row):
     deck_b = np.empty(32, dtype=np.int8)
     out = np.zeros(N_OUT, dtype=np.int64)
     out_b = np.zeros(N_OUT, dtype=np.int64)
+    row = np.zeros(N_HIST, dtype=np.int64)
     choices = uses_choices(pe, pd)
     i = start
     end = start + count
@@ -626,6 +627,7 @@ def hands_chunk(useed, start, count, rules, pe, pd, row):
         play_hand_inline(deck, 11, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, False)
         tally_hand(row, out)
         i += 1
+    return row
 
 
 @njit(cache=True, parallel=True)
@@ -635,9 +637,9 @@ def hands_block(seed, starts, counts, rules, pe, pd):
     tallies = np.zeros((nc, N_HIST), dtype=np.int64)
     useed = np.uint64(seed)
     for ci in prange(nc):
-        # Private copies of the parameter arrays: reference counts on arrays shared by all
-        # threads would bounce one cache line between the cores.
-        hands_chunk(useed, starts[ci], counts[ci], rules.copy(), pe.copy(), pd.copy(), tallies[ci])
+        # Private arrays only (copies of the parameters, a fresh row): numba's reference counts on
+        # arrays shared by the threads would bounce one cache line between the cores.
+        tallies[ci, :] = hands_chunk(useed, starts[ci], counts[ci], rules.copy(), pe.copy(), pd.copy())
     return tallies
 
 
@@ -691,7 +693,7 @@ def games_block(seed, starts, counts, rules, pa, pb):
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
-        row = tallies[ci]
+        row = np.zeros(tallies.shape[1], dtype=np.int64)  # private (see hands_block)
         my_rules = rules.copy()  # private copies (see hands_block)
         my_pa = pa.copy()
         my_pb = pb.copy()
@@ -702,6 +704,7 @@ def games_block(seed, starts, counts, rules, pa, pb):
             row[G_HANDS] += h
             row[G_HANDS_SQ] += h * h
             row[G_WINNER_MARGIN] += abs(a - b)
+        tallies[ci, :] = row
     return tallies
 
 
@@ -770,13 +773,14 @@ def pair_block(seed, starts, counts, rules, cfg):
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
         my_cfg = cfg.copy()
-        row = tallies[ci]
+        row = np.zeros(tallies.shape[1], dtype=np.int64)  # private (see hands_block)
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
             compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
+        tallies[ci, :] = row
     return tallies
 
 
@@ -796,13 +800,14 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, cfg):
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
         my_cfg = cfg.copy()
-        row = tallies[ci]
+        row = np.zeros(tallies.shape[1], dtype=np.int64)  # private (see hands_block)
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, elder_codes, turnup)
             compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
+        tallies[ci, :] = row
     return tallies
 
 
@@ -858,7 +863,7 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, cfg)
         out = np.empty(N_OUT, dtype=np.int64)
         my_rules = rules.copy()  # private copies (see hands_block)
         my_cfg = cfg.copy()
-        row = tallies[ci]
+        row = np.zeros(tallies.shape[1], dtype=np.int64)  # private (see hands_block)
         cls = item_class[ci]
         for i in range(item_start[ci], item_start[ci] + item_count[ci]):
             ui = np.uint64(cls) * np.uint64(1 << 32) + np.uint64(i)
@@ -869,6 +874,7 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, cfg)
                 if hand_class(elder, turnup, class_ids) == cls:
                     break
             compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
+        tallies[ci, :] = row
     return tallies
 
 
