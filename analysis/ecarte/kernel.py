@@ -42,7 +42,6 @@ O_PROPOSED_FIRST, O_PLAYED_WITHOUT_PROPOSING = 22, 23
 O_ELDER_TRICK_POINTS, O_DEALER_TRICK_POINTS, O_TURNUP_KING = 24, 25, 26
 N_OUT = 27
 
-ALL_CARDS = 0xFFFFFFFF
 KINGS = 0x80808080
 QUEENS = 0x40404040
 COLUMN = 0x01010101
@@ -878,7 +877,6 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, cfg)
     return tallies
 
 
-N_FEATURES = 3  # cell features: class, sure winners, 10-9-8
 
 
 @njit(cache=True, parallel=True)
