@@ -417,22 +417,18 @@ def heuristic_tricks_pair(a_elder, a_dealer, a_t, b_elder, b_dealer, b_t, e_lead
 @njit(cache=True, inline="always")
 def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_first, pwp, refused_round, rules):
     """EC-POINT / EC-PENALTY: score the hand and write the outcome fields of ``out``."""
-    first_ok = rules[R_REFUSAL_PENALTY_FIRST_ONLY] == 0 or refused_round == 0
+    # Written as arithmetic on 0/1 values: who wins is unpredictable, so branches would cost.
+    first_ok = (rules[R_REFUSAL_PENALTY_FIRST_ONLY] == 0) | (refused_round == 0)
+    refused = ending == 1
     refusal_on_dealer = rules[R_REFUSAL_PENALISES_DEALER] != 0
-    pen_elder = pwp == 1 or (ending == 1 and not refusal_on_dealer and first_ok)
-    pen_dealer = ending == 1 and refusal_on_dealer and first_ok
-    ept = 0
-    dpt = 0
-    if etricks >= 3:
-        if pen_dealer:
-            ept = rules[R_PENALTY_VOLE] if etricks == 5 else rules[R_PENALTY_POINT]
-        else:
-            ept = 2 if etricks == 5 else 1
-    else:
-        if pen_elder:
-            dpt = rules[R_PENALTY_VOLE] if etricks == 0 else rules[R_PENALTY_POINT]
-        else:
-            dpt = 2 if etricks == 0 else 1
+    pen_elder = (pwp == 1) | (refused & (not refusal_on_dealer) & first_ok)
+    pen_dealer = refused & refusal_on_dealer & first_ok
+    vole = (etricks == 5) | (etricks == 0)
+    normal = 2 if vole else 1
+    penalty = rules[R_PENALTY_VOLE] if vole else rules[R_PENALTY_POINT]
+    elder_wins = np.int64(etricks >= 3)
+    ept = elder_wins * (penalty if pen_dealer else normal)
+    dpt = (1 - elder_wins) * (penalty if pen_elder else normal)
     tk = 1 if (turnup & 7) == 7 else 0
     out[O_ELDER_POINTS] = ept + (announced & 1)
     out[O_DEALER_POINTS] = dpt + (announced >> 1) + tk
