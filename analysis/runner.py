@@ -27,6 +27,9 @@ def set_threads(threads: int | None) -> int:
         raise InputError(f"--threads must be at least 1, not {threads}")
     threads = min(threads, available)
     numba.set_num_threads(threads)
+    # Dynamic scheduling: a thread takes the next chunk when it is done, so a core slowed by other
+    # work on a shared machine does not leave the other one waiting at the end.
+    numba.set_parallel_chunksize(1)
     return threads
 
 
