@@ -212,20 +212,18 @@ def replay(file, rules, rule, as_json):
     """Re-score a JSON deal record (a list of records is replayed one by one)."""
     from analysis.ecarte.records import load_records
     from analysis.ecarte.records import replay as rescore
+    from analysis.errors import InputError
 
     recs = load_records(file)
     results = []
     for i, rec in enumerate(recs):
-        r = ecarte_rules(rules or (rec.get("rules") if isinstance(rec, dict) else None) or "seed-de", rule) \
-            if (rules or rule) else None
+        # --rules / --rule override the record's own variant; otherwise replay reads it.
+        named = rules or (rec.get("rules") if isinstance(rec, dict) else None) or "seed-de"
+        r = ecarte_rules(named, rule) if (rules or rule) else None
         try:
             results.append(rescore(rec, r))
-        except Exception as e:  # noqa: BLE001 - InputError is re-raised with the record's position
-            from analysis.errors import InputError
-
-            if isinstance(e, InputError) and len(recs) > 1:
-                raise InputError(f"record {i + 1}: {e}") from None
-            raise
+        except InputError as e:
+            raise InputError(f"record {i + 1}: {e}" if len(recs) > 1 else str(e)) from None
     out = results[0] if len(results) == 1 else {"records": results}
     text = "\n".join(
         f"elder {r['scores']['elder']} points ({r['tricks']['elder']} tricks), "
