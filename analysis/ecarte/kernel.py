@@ -755,6 +755,14 @@ def compare_both(deck, deck2, p, stc, stb, sto, elder, dealer, turnup, rules, cf
     row[C_DIFF_SQ] += d * d
 
 
+@njit(cache=True)
+def paired_scratch(rules, cfg, width):
+    """A thread's private arrays for a paired kernel: two decks, an outcome vector, copies of the
+    rule and configuration arrays, and a tally row of ``width`` (see hands_block on why private)."""
+    return (np.empty(32, dtype=np.int8), np.empty(32, dtype=np.int8), np.empty(N_OUT, dtype=np.int64),
+            rules.copy(), cfg.copy(), np.zeros(width, dtype=np.int64))
+
+
 @njit(cache=True, parallel=True)
 def pair_block(seed, starts, counts, rules, cfg):
     """Paired tallies (N_COMPARE per chunk) of two configurations on the same random deals."""
@@ -763,12 +771,7 @@ def pair_block(seed, starts, counts, rules, cfg):
     useed = np.uint64(seed)
     choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        my_rules = rules.copy()  # private copies (see hands_block)
-        my_cfg = cfg.copy()
-        row = np.zeros(tallies.shape[1], dtype=np.int64)  # private (see hands_block)
+        deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, tallies.shape[1])
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
@@ -790,12 +793,7 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, cfg):
     for c in elder_codes:
         elder |= 1 << c
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        my_rules = rules.copy()  # private copies (see hands_block)
-        my_cfg = cfg.copy()
-        row = np.zeros(tallies.shape[1], dtype=np.int64)  # private (see hands_block)
+        deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, tallies.shape[1])
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
@@ -853,12 +851,7 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, cfg)
     useed = np.uint64(seed)
     choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        my_rules = rules.copy()  # private copies (see hands_block)
-        my_cfg = cfg.copy()
-        row = np.zeros(tallies.shape[1], dtype=np.int64)  # private (see hands_block)
+        deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, tallies.shape[1])
         cls = item_class[ci]
         for i in range(item_start[ci], item_start[ci] + item_count[ci]):
             ui = np.uint64(cls) * np.uint64(1 << 32) + np.uint64(i)
@@ -887,12 +880,7 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, cf
     useed = np.uint64(seed)
     choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
     for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        my_rules = rules.copy()  # private copies (see hands_block)
-        my_cfg = cfg.copy()
-        scratch = np.zeros(N_COMPARE, dtype=np.int64)
+        deck, deck2, out, my_rules, my_cfg, scratch = paired_scratch(rules, cfg, N_COMPARE)
         for i in range(starts[ci], starts[ci] + counts[ci]):
             ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))

@@ -149,10 +149,11 @@ def play_or_propose(policy: Policy) -> np.ndarray:
                           (policy.to_array(force_first=1), policy.to_array()))
 
 
-def compare_configurations(n: int, seed: int, rules: EcarteRules, a: tuple, b: tuple, *,
+def compare_configurations(n: int, seed: int, rules: EcarteRules, cfg: np.ndarray, *,
                            threads: int | None = None, quiet: bool = True) -> dict[str, Estimate]:
-    """Elder's net points per hand under two configurations ``(elder array, dealer array)``, paired."""
-    t = run_tallies(K.pair_block, (rules.to_array(), configurations(a, b)), n, seed, threads=threads,
+    """Elder's net points per hand under the two configurations of ``cfg`` (see ``configurations``),
+    paired."""
+    t = run_tallies(K.pair_block, (rules.to_array(), cfg), n, seed, threads=threads,
                     quiet=quiet, desc="pairs")
     return compare_rows(t)
 
@@ -279,10 +280,10 @@ def propose_table_figure(df: pd.DataFrame, path_stem: str) -> list[str]:
 
 
 # ------------------------------------------------------------------ cells (tips)
-def cell_tallies(n: int, seed: int, rules: EcarteRules, a: tuple, b: tuple, *, by_dealer: bool = False,
+def cell_tallies(n: int, seed: int, rules: EcarteRules, cfg: np.ndarray, *, by_dealer: bool = False,
                  threads: int | None = None, quiet: bool = True) -> pd.DataFrame:
     """Paired a/b tallies per cell (class, sure winners, holds 10-9-8) over n random deals."""
-    args = (CLASS_IDS, len(CLASSES), by_dealer, rules.to_array(), configurations(a, b))
+    args = (CLASS_IDS, len(CLASSES), by_dealer, rules.to_array(), cfg)
     t = run_tallies(K.cells_block, args, n, seed, chunk=1 << 14, threads=threads, quiet=quiet, desc="deals")
     cells = []
     for c in range(len(CLASSES)):

@@ -12,7 +12,14 @@ import pandas as pd
 
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import EcarteRules
-from analysis.ecarte.studies import CLASSES, cell_tallies, class_label, compare_configurations
+from analysis.ecarte.studies import (
+    CLASSES,
+    cell_tallies,
+    class_label,
+    compare_configurations,
+    configurations,
+    play_or_propose,
+)
 from analysis.stats import paired_difference, proportion
 
 
@@ -21,12 +28,6 @@ def _verdict(tip_id: str, variant: str, verdict: str, effect, effect_name: str, 
     return {"id": tip_id, "variant": variant, "verdict": verdict, "effect_name": effect_name,
             "effect": effect.to_dict(), "sharp_reading": reading, "deals": n, "seed": seed,
             "policies": policies, "details": details}
-
-
-def _play_propose(policy: HeuristicPolicy):
-    """(a, b) configurations: elder plays without proposing / proposes; policy elsewhere."""
-    return ((policy.to_array(force_first=0), policy.to_array()),
-            (policy.to_array(force_first=1), policy.to_array()))
 
 
 def _best_per_cell(train: pd.DataFrame, min_n: int = 30) -> pd.Series:
@@ -50,9 +51,9 @@ def _rule_loss(test: pd.DataFrame, best_propose: pd.Series, rule_propose: pd.Ser
 
 def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
     """EC-T2: propose with fewer than 3 sure winners, play with 3 or more."""
-    a, b = _play_propose(policy)
-    train = cell_tallies(n, seed + 1, rules, a, b)
-    test = cell_tallies(n, seed, rules, a, b)
+    cfg = play_or_propose(policy)
+    train = cell_tallies(n, seed + 1, rules, cfg)
+    test = cell_tallies(n, seed, rules, cfg)
     best = _best_per_cell(train)
     tip = test["sure_winners"] < 3
     loss, agreement = _rule_loss(test, best, tip)
@@ -82,8 +83,7 @@ def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
 
 def ec_t3(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
     """EC-T3: a hand with 10-9-8 of one suit is almost always lost (played without proposing)."""
-    a, b = _play_propose(policy)
-    cells = cell_tallies(n, seed, rules, a, b)
+    cells = cell_tallies(n, seed, rules, play_or_propose(policy))
     by = cells.groupby(["class", "ten_nine_eight"])[["n", "a_wins"]].sum().unstack(fill_value=0)
     with_n = by[("n", True)]
     with_w = by[("a_wins", True)]
@@ -127,8 +127,8 @@ def ec_t4(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
 
     off = dataclasses.replace(policy, lead_trumps=False)
     on = dataclasses.replace(policy, lead_trumps=True)
-    est = compare_configurations(n, seed, rules, (off.to_array(), policy.to_array()),
-                                 (on.to_array(), policy.to_array()))
+    est = compare_configurations(n, seed, rules, configurations((off.to_array(), policy.to_array()),
+                                                                (on.to_array(), policy.to_array())))
     d = est["difference"]
     verdict = "supported" if d.lo > 0 else "refuted" if d.hi < 0 else "inconclusive"
     reading = ("Elder's leads: with two or more trumps, lead the highest trump first (lead_trumps) against "
@@ -141,10 +141,10 @@ def ec_t4(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
 
 def ec_t6(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
     """EC-T6: as dealer accept generously when weak, refuse only when very strong."""
-    accept = (policy.to_array(), policy.to_array(force_response=0))
-    refuse = (policy.to_array(), policy.to_array(force_response=1))
-    train = cell_tallies(n, seed + 1, rules, accept, refuse, by_dealer=True)
-    test = cell_tallies(n, seed, rules, accept, refuse, by_dealer=True)
+    cfg = configurations((policy.to_array(), policy.to_array(force_response=0)),
+                         (policy.to_array(), policy.to_array(force_response=1)))
+    train = cell_tallies(n, seed + 1, rules, cfg, by_dealer=True)
+    test = cell_tallies(n, seed, rules, cfg, by_dealer=True)
     tr = train.groupby("class")[["n", "diff"]].sum()
     te = test.groupby("class")[["n", "diff", "diff_sq", "a_net", "a_net_sq"]].sum()
     refuse_best = tr["diff"] < 0  # elder's net is lower when the dealer refuses
@@ -171,9 +171,9 @@ def ec_t6(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
 
 def ec_t8(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
     """EC-T8: playing without proposing and a refused proposal carry the same risk for elder."""
-    play = (policy.to_array(force_first=0), policy.to_array())
-    refused = (policy.to_array(force_first=1), policy.to_array(force_response=1))
-    est = compare_configurations(n, seed, rules, play, refused)
+    est = compare_configurations(n, seed, rules, configurations(
+        (policy.to_array(force_first=0), policy.to_array()),                      # plays without proposing
+        (policy.to_array(force_first=1), policy.to_array(force_response=1))))     # proposes, is refused
     d = est["difference"]
     same = d.lo <= 0 <= d.hi and d.halfwidth < 0.01
     verdict = "supported" if same else "refuted"
