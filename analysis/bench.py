@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -16,37 +17,62 @@ def _median_rate(fn, n: int, repeats: int) -> float:
     return statistics.median(rates)
 
 
-def bench_ecarte(deals: int = 4_000_000, reference_deals: int = 3_000, repeats: int = 5) -> dict:
-    """Full Écarté hands (heuristic policies, seed-de) per second: kernel at 1 and 2 threads, reference."""
+def _bench(game: str, block: Callable, args: tuple, reference: Callable, deals: int, reference_deals: int,
+           repeats: int, chunk: int) -> list[dict]:
+    """Median deals/s of ``block`` at 1 and 2 threads and of ``reference`` (one call per deal)."""
     import numba
 
-    from analysis.ecarte import kernel as K
-    from analysis.ecarte.policies import HeuristicPolicy
-    from analysis.ecarte.reference import play_hand
-    from analysis.ecarte.rules import get_rules
     from analysis.runner import chunk_bounds, set_threads
 
-    rules = get_rules()
-    pol = HeuristicPolicy()
-    args = (rules.to_array(), pol.to_array(), pol.to_array())
-    starts, counts = chunk_bounds(0, deals, 1 << 14)
-    K.hands_block(1, starts[:2], np.minimum(counts[:2], 64), *args)  # compile (or load from cache)
+    starts, counts = chunk_bounds(0, deals, chunk)
+    block(1, starts[:2], np.minimum(counts[:2], 64), *args)  # compile (or load from cache)
 
-    def reference():
+    def run_reference():
         for i in range(reference_deals):
-            play_hand(1, i, rules, pol)
+            reference(i)
 
-    ref_rate = _median_rate(reference, reference_deals, repeats)
+    ref_rate = _median_rate(run_reference, reference_deals, repeats)
     results = []
     for threads in (1, 2):
         if threads > numba.config.NUMBA_NUM_THREADS:
             continue
         set_threads(threads)
-        rate = _median_rate(lambda: K.hands_block(1, starts, counts, *args), deals, repeats)
+        rate = _median_rate(lambda: block(1, starts, counts, *args), deals, repeats)
         results.append({
-            "game": "ecarte", "threads": threads, "deals_per_s": rate, "reference_deals_per_s": ref_rate,
+            "game": game, "threads": threads, "deals_per_s": rate, "reference_deals_per_s": ref_rate,
             "speedup_vs_reference": rate / threads / ref_rate,
         })
     set_threads(None)
+    return results
+
+
+def bench_ecarte(deals: int = 4_000_000, reference_deals: int = 3_000, repeats: int = 5) -> dict:
+    """Full Écarté hands (heuristic policies, seed-de) per second: kernel at 1 and 2 threads, reference."""
+    from analysis.ecarte import kernel as K
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.reference import play_hand
+    from analysis.ecarte.rules import get_rules
+
+    rules = get_rules()
+    pol = HeuristicPolicy()
+    args = (rules.to_array(), pol.to_array(), pol.to_array())
+    results = _bench("ecarte", K.hands_block, args, lambda i: play_hand(1, i, rules, pol), deals,
+                     reference_deals, repeats, 1 << 14)
+    return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
+            "statistic": "median", "policies": "heuristic", "rules": rules.name}
+
+
+def bench_piquet(deals: int = 2_000_000, reference_deals: int = 1_000, repeats: int = 5) -> dict:
+    """Full Piquet deals (exchanges, declarations, 12 tricks; heuristic policies, seed-de) per second."""
+    from analysis.piquet import kernel as K
+    from analysis.piquet.policies import HeuristicPolicy
+    from analysis.piquet.reference import play_deal
+    from analysis.piquet.rules import get_rules
+
+    rules = get_rules()
+    pol = HeuristicPolicy()
+    args = (rules.to_array(), pol.to_array(), pol.to_array())
+    results = _bench("piquet", K.deals_block, args, lambda i: play_deal(1, i, rules, pol, pol), deals,
+                     reference_deals, repeats, 1 << 13)
     return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
             "statistic": "median", "policies": "heuristic", "rules": rules.name}

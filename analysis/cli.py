@@ -10,9 +10,8 @@ import click
 from analysis import __version__
 
 GAMES = ("ecarte", "piquet", "bezique")
-BUILT = {"ecarte"}
+BUILT = {"ecarte", "piquet"}
 NOT_BUILT = {
-    "piquet": "Piquet is not built yet (issue 3): no simulation exists, so no numbers are printed",
     "bezique": "Bezique is not built yet (issue 5): no simulation exists, so no numbers are printed",
 }
 
@@ -68,6 +67,20 @@ def ecarte_policy(policy: str, param: tuple[str, ...]):
     return get_policy(policy, list(param))
 
 
+def piquet_rules(rules: str, rule: tuple[str, ...]):
+    """The Piquet variant named on the command line, with --rule overrides."""
+    from analysis.piquet.rules import get_rules
+
+    return get_rules(rules, list(rule))
+
+
+def piquet_policy(policy: str, param: tuple[str, ...]):
+    """The Piquet policy named on the command line, with --param overrides."""
+    from analysis.piquet.policies import get_policy
+
+    return get_policy(policy, list(param))
+
+
 def rules_options(f):
     """--rules and --rule, shared by every command that plays."""
     f = click.option("--rule", multiple=True, metavar="KEY=VALUE", help="Override one switch of the variant.")(f)
@@ -111,14 +124,30 @@ def cli():
 @rules_options
 @policy_options
 @click.option("--threads", type=int, default=None, callback=positive, help="Threads (default: all cores).")
-@click.option("--game", "games", is_flag=True, help="Play whole games to the target instead of single hands.")
+@click.option("--game", "games", is_flag=True, help="Écarté: play whole games to the target.")
+@click.option("--partie", "parties", is_flag=True, help="Piquet: play whole parties of six deals.")
 @click.option("--records", type=click.Path(dir_okay=False), help="Also write the first deals as JSON records here.")
 @click.option("--record-count", default=10, show_default=True, callback=positive, help="How many records.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def simulate(game, deals, seed, rules, rule, policy, param, threads, games, records, record_count, as_json, quiet):
+def simulate(game, deals, seed, rules, rule, policy, param, threads, games, parties, records, record_count,
+             as_json, quiet):
     """Play GAME many times and print summary statistics with 95% intervals."""
     need_built(game)
+    if game == "ecarte":
+        if parties:
+            fail("--partie is for piquet; Écarté plays games to the target with --game")
+        res = _simulate_ecarte(deals, seed, rules, rule, policy, param, threads, games, records, record_count,
+                               quiet)
+    else:
+        if games:
+            fail("--game is for ecarte; Piquet plays parties with --partie")
+        res = _simulate_piquet(deals, seed, rules, rule, policy, param, threads, parties, records, record_count,
+                               quiet)
+    emit(res, as_json, _stats_text(res))
+
+
+def _simulate_ecarte(deals, seed, rules, rule, policy, param, threads, games, records, record_count, quiet):
     from analysis.ecarte import studies
 
     r = ecarte_rules(rules, rule)
@@ -135,7 +164,27 @@ def simulate(game, deals, seed, rules, rule, policy, param, threads, games, reco
         recs = [record_from_hand(play_hand(seed, i, r, pol), r) for i in range(min(record_count, deals))]
         save_records(recs, records)
         res["records"] = {"path": records, "count": len(recs)}
-    emit(res, as_json, _stats_text(res))
+    return res
+
+
+def _simulate_piquet(deals, seed, rules, rule, policy, param, threads, parties, records, record_count, quiet):
+    from analysis.piquet import studies
+
+    r = piquet_rules(rules, rule)
+    pol = piquet_policy(policy, param)
+    if parties:
+        res = studies.simulate_parties(deals, seed, r, pol, threads=threads, quiet=quiet)
+    else:
+        res = studies.simulate_deals(deals, seed, r, pol, threads=threads, quiet=quiet)
+    res.pop("tallies", None)
+    if records:
+        from analysis.piquet.records import record_from_deal, save_records
+        from analysis.piquet.reference import play_deal
+
+        recs = [record_from_deal(play_deal(seed, i, r, pol, pol), r) for i in range(min(record_count, deals))]
+        save_records(recs, records)
+        res["records"] = {"path": records, "count": len(recs)}
+    return res
 
 
 def _stats_text(res: dict) -> str:
@@ -148,6 +197,9 @@ def _stats_text(res: dict) -> str:
         lo = float("nan") if lo is None else lo
         hi = float("nan") if hi is None else hi
         lines.append(f"  {name:<{width}}  {value:9.5f}  [{lo:.5f}, {hi:.5f}]  n={s['n']:,}")
+    for seat, bins in res.get("score_bins", {}).items():
+        total = sum(bins.values())
+        lines.append(f"  {seat}'s score per deal: " + ", ".join(f"{k} {v / total:.1%}" for k, v in bins.items()))
     if "records" in res:
         lines.append(f"  wrote {res['records']['count']} records to {res['records']['path']}")
     return "\n".join(lines)
@@ -231,6 +283,66 @@ def replay(file, rules, rule, as_json):
     emit(out, as_json, text)
 
 
+# --------------------------------------------------------------------------- piquet
+@cli.group()
+def piquet():
+    """Piquet: declarations scored, a deal explained, a record replayed."""
+
+
+@piquet.command()
+@click.argument("hand")
+@click.option("--vs", "younger", default=None, help="Younger's twelve cards: score the declarations.")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
+              help="de: also read B (Bube) and D (Dame) as ranks.")
+@rules_options
+@click.option("--json", "as_json", is_flag=True)
+def declare(hand, younger, lang, rules, rule, as_json):
+    """Elder's combinations in HAND (twelve cards); with --vs, the declarations as scored."""
+    from analysis.piquet.declare import declaration_report, declare_text
+
+    res = declaration_report(hand, younger, piquet_rules(rules, rule), lang)
+    emit(res, as_json, declare_text(res))
+
+
+@piquet.command("explain")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@click.option("--deal", "deal_index", default=0, show_default=True, callback=non_negative)
+@rules_options
+@policy_options
+def piquet_explain(seed, deal_index, rules, rule, policy, param):
+    """Narrate one deal step by step (reference implementation)."""
+    from analysis.piquet.reference import explain as narrate
+
+    pol = piquet_policy(policy, param)
+    click.echo(narrate(seed, deal_index, piquet_rules(rules, rule), pol, pol))
+
+
+@piquet.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--rules", default=None, help="Variant (default: the record's own).")
+@click.option("--rule", multiple=True, metavar="KEY=VALUE")
+@click.option("--json", "as_json", is_flag=True)
+def piquet_replay(file, rules, rule, as_json):
+    """Re-score a JSON deal record (a list of records is replayed one by one)."""
+    from analysis.errors import InputError
+    from analysis.piquet.records import load_records
+    from analysis.piquet.records import replay as rescore
+
+    recs = load_records(file)
+    results = []
+    for i, rec in enumerate(recs):
+        named = rules or (rec.get("rules") if isinstance(rec, dict) else None) or "seed-de"
+        r = piquet_rules(named, rule) if (rules or rule) else None
+        try:
+            results.append(rescore(rec, r))
+        except InputError as e:
+            raise InputError(f"record {i + 1}: {e}" if len(recs) > 1 else str(e)) from None
+    out = results[0] if len(results) == 1 else {"records": results}
+    from analysis.piquet.declare import scores_text
+
+    emit(out, as_json, "\n\n".join(scores_text(r["scores"], r["rules"]) for r in results))
+
+
 # --------------------------------------------------------------------------- study
 @cli.group()
 def study():
@@ -274,23 +386,61 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
     emit({"rows": df.to_dict(orient="records"), "files": [stem + ".csv"] + figs, **df.attrs}, as_json, text)
 
 
+@study.group("piquet")
+def study_piquet():
+    """Piquet studies."""
+
+
+@study_piquet.command("overview")
+@click.option("--deals", default=2_000_000, show_default=True, callback=positive, help="Deals per variant.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@policy_options
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def piquet_overview_cmd(deals, seed, policy, param, out, threads, as_json, quiet):
+    """Per-deal score distribution, frequencies and elder's edge, the variants side by side."""
+    import os
+
+    from analysis.piquet.studies import overview, overview_figures
+
+    table, dist = overview(deals, seed, policy=piquet_policy(policy, param), threads=threads, quiet=quiet)
+    os.makedirs(out, exist_ok=True)
+    stem = os.path.join(out, "piquet_overview")
+    table.to_csv(stem + ".csv", index=False)
+    dist.to_csv(stem + "_scores.csv", index=False)
+    figs = overview_figures(table, dist, stem)
+    variants = table.attrs["variants"]
+    text = (f"{table.attrs['caption']} {deals:,} deals per variant, seed {seed}.\n"
+            + table[["statistic", *variants]].to_string(index=False, float_format=lambda x: f"{x:.4f}")
+            + f"\nwrote {stem}.csv, {stem}_scores.csv, " + ", ".join(figs))
+    emit({"rows": table.to_dict(orient="records"), "scores": dist.to_dict(orient="records"),
+          "files": [stem + ".csv", stem + "_scores.csv"] + figs, **table.attrs}, as_json, text)
+
+
 # --------------------------------------------------------------------------- bench, tips, report
 @cli.command()
 @click.argument("game", required=False, type=click.Choice(GAMES))
-@click.option("--deals", default=4_000_000, show_default=True, callback=positive, help="Kernel hands per run.")
-@click.option("--reference-deals", default=3_000, show_default=True, callback=positive)
+@click.option("--deals", default=None, type=int, callback=positive,
+              help="Kernel deals per run [Écarté 4,000,000; Piquet 2,000,000].")
+@click.option("--reference-deals", default=None, type=int, callback=positive,
+              help="Reference deals per run [Écarté 3,000; Piquet 1,000].")
 @click.option("--repeats", default=5, show_default=True, callback=positive, help="Runs; the median is quoted.")
 @click.option("--json", "as_json", is_flag=True)
 def bench(game, deals, reference_deals, repeats, as_json):
-    """Hands per second of the kernel (1 and 2 threads) and of the reference, in the same run."""
+    """Deals per second of the kernel (1 and 2 threads) and of the reference, in the same run."""
     game = game or "ecarte"
     need_built(game)
-    from analysis.bench import bench_ecarte
+    from analysis.bench import bench_ecarte, bench_piquet
 
-    res = bench_ecarte(deals, reference_deals, repeats)
+    if game == "ecarte":
+        res = bench_ecarte(deals or 4_000_000, reference_deals or 3_000, repeats)
+    else:
+        res = bench_piquet(deals or 2_000_000, reference_deals or 1_000, repeats)
     text = "\n".join(
-        f"{r['game']}: {r['threads']} thread(s) {r['deals_per_s']:,.0f} hands/s · reference "
-        f"{r['reference_deals_per_s']:,.0f} hands/s · speedup per thread {r['speedup_vs_reference']:,.0f}×"
+        f"{r['game']}: {r['threads']} thread(s) {r['deals_per_s']:,.0f} deals/s · reference "
+        f"{r['reference_deals_per_s']:,.0f} deals/s · speedup per thread {r['speedup_vs_reference']:,.0f}×"
         for r in res["results"])
     emit(res, as_json, text)
 

@@ -152,6 +152,29 @@ def paired_difference(
     return mean_from_sums(sum_diff, sum_diff_sq, n, confidence)
 
 
+def independent_difference(
+    total_a: int, total_sq_a: int, n_a: int, total_b: int, total_sq_b: int, n_b: int,
+    confidence: float = 0.95,
+) -> Estimate:
+    """Mean of sample A minus mean of sample B (independent samples, from integer sums), with a
+    Welch interval (t quantile at the Welch–Satterthwaite degrees of freedom)."""
+    a = mean_from_sums(total_a, total_sq_a, n_a, confidence)
+    b = mean_from_sums(total_b, total_sq_b, n_b, confidence)
+    if n_a < 2 or n_b < 2:
+        return Estimate(a.value - b.value, NAN, NAN, n_a + n_b, confidence)
+    va = (_int(n_a, "n") * _int(total_sq_a, "total_sq") - _int(total_a, "total") ** 2) / (n_a * n_a * (n_a - 1))
+    vb = (_int(n_b, "n") * _int(total_sq_b, "total_sq") - _int(total_b, "total") ** 2) / (n_b * n_b * (n_b - 1))
+    se = math.sqrt(va + vb)
+    diff = a.value - b.value
+    if se == 0:
+        return Estimate(diff, diff, diff, n_a + n_b, confidence)
+    df = (va + vb) ** 2 / (va * va / (n_a - 1) + vb * vb / (n_b - 1)) if va or vb else n_a + n_b - 2
+    from scipy import stats
+
+    half = float(stats.t.ppf((1 + confidence) / 2, df)) * se
+    return Estimate(diff, diff - half, diff + half, n_a + n_b, confidence)
+
+
 class ExactCheck(NamedTuple):
     """Result of :func:`exact_check`: two-sided binomial p-value and whether it passes."""
 

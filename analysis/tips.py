@@ -12,28 +12,35 @@ def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0,
     """Every tip of the registry (of ``game``), with its verdicts where a study exists.
 
     ``deals`` overrides the budget's deals per study (for tests and notebooks)."""
-    from analysis.ecarte.policies import HeuristicPolicy
-    from analysis.ecarte.rules import get_rules
-    from analysis.ecarte.tipstudies import STUDIES, VARIANTS
+    from analysis.ecarte import policies as ecarte_policies
+    from analysis.ecarte import rules as ecarte_rules
+    from analysis.ecarte import tipstudies as ecarte_tips
+    from analysis.piquet import policies as piquet_policies
+    from analysis.piquet import rules as piquet_rules
+    from analysis.piquet import tipstudies as piquet_tips
 
     if budget not in BUDGETS:
         from analysis.errors import InputError
 
         raise InputError(f"unknown budget {budget!r}; valid: {', '.join(BUDGETS)}")
     n = deals or BUDGETS[budget]
-    policy = HeuristicPolicy()
+    games = {
+        "ecarte": (ecarte_tips, ecarte_rules.get_rules, ecarte_policies.HeuristicPolicy()),
+        "piquet": (piquet_tips, piquet_rules.get_rules, piquet_policies.HeuristicPolicy()),
+    }
     out = []
     for tip in TIPS:
         if game and tip["game"] != game:
             continue
         entry = dict(tip)
-        study = STUDIES.get(tip["id"])
+        tips_module, get_rules, policy = games.get(tip["game"], (None, None, None))
+        study = tips_module.STUDIES.get(tip["id"]) if tips_module else None
         if study is None:
             entry["status"] = "not yet studied"
             entry["verdicts"] = []
         else:
             entry["status"] = "studied"
-            entry["verdicts"] = [study(get_rules(v), n, seed, policy) for v in VARIANTS[tip["id"]]]
+            entry["verdicts"] = [study(get_rules(v), n, seed, policy) for v in tips_module.VARIANTS[tip["id"]]]
         out.append(entry)
     return {"budget": budget, "deals_per_study": n, "seed": seed, "version": __version__, "tips": out}
 

@@ -30,7 +30,19 @@ BAD = [
     (["simulate", "ecarte", "--deals", "100", "--threads", "0"], "--threads"),
     (["simulate", "ecarte", "--deals", "100", "--param", "nope=1"], "nope"),
     (["simulate", "ecarte", "--deals", "100", "--seed", str(2**64)], "seed"),
-    (["simulate", "piquet", "--deals", "100"], "not built yet"),
+    (["simulate", "piquet", "--deals", "100", "--rules", "classic"], "valid: seed-de, seed-no, cavendish"),
+    (["simulate", "piquet", "--deals", "100", "--rule", "younger_min=2"], "younger_min"),
+    (["simulate", "piquet", "--deals", "100", "--game"], "--partie"),
+    (["simulate", "ecarte", "--deals", "100", "--partie"], "--game"),
+    (["piquet", "declare", "AS KS QS JS 10S 9S 8S 7S AH KH QH"], "expected 12 cards"),
+    (["piquet", "declare", "AS KS QS JS 10S 9S 8S 7S AH KH QH QH"], "duplicate"),
+    (["piquet", "declare", "AS KS QS JS 10S 9S 8S 7S AH KH QH XH"], "'XH'"),
+    (["piquet", "declare", "AS KS QS JS 10S 9S 8S 7S AH KH QH JH", "--vs", "AS KD QD JD 10D 9D 8D 7D AC KC QC JC"],
+     "overlap"),
+    (["piquet", "declare", "AS KS QS JS 10S 9S 8S 7S AH KH QH JH", "--vs", "AD KD QD"], "younger"),
+    (["piquet", "replay", "/nonexistent/piquet.json"], "piquet.json"),
+    (["piquet", "explain", "--seed", "-1"], "--seed"),
+    (["study", "piquet", "overview", "--deals", "0"], "--deals"),
     (["simulate", "bezique"], "not built yet"),
     (["simulate", "chess"], "chess"),
     (["ecarte", "propose", "KS QS 7H 8D 9X", "--turnup", "10S"], "'9X'"),
@@ -42,7 +54,7 @@ BAD = [
     (["ecarte", "replay", "/nonexistent/record.json"], "record.json"),
     (["study", "ecarte", "propose-table", "--deals-per-class", "0"], "--deals-per-class"),
     (["tips", "--budget", "huge"], "huge"),
-    (["bench", "piquet"], "not built yet"),
+    (["bench", "bezique"], "not built yet"),
     (["no-such-command"], "no-such-command"),
 ]
 
@@ -103,3 +115,60 @@ def test_help_and_version_do_not_import_numba():
     out = subprocess.run([sys.executable, "-m", "analysis.cli", "--version"], check=True, capture_output=True,
                          text=True).stdout
     assert "salon" in out
+
+
+def test_simulate_piquet_json_contract(capsys):
+    code, out, err = run(["simulate", "piquet", "--deals", "20000", "--seed", "4", "--json", "--rules", "cavendish"],
+                         capsys)
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["game"] == "piquet" and res["rules"] == "cavendish" and res["switches"]["younger_min"] == 1
+    for name in ("carte_blanche_elder", "carte_blanche_younger", "elder_score", "younger_score", "repique_elder",
+                 "repique_younger", "pique", "capot", "cards_elder", "cards_younger", "cards_divided"):
+        s = res["stats"][name]
+        lo, hi = s["ci95"]
+        assert lo <= s["value"] <= hi and s["n"] == 20000
+    for seat in ("elder", "younger"):
+        bins = res["score_bins"][seat]
+        assert len(bins) == 16 and sum(bins.values()) == 20000
+        assert list(bins)[0] == "under 10" and list(bins)[-1] == "150 or more"
+    c = res["stats"]
+    assert abs(c["cards_elder"]["value"] + c["cards_younger"]["value"] + c["cards_divided"]["value"] - 1) < 1e-12
+
+
+def test_simulate_piquet_partie_json_contract(capsys):
+    code, out, err = run(["simulate", "piquet", "--deals", "2000", "--partie", "--json", "--rules", "seed-no"], capsys)
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["mode"] == "parties"
+    for name in ("first_dealer_wins", "rubicon", "partie_margin"):
+        lo, hi = res["stats"][name]["ci95"]
+        assert lo <= res["stats"][name]["value"] <= hi
+    assert res["stats"]["partie_margin"]["value"] >= 100  # the winner's margin includes the 100 bonus
+
+
+def test_piquet_declare_json_contract(capsys):
+    # Elder: quint major in spades (15), quatorze of aces (14), point 5: 34 before younger scores -> repique.
+    code, out, err = run(["piquet", "declare", "♠A K Q J 10 ♥A 9 ♦A 8 ♣A 8 7", "--vs",
+                          "♠9 8 7 ♥K Q J 10 ♦K Q J ♣K Q", "--json"], capsys)
+    assert code == 0, err
+    res = json.loads(out)
+    for seat in ("elder", "younger"):
+        assert set(res[seat]) >= {"carte_blanche", "point", "sequences", "sets", "repique", "total"}
+    e, y = res["elder"], res["younger"]
+    assert y["point"] == 0 and e["point"] == 5
+    assert e["sequences"] == 15 and e["sets"] == 14 and e["repique"] == 60 and e["total"] == 94
+    assert y["total"] == 0
+
+
+def test_piquet_simulate_records_replay(tmp_path, capsys):
+    path = tmp_path / "pq.json"
+    code, out, err = run(["simulate", "piquet", "--deals", "50", "--records", str(path), "--record-count", "4",
+                          "--policy", "random", "--json"], capsys)
+    assert code == 0, err
+    code, out, err = run(["piquet", "replay", str(path), "--json"], capsys)
+    assert code == 0, err
+    recs = json.loads(out)["records"]
+    assert len(recs) == 4 and all("total" in r["scores"]["elder"] for r in recs)
+    code, out, err = run(["piquet", "explain", "--seed", "2", "--deal", "3"], capsys)
+    assert code == 0 and "trick" in out.lower()

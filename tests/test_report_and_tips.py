@@ -40,21 +40,40 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
     json.dumps(res)
 
 
-def test_piquet_and_bezique_tips_are_not_made_up():
-    res = evaluate_tips("piquet", "quick", seed=0, deals=1000)
+def test_piquet_tip_verdicts_are_real():
+    res = evaluate_tips("piquet", "quick", seed=3, deals=30_000)
+    by_id = {t["id"]: t for t in res["tips"]}
+    for tip_id in ("PQ-T8", "PQ-T9", "PQ-T10", "PQ-T11"):
+        assert by_id[tip_id]["status"] == "studied" and by_id[tip_id]["verdicts"], tip_id
+        for v in by_id[tip_id]["verdicts"]:
+            assert v["verdict"] in ("supported", "refuted", "inconclusive")
+            lo, hi = v["effect"]["ci95"]
+            assert lo <= v["effect"]["value"] <= hi and v["seed"] == 3
+    # Elder's declarations edge is large and certain even on 30,000 deals.
+    assert all(v["verdict"] == "supported" for v in by_id["PQ-T9"]["verdicts"])
+    for tip_id in ("PQ-T1", "PQ-T2", "PQ-T12"):
+        assert by_id[tip_id]["status"] == "not yet studied" and by_id[tip_id]["verdicts"] == []
+    json.dumps(res)
+
+
+def test_bezique_tips_are_not_made_up():
+    res = evaluate_tips("bezique", "quick", seed=0, deals=1000)
     assert res["tips"] and all(t["status"] == "not yet studied" for t in res["tips"])
 
 
 def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
     paths = build_report(str(tmp_path), quick=True, seed=2,
-                         budget={"hands": 60_000, "per_class": 300, "tip_deals": 30_000})
+                         budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "tip_deals": 30_000})
     md = open(paths["markdown"], encoding="utf-8").read()
     html = open(paths["html"], encoding="utf-8").read()
     for text in (md, html):
         assert "21206/65780" in text and "35/248" in text and "1/8" in text
         assert "EC-T2" in text and "Not yet studied" in text
         assert "seed-de" in text and "classic" in text
+        assert "323/578956" in text and "PQ-T9" in text and "cavendish" in text
         assert not re.search(r"\bnan\b", text.lower()), "a nan in the report"
     assert (tmp_path / "figures" / "ecarte_propose_seed-de.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "ecarte_propose_classic.svg").exists()
+    assert (tmp_path / "figures" / "piquet_overview_scores.png").stat().st_size > 10_000
+    assert (tmp_path / "figures" / "piquet_overview_edge.svg").exists()
     assert len(exact_values()) == 9

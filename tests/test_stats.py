@@ -221,3 +221,19 @@ def test_confidence_sequence_anytime_coverage():
     # a fixed-n 90% interval checked at every step fails far more often
     naive = (np.abs(means) > 1.6448536 / np.sqrt(n)).any(axis=1).mean()
     assert naive > 3 * alpha
+
+
+def test_independent_difference_matches_welch():
+    """The difference of two independent means from integer sums equals scipy's Welch interval."""
+    from scipy import stats as sst
+
+    from analysis.stats import independent_difference
+
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 40, 300)
+    b = rng.integers(5, 30, 200)
+    est = independent_difference(int(a.sum()), int((a * a).sum()), len(a), int(b.sum()), int((b * b).sum()), len(b))
+    res = sst.ttest_ind(a, b, equal_var=False)
+    lo, hi = res.confidence_interval(0.95)
+    assert est.value == pytest.approx(a.mean() - b.mean())
+    assert est.lo == pytest.approx(lo, rel=1e-9) and est.hi == pytest.approx(hi, rel=1e-9)

@@ -16,6 +16,7 @@ from analysis.ecarte import kernel as K
 from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
 from analysis.ecarte.rules import EcarteRules, code_of, get_rules
 from analysis.errors import InputError
+from analysis.provenance import provenance as _provenance
 from analysis.runner import run_tallies
 from analysis.stats import Estimate, mean_from_sums, paired_difference, proportion
 
@@ -60,13 +61,8 @@ def _need_positive(n: int, what: str) -> None:
 
 # ---------------------------------------------------------------------------- simulate
 def provenance(rules: EcarteRules, policies: dict, n: int, seed: int, **extra) -> dict:
-    """What every result records: game, variant, switches, policies, counts, seed, versions."""
-    import numba
-
-    return {
-        "game": "ecarte", "rules": rules.name, "switches": rules.switches(), "policies": policies,
-        "deals": n, "seed": seed, "version": __version__, "numba": numba.__version__, **extra,
-    }
+    """What every Écarté result records (analysis.provenance)."""
+    return _provenance("ecarte", rules, policies, n, seed, **extra)
 
 
 def simulate_hands(n: int, seed: int = 0, rules: EcarteRules | None = None, elder: Policy | None = None,

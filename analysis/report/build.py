@@ -12,9 +12,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from analysis import __version__
 
 BUDGETS = {
-    "quick": {"hands": 1_000_000, "per_class": 4_000, "tips": "quick"},
-    "full": {"hands": 20_000_000, "per_class": 50_000, "tips": "full"},
+    "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "tips": "quick"},
+    "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "tips": "full"},
 }
+
+PIQUET_EXACT = {"carte_blanche_elder": (323, 578956), "carte_blanche_younger": (323, 578956)}
+"""A named player is dealt carte blanche with probability C(20,12)/C(32,12) (RULES.md invariants)."""
 
 
 def exact_values() -> dict[str, tuple[int, int]]:
@@ -30,10 +33,10 @@ def exact_values() -> dict[str, tuple[int, int]]:
     return out
 
 
-def compare_with_exact(stats: dict) -> list[dict]:
+def compare_with_exact(stats: dict, exact: dict[str, tuple[int, int]] | None = None) -> list[dict]:
     """Rows: statistic, exact value, simulated value with interval, and whether the interval holds it."""
     rows = []
-    for name, (num, den) in exact_values().items():
+    for name, (num, den) in (exact or exact_values()).items():
         s = stats[name]
         lo, hi = s["ci95"]
         exact = Fraction(num, den)
@@ -41,6 +44,28 @@ def compare_with_exact(stats: dict) -> list[dict]:
                      "value": s["value"], "lo": lo, "hi": hi, "n": s["n"],
                      "inside": bool(lo <= float(exact) <= hi)})
     return rows
+
+
+def _piquet_section(out_dir: str, fig_dir: str, deals: int, seed: int, threads: int | None) -> dict:
+    """The Piquet overview (variants side by side), its figures and the exact carte blanche check."""
+    from analysis.piquet.policies import HeuristicPolicy
+    from analysis.piquet.studies import overview, overview_figures
+
+    table, dist = overview(deals, seed, threads=threads)
+    stem = os.path.join(fig_dir, "piquet_overview")
+    figs = overview_figures(table, dist, stem)
+    table.to_csv(os.path.join(out_dir, "piquet_overview.csv"), index=False)
+    dist.to_csv(os.path.join(out_dir, "piquet_scores.csv"), index=False)
+    variants = table.attrs["variants"]
+    rows = [{"statistic": r["statistic"], "cells": [(r[v], r[f"{v}_lo"], r[f"{v}_hi"]) for v in variants]}
+            for r in table.to_dict(orient="records")]
+    stats = {r["statistic"]: {"value": r[variants[0]], "ci95": [r[f"{variants[0]}_lo"], r[f"{variants[0]}_hi"]],
+                              "n": deals} for r in table.to_dict(orient="records")}
+    return {"deals": deals, "variants": variants, "rows": rows, "caption": table.attrs["caption"],
+            "policy": HeuristicPolicy().describe(),
+            "exact": compare_with_exact(stats, PIQUET_EXACT), "exact_variant": variants[0],
+            "distribution": dist.to_dict(orient="records"),
+            "figures": [os.path.relpath(f, out_dir) for f in figs if f.endswith(".png")]}
 
 
 def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0, threads: int | None = None,
@@ -74,15 +99,16 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
             "table": table.to_dict(orient="records"), "caption": table.attrs["caption"],
             "figure": os.path.relpath(stem + ".png", out_dir),
         })
-    tips = evaluate_tips("ecarte", budget["tips"], seed, deals=budget.get("tip_deals"))
+    piquet = _piquet_section(out_dir, fig_dir, budget["piquet_deals"], seed, threads)
+    tips = evaluate_tips(None, budget["tips"], seed, deals=budget.get("tip_deals"))
     import numba
 
     context = {
         "version": __version__, "numba": numba.__version__, "seed": seed,
         "budget": budget_name, "hands": budget["hands"], "per_class": budget["per_class"],
-        "policy": policy.describe(), "variants": variants, "tips": tips,
+        "policy": policy.describe(), "variants": variants, "piquet": piquet, "tips": tips,
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "not_built": ["Piquet (issue 3)", "Bezique (issue 5)"],
+        "not_built": ["Bezique (issue 5)"],
     }
     env = Environment(loader=PackageLoader("analysis", "report/templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)

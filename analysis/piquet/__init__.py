@@ -1,0 +1,1 @@
+"""Piquet: rules, reference, kernel, policies, studies and records (docs/piquet-engine.md)."""

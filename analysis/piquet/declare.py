@@ -1,0 +1,90 @@
+"""Declaration analysis for ``salon piquet declare``, and the text of a scored deal.
+
+Reads hands at the edge (``analysis.cards``) and scores them with the reference implementation,
+so the command answers at once without compiling kernels.
+"""
+from __future__ import annotations
+
+from analysis.cards import SUIT_SYMBOLS, parse_cards
+from analysis.errors import InputError
+from analysis.piquet import reference as ref
+from analysis.piquet.rules import RANK_NAMES, SEQUENCE_SCORES, PiquetRules, mask_of
+
+SEQUENCE_NAMES = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième", 8: "huitième"}
+CATEGORIES = ("carte_blanche", "point", "sequences", "sets", "repique", "total")
+
+
+def _hand(text: str, who: str, lang: str) -> int:
+    try:
+        return mask_of(parse_cards(text, count=12, lang=None if lang == "en" else lang))
+    except InputError as e:
+        raise InputError(f"{who}'s hand: {e}") from None
+
+
+def combinations(mask: int) -> dict:
+    """A hand's combinations: carte blanche, point, every sequence and set, with their values."""
+    length, value = ref.point_of(mask)
+    suit = max(range(4), key=lambda s: (bin(mask >> (8 * s) & 0xFF).count("1"),
+                                         sum(ref.point_value(c) for c in range(8 * s, 8 * s + 8)
+                                             if mask >> c & 1), -s))
+    seqs = [{"name": SEQUENCE_NAMES[n], "length": n, "top": ref.name_of(top), "points": SEQUENCE_SCORES[n]}
+            for n, top in ref.sequences_of(mask)]
+    sets = [{"name": "quatorze" if n == 4 else "trio", "rank": RANK_NAMES[r], "count": n,
+             "points": 14 if n == 4 else 3} for n, r in ref.sets_of(mask)]
+    return {
+        "carte_blanche": ref.has_carte_blanche(mask),
+        "point": {"suit": SUIT_SYMBOLS[suit], "length": length, "value": value},
+        "sequences": seqs,
+        "sets": sets,
+    }
+
+
+def declaration_report(elder: str, younger: str | None, rules: PiquetRules, lang: str = "en") -> dict:
+    """``salon piquet declare``: each hand's combinations and, given both, the declarations scored."""
+    e = _hand(elder, "elder", lang)
+    out = {"rules": rules.name, "elder": {"combinations": combinations(e)}}
+    if younger is None:
+        return out
+    y = _hand(younger, "younger", lang)
+    if e & y:
+        shared = " ".join(ref.name_of(c) for c in range(32) if (e & y) >> c & 1)
+        raise InputError(f"the hands overlap: {shared} in both")
+    scored = ref.score_declarations(e, y, rules, ref.has_carte_blanche(e), ref.has_carte_blanche(y))
+    out["younger"] = {"combinations": combinations(y)}
+    for seat in ("elder", "younger"):
+        out[seat].update({k: scored[seat][k] for k in CATEGORIES})
+    return out
+
+
+def _combination_lines(c: dict) -> list[str]:
+    p = c["point"]
+    lines = [f"    point {p['length']} in {p['suit']} (value {p['value']})"]
+    lines += [f"    {s['name']} to the {s['top']} ({s['points']})" for s in c["sequences"]] or ["    no sequence"]
+    lines += [f"    {s['name']} of {s['rank']} ({s['points']})" for s in c["sets"]] or ["    no set"]
+    if c["carte_blanche"]:
+        lines.insert(0, "    carte blanche")
+    return lines
+
+
+def declare_text(res: dict) -> str:
+    """The text form of ``declaration_report``."""
+    lines = [f"rules {res['rules']}"]
+    for seat in ("elder", "younger"):
+        if seat not in res:
+            continue
+        lines.append(f"  {seat}:")
+        lines += _combination_lines(res[seat]["combinations"])
+    if "younger" in res:
+        lines.append("  scored: " + "; ".join(
+            f"{seat} " + ", ".join(f"{k.replace('_', ' ')} {res[seat][k]}" for k in CATEGORIES)
+            for seat in ("elder", "younger")))
+    return "\n".join(lines)
+
+
+def scores_text(scores: dict, rules: str) -> str:
+    """A deal's per-player breakdown as text (``salon piquet replay``)."""
+    keys = [k for k in scores["elder"] if k != "total"] + ["total"]
+    width = max(len(k) for k in keys)
+    lines = [f"rules {rules}", f"  {'':<{width}}  {'elder':>6}  {'younger':>7}"]
+    lines += [f"  {k.replace('_', ' '):<{width}}  {scores['elder'][k]:>6}  {scores['younger'][k]:>7}" for k in keys]
+    return "\n".join(lines)

@@ -1,0 +1,209 @@
+"""Named Piquet studies: a spec in, a dict or pandas DataFrame (and figures) out.
+
+Every study plays the numba kernel through ``analysis.runner`` and turns its integer tallies into
+estimates with ``analysis.stats``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from analysis.piquet import kernel as K
+from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
+from analysis.piquet.rules import VARIANTS, PiquetRules, get_rules
+from analysis.provenance import provenance
+from analysis.runner import run_tallies
+from analysis.stats import Estimate, mean_from_sums, proportion
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+Policy = HeuristicPolicy | RandomPolicy
+
+SCORE_BINS = tuple(f"{10 * i}-{10 * i + 9}" if i else "under 10" for i in range(K.N_BINS - 1)) + ("150 or more",)
+"""The classical 10,000-hand table's bins of a player's score in one deal."""
+
+
+def deal_tallies(n: int, seed: int = 0, rules: PiquetRules | None = None, elder: Policy | None = None,
+                 younger: Policy | None = None, *, threads: int | None = None, chunk: int = 1 << 13,
+                 quiet: bool = True) -> np.ndarray:
+    """The summed T_* tally vector of n independent deals."""
+    rules = rules or get_rules()
+    elder = elder or HeuristicPolicy()
+    younger = younger or elder
+    return run_tallies(K.deals_block, (rules.to_array(), elder.to_array(), younger.to_array()), n, seed,
+                       chunk=chunk, threads=threads, quiet=quiet)
+
+
+def simulate_deals(n: int, seed: int = 0, rules: PiquetRules | None = None, elder: Policy | None = None,
+                   younger: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> dict:
+    """Play n independent deals; summary statistics (the JSON contract of ``salon simulate``)."""
+    rules = rules or get_rules()
+    elder = elder or HeuristicPolicy()
+    younger = younger or elder
+    t = deal_tallies(n, seed, rules, elder, younger, threads=threads, quiet=quiet)
+    return {**provenance("piquet", rules, {"elder": elder.describe(), "younger": younger.describe()}, n, seed,
+                         mode="deals"),
+            "stats": {k: v.to_dict() for k, v in deal_stats(t).items()},
+            "score_bins": score_bins(t), "tallies": t.tolist()}
+
+
+def deal_stats(t: np.ndarray) -> dict[str, Estimate]:
+    """Estimates from a deals_block tally vector."""
+    n = int(t[K.T_DEALS])
+
+    def p(k):
+        return proportion(int(t[k]), n)
+
+    def mean(k, k_sq):
+        return mean_from_sums(int(t[k]), int(t[k_sq]), n)
+
+    cards = [int(t[K.T_CARDS_ELDER]), int(t[K.T_CARDS_YOUNGER]), int(t[K.T_CARDS_DIVIDED])]
+    stats = {
+        "carte_blanche_elder": p(K.T_CB_ELDER),
+        "carte_blanche_younger": p(K.T_CB_YOUNGER),
+        "elder_score": mean(K.T_ELDER_SCORE, K.T_ELDER_SCORE_SQ),
+        "younger_score": mean(K.T_YOUNGER_SCORE, K.T_YOUNGER_SCORE_SQ),
+        "elder_minus_younger": mean(K.T_NET, K.T_NET_SQ),
+        "elder_edge_declarations": mean(K.T_DECL_NET, K.T_DECL_NET_SQ),
+        "elder_edge_play": mean(K.T_PLAY_NET, K.T_PLAY_NET_SQ),
+        "repique_elder": p(K.T_REPIQUE_ELDER),
+        "repique_younger": p(K.T_REPIQUE_YOUNGER),
+        "pique": p(K.T_PIQUE),
+        "capot": proportion(int(t[K.T_CAPOT_ELDER] + t[K.T_CAPOT_YOUNGER]), n),
+        "capot_elder": p(K.T_CAPOT_ELDER),
+        "capot_younger": p(K.T_CAPOT_YOUNGER),
+        "cards_elder": p(K.T_CARDS_ELDER),
+        "cards_younger": p(K.T_CARDS_YOUNGER),
+        "cards_divided": p(K.T_CARDS_DIVIDED),
+        "point_elder": p(K.T_POINT_ELDER),
+        "point_younger": p(K.T_POINT_YOUNGER),
+        "sequences_elder": p(K.T_SEQ_ELDER),
+        "sequences_younger": p(K.T_SEQ_YOUNGER),
+        "sets_elder": p(K.T_SET_ELDER),
+        "sets_younger": p(K.T_SET_YOUNGER),
+    }
+    for i, name in enumerate(("elder_wins_cards", "younger_wins_cards", "cards_divided")):
+        stats[f"net_when_{name}"] = mean_from_sums(int(t[K.T_NET_BY_CARDS + i]), int(t[K.T_NET_SQ_BY_CARDS + i]),
+                                                   cards[i])
+    return stats
+
+
+def score_bins(t: np.ndarray) -> dict[str, dict[str, int]]:
+    """Deals per score bin (the classical table's bins), for elder and younger."""
+    return {seat: {label: int(t[K.T_BINS + off + i]) for i, label in enumerate(SCORE_BINS)}
+            for seat, off in (("elder", 0), ("younger", K.N_BINS))}
+
+
+def simulate_parties(n: int, seed: int = 0, rules: PiquetRules | None = None, player_a: Policy | None = None,
+                     player_b: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> dict:
+    """Play n parties of six deals (player B deals first); partie statistics."""
+    rules = rules or get_rules()
+    player_a = player_a or HeuristicPolicy()
+    player_b = player_b or player_a
+    t = run_tallies(K.parties_block, (rules.to_array(), player_a.to_array(), player_b.to_array()), n, seed,
+                    chunk=1 << 10, threads=threads, quiet=quiet, desc="parties")
+    stats = partie_stats(t)
+    return {**provenance("piquet", rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed,
+                         mode="parties"),
+            "stats": {k: v.to_dict() for k, v in stats.items()}, "tallies": t.tolist()}
+
+
+def partie_stats(t: np.ndarray) -> dict[str, Estimate]:
+    """Estimates from a parties_block tally vector."""
+    n = int(t[K.G_PARTIES])
+    return {
+        "first_dealer_wins": proportion(int(t[K.G_FIRST_DEALER_WINS]), n),
+        "drawn": proportion(int(t[K.G_DRAWN]), n),
+        "rubicon": proportion(int(t[K.G_RUBICON]), n),
+        "partie_margin": mean_from_sums(int(t[K.G_MARGIN]), int(t[K.G_MARGIN_SQ]), n),
+        "first_dealer_margin": mean_from_sums(int(t[K.G_FIRST_DEALER_MARGIN]), int(t[K.G_FIRST_DEALER_MARGIN_SQ]),
+                                              n),
+        "extra_deals_played": proportion(int(t[K.G_EXTRA]), n),
+    }
+
+
+# ------------------------------------------------------------------------------ overview
+OVERVIEW_STATS = (
+    "elder_score", "younger_score", "elder_minus_younger", "elder_edge_declarations", "elder_edge_play",
+    "carte_blanche_elder", "carte_blanche_younger", "repique_elder", "repique_younger", "pique", "capot",
+    "cards_elder", "cards_younger", "cards_divided", "point_elder", "sequences_elder", "sets_elder",
+)
+
+
+def overview(n: int, seed: int = 0, variants: tuple[str, ...] = tuple(VARIANTS), policy: Policy | None = None, *,
+             threads: int | None = None, quiet: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-deal statistics and score distributions, the variants side by side.
+
+    Returns (stats table: one row per statistic, value and interval columns per variant;
+    distribution table: one row per score bin, the share of deals per variant and seat)."""
+    import pandas as pd
+
+    policy = policy or HeuristicPolicy()
+    stat_rows = {name: {"statistic": name} for name in OVERVIEW_STATS}
+    dist = {"bin": list(SCORE_BINS)}
+    for v in variants:
+        rules = get_rules(v)
+        t = deal_tallies(n, seed, rules, policy, policy, threads=threads, quiet=quiet)
+        stats = deal_stats(t)
+        for name in OVERVIEW_STATS:
+            e = stats[name]
+            lo, hi = e.ci95
+            stat_rows[name].update({v: e.value, f"{v}_lo": lo, f"{v}_hi": hi})
+        bins = score_bins(t)
+        for seat in ("elder", "younger"):
+            dist[f"{v}_{seat}"] = [bins[seat][b] / n for b in SCORE_BINS]
+    table = pd.DataFrame(list(stat_rows.values()))
+    distribution = pd.DataFrame(dist)
+    attrs = {"deals": n, "seed": seed, "variants": list(variants), "policy": policy.describe(),
+             "caption": "Piquet per-deal statistics by variant (heuristic players, 95% intervals)."}
+    table.attrs.update(attrs)
+    distribution.attrs.update(attrs)
+    return table, distribution
+
+
+def overview_figures(table: pd.DataFrame, distribution: pd.DataFrame, stem: str) -> list[str]:
+    """Score distribution and elder's edge by variant, as PNG and SVG; returns the paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    variants = table.attrs["variants"]
+    paths = []
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    x = np.arange(len(distribution))
+    w = 0.8 / len(variants)
+    for ax, seat in zip(axes, ("elder", "younger"), strict=True):
+        for i, v in enumerate(variants):
+            ax.bar(x + i * w - 0.4 + w / 2, distribution[f"{v}_{seat}"], w, label=v)
+        ax.set_xticks(x, distribution["bin"], rotation=60, ha="right", fontsize=7)
+        ax.set_title(f"{seat}'s score per deal")
+        ax.set_xlabel("points in the deal")
+    axes[0].set_ylabel("share of deals")
+    axes[0].legend()
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(f"{stem}_scores.{ext}")
+        paths.append(f"{stem}_scores.{ext}")
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    parts = ("elder_minus_younger", "elder_edge_declarations", "elder_edge_play")
+    rows = table.set_index("statistic").loc[list(parts)]
+    xs = np.arange(len(parts))
+    for i, v in enumerate(variants):
+        err = np.vstack([rows[v] - rows[f"{v}_lo"], rows[f"{v}_hi"] - rows[v]])
+        ax.bar(xs + i * w - 0.4 + w / 2, rows[v], w, yerr=err, capsize=3, label=v)
+    ax.set_xticks(xs, ["total", "declarations", "play"])
+    ax.set_ylabel("elder minus younger, points per deal")
+    ax.set_title("Elder's edge per deal, split (95% intervals)")
+    ax.axhline(0, color="black", lw=0.5)
+    ax.legend()
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(f"{stem}_edge.{ext}")
+        paths.append(f"{stem}_edge.{ext}")
+    plt.close(fig)
+    return paths
