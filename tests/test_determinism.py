@@ -83,3 +83,27 @@ def test_numba_and_python_half_streams_agree():
     for seed, index in [(0, 0), (7, 123), (2**62, 2**40)]:
         s = Stream(seed, index, 0)
         assert draws(seed, index, 201).tolist() == [s.below32(32 - (i % 31)) for i in range(201)]
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_piquet_threads_and_chunks_give_identical_tallies(policy):
+    from analysis.piquet import kernel as PK
+    from analysis.piquet.policies import get_policy
+    from analysis.piquet.rules import get_rules as piquet_rules
+
+    p = get_policy(policy).to_array()
+    args = (piquet_rules("seed-no").to_array(), p, p)
+    threads = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
+    results = [run_tallies(PK.deals_block, args, 60_000, seed=8, threads=t, chunk=chunk)
+               for t in threads for chunk in (999, 1 << 13)]
+    for r in results[1:]:
+        assert np.array_equal(r, results[0])
+    parts = (run_tallies(PK.deals_block, args, 25_000, seed=8)
+             + run_tallies(PK.deals_block, args, 35_000, seed=8, start=25_000))
+    assert np.array_equal(parts, results[0])
+
+
+def test_piquet_parties_are_reproducible():
+    from analysis.piquet.studies import simulate_parties
+
+    assert simulate_parties(1500, 4, threads=1) == simulate_parties(1500, 4, threads=2)

@@ -223,10 +223,10 @@ def heuristic_discard(hand, lo, hi, p, values, is_younger, scratch):
         return 0
     # The k smallest keys: those with fewer than k smaller keys (branch-free counting).
     out = 0
-    for i in range(n):
+    for i in range(12):  # an exchanging hand always holds 12 cards
         key = scratch[i]
         smaller = 0
-        for j in range(n):
+        for j in range(12):
             smaller += scratch[j] < key
         out |= (1 << (key & 31)) if smaller < k else 0
     return out
@@ -258,28 +258,48 @@ def choose_discard(hand, lo, hi, p, values, is_younger, sto, scratch):
 
 
 @njit(cache=True, inline="always")
+def smear_down(x):
+    """In every 8-bit lane, set all bits below the lane's highest set bit."""
+    x |= (x >> 1) & 0x7F7F7F7F
+    x |= (x >> 2) & 0x3F3F3F3F
+    return x | ((x >> 4) & 0x0F0F0F0F)
+
+
+@njit(cache=True, inline="always")
+def lane_counts(x):
+    """The number of set bits of every 8-bit lane, in that lane."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    return (x + (x >> 4)) & 0x0F0F0F0F
+
+
+@njit(cache=True, inline="always")
 def heuristic_lead(hand, unknown):
     """Highest card of the longest master suit; else lowest card of the longest suit.
 
-    Written as selections over the four suits rather than branches (few unpredictable jumps): the
-    best suit of each kind is the largest key, whose low two bits give the suit back."""
-    best_m = 0
+    The master suits are found for all four lanes at once: a held suit is master when no card
+    above its highest card may be with the opponent."""
+    below_top = smear_down(hand)
+    threat = smear_down(unknown & ~below_top & ALL) & COLUMN  # lane bit 0: a higher card is out
+    masters = below_top & ~threat & COLUMN  # lane bit 0: a held suit with nothing above its top
+    if masters:
+        # Key per lane: 4 * cards + 3 - suit (most cards, then the lower suit), masters only.
+        keys = ((lane_counts(hand) << 2) | 0x00010203) & (masters * 0xFF)
+        best = keys & 0xFF
+        for s in range(1, 4):
+            k = (keys >> (8 * s)) & 0xFF
+            best = k if k > best else best
+        s = 3 - (best & 3)
+        return 8 * s + highest_bit((hand >> (8 * s)) & 0xFF)
     best_o = 0
+    card_o = 0
     for s in range(4):
         lane = (hand >> (8 * s)) & 0xFF
-        top = highest_bit(lane | 1)
-        n = popcount(lane)
-        held = lane != 0
-        master = held & ((((unknown >> (8 * s)) & 0xFF) >> top) == 0)
-        key_m = (n * 4 + 4 - s) if master else 0
-        key_o = (n * 64 + top * 4 + 4 - s) if held else 0
-        best_m = key_m if key_m > best_m else best_m
-        best_o = key_o if key_o > best_o else best_o
-    sm = 3 - ((best_m - 1) & 3)
-    so = 3 - ((best_o - 1) & 3)
-    card_m = 8 * sm + highest_bit(((hand >> (8 * sm)) & 0xFF) | 1)
-    card_o = 8 * so + lowest_bit((hand >> (8 * so)) & 0xFF)
-    return card_m if best_m else card_o
+        key = (popcount(lane) * 64 + highest_bit(lane | 1) * 4 + 4 - s) if lane else 0
+        if key > best_o:
+            best_o = key
+            card_o = 8 * s + lowest_bit(lane)
+    return card_o
 
 
 @njit(cache=True, inline="always")
@@ -507,7 +527,7 @@ def deal_outcomes(seed, start, n, rules, pe, py):
     """Outcome vectors of deals start..start+n-1 (for the differential test and records)."""
     res = np.zeros((n, N_OUT), dtype=np.int64)
     deck = np.empty(32, dtype=np.int8)
-    scratch = np.empty(16, dtype=np.int64)
+    scratch = np.empty(16, dtype=np.int32)
     ve = card_values(pe, False)
     vy = card_values(py, True)
     useed = np.uint64(seed)
@@ -597,7 +617,7 @@ def tally_deal(row, out):
 def deals_chunk(useed, start, count, rules, pe, py):
     """The tally row of deals start..start+count-1."""
     deck = np.empty(32, dtype=np.int8)
-    scratch = np.empty(16, dtype=np.int64)
+    scratch = np.empty(16, dtype=np.int32)
     out = np.zeros(N_OUT, dtype=np.int64)
     row = np.zeros(N_TALLY, dtype=np.int64)
     ve = card_values(pe, False)
@@ -691,7 +711,7 @@ def partie_results(seed, start, n, rules, pa, pb):
     """Partie outcome vectors of parties start..start+n-1 (for the differential test)."""
     res = np.zeros((n, N_PARTIE_OUT), dtype=np.int64)
     deck = np.empty(32, dtype=np.int8)
-    scratch = np.empty(16, dtype=np.int64)
+    scratch = np.empty(16, dtype=np.int32)
     out = np.zeros(N_OUT, dtype=np.int64)
     values = partie_values(pa, pb)
     for k in range(n):
@@ -707,7 +727,7 @@ def parties_block(seed, starts, counts, rules, pa, pb):
     useed = np.uint64(seed)
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int8)
-        scratch = np.empty(16, dtype=np.int64)
+        scratch = np.empty(16, dtype=np.int32)
         out = np.zeros(N_OUT, dtype=np.int64)
         res = np.zeros(N_PARTIE_OUT, dtype=np.int64)
         row = np.zeros(N_PARTIE_TALLY, dtype=np.int64)
