@@ -304,6 +304,71 @@ def declare(hand, younger, lang, rules, rule, as_json):
     emit(res, as_json, declare_text(res))
 
 
+@piquet.command()
+@click.argument("hand")
+@click.option("--seat", type=click.Choice(["elder", "younger"]), default="elder", show_default=True)
+@rules_options
+@click.option("--samples", default=10_000, show_default=True, callback=positive, help="Most sampled deals.")
+@click.option("--target-halfwidth", type=float, default=None, help="Stop when every survivor's 95%% half-width is this.")
+@click.option("--top", default=10, show_default=True, callback=positive, help="Options to list.")
+@click.option("--all", "show_all", is_flag=True, help="List every option.")
+@click.option("--mine", default=None, help="Grade this discard: its rank and what it gives up.")
+@click.option("--elder-took", default=5, show_default=True, type=int, help="Younger: cards elder exchanged.")
+@click.option("--no-race", is_flag=True, help="Play every option on every deal (no early dropping).")
+@click.option("--plot", default=None, type=click.Path(dir_okay=False), help="Figure of the top options.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+def discard(hand, seat, rules, rule, samples, target_halfwidth, top, show_all, mine, elder_took, no_race, plot, seed,
+            lang, threads, as_json):
+    """Which cards should HAND (twelve cards) throw? Every legal exchange on the same deals."""
+    import pandas as pd
+
+    from analysis.piquet.discards import analyse_hand, grade, option_json, plot_top
+
+    if seat == "elder" and elder_took != 5:
+        fail("--elder-took is for --seat younger")
+    a = analyse_hand(hand, seat, piquet_rules(rules, rule), samples=samples, target_halfwidth=target_halfwidth,
+                     elder_took=elder_took, seed=seed, race=not no_race, mine=mine, threads=threads,
+                     lang=None if lang == "en" else lang, exact=False)
+    df = a.table
+    shown = df if show_all else df.head(top)
+    if mine is not None and not shown["mine"].any():
+        shown = pd.concat([shown, df[df["mine"]]])
+    shown = a.with_exact(shown)
+    res = {**a.spec, "rounds": a.rounds, "options": [option_json(r) for _, r in shown.iterrows()]}
+    if mine is not None:
+        res["mine"] = grade(df, df[df["mine"]].iloc[0])
+    if plot:
+        res["figures"] = plot_top(df, plot)
+    emit(res, as_json, _discard_text(res))
+
+
+def _discard_text(res: dict) -> str:
+    lines = [f"{res['seat']} holds {res['hand']} · rules {res['rules']} · {res['options']} legal exchanges · "
+             f"{res['deals_played']:,} sampled deals (seed {res['seed']})"]
+    lines.append("racing: " + "; ".join(f"round {r['round']}: {r['options_played']} played, {r['options_left']} left"
+                                        f" after {r['deals']:,} deals" for r in res["rounds"]))
+    lines.append(f"  {'#':>4}  {'throw':<22} {'net [95%]':<24} {'vs best [95%]':<24} point  seq   sets  repiq "
+                 "cards  exact P(point 6+)")
+    for o in res["options"]:
+        n, d = o["net_score"], o["diff_to_best"]
+        big = sum(p for length, p in o["exact"]["point_length"].items() if int(length) >= 6) if "exact" in o else 0
+        lines.append(f"  {o['rank']:>4}  {' '.join(o['discard']):<22} {n['value']:+7.2f} [{n['ci95'][0]:+.2f}, "
+                     f"{n['ci95'][1]:+.2f}]  {d['value']:+6.2f} [{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}]  "
+                     f"{o['p_point']:.2f}  {o['p_sequences']:.2f}  {o['p_sets']:.2f}  {o['p_repique']:.3f} "
+                     f"{o['p_cards']:.2f}  {big:.3f}")
+    if "mine" in res:
+        m = res["mine"]
+        g = m["gives_up"]
+        lines.append(f"your discard {' '.join(m['discard'])}: rank {m['rank']} of {m['of']}, gives up "
+                     f"{g['value']:.2f} points per deal [{g['ci95'][0]:.2f}, {g['ci95'][1]:.2f}] against the best")
+    for f in res.get("figures", []):
+        lines.append(f"wrote {f}")
+    return "\n".join(lines)
+
+
 @piquet.command("explain")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--deal", "deal_index", default=0, show_default=True, callback=non_negative)

@@ -15,6 +15,7 @@ from analysis.piquet.policies import (
     KIND_RANDOM,
     P_ACE_BONUS,
     P_ELDER_KEEP,
+    P_FORCE_COUNT,
     P_FORCE_DISCARD,
     P_FORCE_MASK,
     P_GUARD_BONUS,
@@ -248,10 +249,16 @@ def random_discard(hand, lo, hi, sto):
 
 
 @njit(cache=True, inline="always")
-def choose_discard(hand, lo, hi, p, values, is_younger, sto, scratch):
-    """The discard of the player with policy p (a forced discard, random, or heuristic)."""
+def choose_discard(hand, lo, hi, p, values, is_younger, sto, scratch, force):
+    """The discard of the player with policy p: ``force`` (a mask) when it is not -1, else the
+    policy's forced discard or count if set, else the random or heuristic choice."""
+    if force >= 0:
+        return sto, force
     if p[P_FORCE_DISCARD]:
         return sto, p[P_FORCE_MASK]
+    if p[P_FORCE_COUNT] >= 0:
+        lo = p[P_FORCE_COUNT]
+        hi = lo
     if p[P_KIND] == KIND_RANDOM:
         return random_discard(hand, lo, hi, sto)
     return sto, heuristic_discard(hand, lo, hi, p, values, is_younger, scratch)
@@ -349,6 +356,14 @@ def play_deal(deck, stc, sto, rules, pe, py, ve, vy, out, scratch, record):
     ``ve``, ``vy``: ``card_values`` of elder's and younger's policies in their seats. ``record``:
     also write the dealt and final hands and the 24 cards played."""
     elder, younger = shuffle(deck, stc)
+    play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, record, -1, -1)
+
+
+@njit(cache=True, inline="always")
+def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, record, e_force, y_force):
+    """A deal whose cards are already in ``deck`` (positions 0-11 elder's, 12-23 younger's, 24-31
+    the talon, top first; ``elder`` and ``younger`` their masks), from carte blanche to the end.
+    ``e_force`` / ``y_force``: a player's discard mask, or -1 for his policy's choice."""
     if record:
         out[O_DEALT] = elder
         out[O_DEALT + 1] = younger
@@ -359,13 +374,13 @@ def play_deal(deck, stc, sto, rules, pe, py, ve, vy, out, scratch, record):
     y_cb = cb if (younger & COURTS) == 0 else 0
 
     # PQ-EX-E, PQ-EX-Y.
-    sto, e_disc = choose_discard(elder, 1, 5, pe, ve, False, sto, scratch)
+    sto, e_disc = choose_discard(elder, 1, 5, pe, ve, False, sto, scratch, e_force)
     k = popcount(e_disc)
     elder = (elder & ~e_disc) | talon_cards(deck, 0, k)
     leftovers = rules[R_YOUNGER_TAKES_LEFTOVERS]
     y_from = k if leftovers else 5
     y_hi = 8 - k if leftovers else 3
-    sto, y_disc = choose_discard(younger, rules[R_YOUNGER_MIN], y_hi, py, vy, True, sto, scratch)
+    sto, y_disc = choose_discard(younger, rules[R_YOUNGER_MIN], y_hi, py, vy, True, sto, scratch, y_force)
     m = popcount(y_disc)
     younger = (younger & ~y_disc) | talon_cards(deck, y_from, y_from + m)
     if record:

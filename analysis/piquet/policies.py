@@ -29,7 +29,9 @@ P_TRACK_CARDS = 9
 # decides.
 P_FORCE_DISCARD = 10
 P_FORCE_MASK = 11
-N_POLICY_SLOTS = 12
+# A forced number of cards to exchange (the policy still chooses which): -1 when the policy decides.
+P_FORCE_COUNT = 12
+N_POLICY_SLOTS = 13
 
 KIND_HEURISTIC = 0
 KIND_RANDOM = 1
@@ -67,8 +69,9 @@ class HeuristicPolicy:
             if f.name != "track_cards" and not 0 <= value <= 100:
                 raise InputError(f"{f.name} must be between 0 and 100, not {value}")
 
-    def to_array(self, force_discard: int | None = None) -> np.ndarray:
-        """The parameters as the kernel's int64 array (``force_discard``: a discard mask)."""
+    def to_array(self, force_discard: int | None = None, force_count: int | None = None) -> np.ndarray:
+        """The parameters as the kernel's int64 array (``force_discard``: a discard mask;
+        ``force_count``: the number of cards to exchange)."""
         a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
         a[P_KIND] = KIND_HEURISTIC
         a[P_LEN_WEIGHT] = self.len_weight
@@ -80,7 +83,7 @@ class HeuristicPolicy:
         a[P_ELDER_KEEP] = self.elder_keep
         a[P_YOUNGER_KEEP] = self.younger_keep
         a[P_TRACK_CARDS] = int(self.track_cards)
-        _force(a, force_discard)
+        _force(a, force_discard, force_count)
         return a
 
     def describe(self) -> dict:
@@ -94,11 +97,11 @@ class RandomPolicy:
 
     kind = "random"
 
-    def to_array(self, force_discard: int | None = None) -> np.ndarray:
+    def to_array(self, force_discard: int | None = None, force_count: int | None = None) -> np.ndarray:
         """The kernel's int64 array."""
         a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
         a[P_KIND] = KIND_RANDOM
-        _force(a, force_discard)
+        _force(a, force_discard, force_count)
         return a
 
     def describe(self) -> dict:
@@ -106,7 +109,8 @@ class RandomPolicy:
         return {"kind": self.kind}
 
 
-def _force(a: np.ndarray, force_discard: int | None) -> None:
+def _force(a: np.ndarray, force_discard: int | None, force_count: int | None) -> None:
+    a[P_FORCE_COUNT] = -1 if force_count is None else force_count
     if force_discard is not None:
         a[P_FORCE_DISCARD] = 1
         a[P_FORCE_MASK] = force_discard

@@ -799,18 +799,34 @@ def play_deal(seed: int, index: int, rules: PiquetRules, elder_policy, younger_p
     lane_base), the random policy's choices from Stream(seed, index, lane_base + 1)."""
     if younger_policy is None:
         younger_policy = elder_policy
-    deck = deal_cards(seed, index, lane_base)
+    return play_cards(deal_cards(seed, index, lane_base), rules, elder_policy, younger_policy,
+                      Stream(seed, index, lane_base + 1), seed=seed, index=index, lane_base=lane_base)
+
+
+def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy, choices: Stream, *,
+               elder_discard: list[int] | None = None, younger_discard: list[int] | None = None,
+               elder_count: int | None = None, seed: int = 0, index: int = 0, lane_base: int = 0) -> DealResult:
+    """Play a deal whose 32 cards are given (elder's 12, younger's 12, the talon top first).
+
+    The discard analyser's entry: ``elder_discard`` / ``younger_discard`` force a player's
+    discard; ``elder_count`` forces how many cards elder exchanges (his policy picks which)."""
     elder_dealt, younger_dealt, talon = deck[:HAND_SIZE], deck[HAND_SIZE:2 * HAND_SIZE], deck[24:]
-    choices = Stream(seed, index, lane_base + 1)
     players = {ELDER: Player(elder_policy, ELDER, choices),
                YOUNGER: Player(younger_policy, YOUNGER, choices)}
     hands = {ELDER: mask_of_codes(elder_dealt), YOUNGER: mask_of_codes(younger_dealt)}
 
     # Exchanges (PQ-EX-E, PQ-EX-Y): elder first, then younger.
-    e_disc = players[ELDER].discard(hands[ELDER], *elder_bounds())
+    if elder_discard is not None:
+        e_disc = sorted(elder_discard)
+    else:
+        bounds = (elder_count, elder_count) if elder_count is not None else elder_bounds()
+        e_disc = players[ELDER].discard(hands[ELDER], *bounds)
     k = len(e_disc)
     hands[ELDER] = hands[ELDER] & ~mask_of_codes(e_disc) | mask_of_codes(talon[:k])
-    y_disc = players[YOUNGER].discard(hands[YOUNGER], *younger_bounds(rules, k))
+    if younger_discard is not None:
+        y_disc = sorted(younger_discard)
+    else:
+        y_disc = players[YOUNGER].discard(hands[YOUNGER], *younger_bounds(rules, k))
     m = len(y_disc)
     y_took = [talon[t] for t in younger_talon_indices(rules, k, m)]
     hands[YOUNGER] = hands[YOUNGER] & ~mask_of_codes(y_disc) | mask_of_codes(y_took)
