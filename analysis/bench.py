@@ -76,3 +76,24 @@ def bench_piquet(deals: int = 2_000_000, reference_deals: int = 1_000, repeats: 
                      reference_deals, repeats, 1 << 13)
     return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
             "statistic": "median", "policies": "heuristic", "rules": rules.name}
+
+
+def bench_discard_table(samples: int = 10_000, repeats: int = 3,
+                        hand: str = "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8") -> dict:
+    """Seconds for elder's full discard table (all 1,585 exchanges on ``samples`` common deals, no
+    racing, 2 threads) and for the raced decision on the same hand; medians of ``repeats``."""
+    from analysis.piquet.discards import analyse_hand
+
+    analyse_hand(hand, samples=50, race=False, exact=False)  # compile (or load from cache)
+    full, raced = [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        analyse_hand(hand, samples=samples, race=False, exact=False, threads=2)
+        full.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        a = analyse_hand(hand, samples=samples, exact=False, threads=2)
+        raced.append(time.perf_counter() - t0)
+    return {"hand": hand, "options": 1585, "samples": samples, "full_table_s": statistics.median(full),
+            "raced_s": statistics.median(raced), "raced_deals": a.spec["deals_played"],
+            "option_deals_per_s": 1585 * samples / statistics.median(full), "threads": 2,
+            "statistic": "median", "repeats": repeats}

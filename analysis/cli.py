@@ -346,7 +346,7 @@ def discard(hand, seat, rules, rule, samples, target_halfwidth, top, show_all, m
 
 
 def _discard_text(res: dict) -> str:
-    lines = [f"{res['seat']} holds {res['hand']} · rules {res['rules']} · {res['options']} legal exchanges · "
+    lines = [f"{res['seat']} holds {res['hand']} · rules {res['rules']} · {res['legal_exchanges']} legal exchanges · "
              f"{res['deals_played']:,} sampled deals (seed {res['seed']})"]
     lines.append("racing: " + "; ".join(f"round {r['round']}: {r['options_played']} played, {r['options_left']} left"
                                         f" after {r['deals']:,} deals" for r in res["rounds"]))
@@ -484,6 +484,49 @@ def piquet_overview_cmd(deals, seed, policy, param, out, threads, as_json, quiet
           "files": [stem + ".csv", stem + "_scores.csv"] + figs, **table.attrs}, as_json, text)
 
 
+@study_piquet.command("discards")
+@click.option("--hands", default=None, type=int, callback=positive, help="Random dealt hands [400; 40 with --quick].")
+@click.option("--seat", type=click.Choice(["elder", "younger"]), default="elder", show_default=True)
+@click.option("--samples", default=None, type=int, callback=positive,
+              help="Most sampled deals per hand (racing) [4,000; 2,000 with --quick].")
+@click.option("--quick", is_flag=True, help="A small study: minutes, not an hour.")
+@click.option("--elder-took", default=5, show_default=True, type=int, help="Younger: cards elder exchanged.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def piquet_discards_cmd(hands, seat, samples, quick, elder_took, seed, rules, rule, out, threads, as_json, quiet):
+    """The best exchange of many random hands: cards taken, what it keeps, what rules of thumb cost."""
+    import os
+
+    from analysis.piquet.discard_study import study_figures, study_hands, summary
+    from analysis.runner import show_progress
+
+    hands = hands or (40 if quick else 400)
+    samples = samples or (2_000 if quick else 4_000)
+    r = piquet_rules(rules, rule)
+    df = study_hands(hands, seat, r, samples=samples, seed=seed, elder_took=elder_took, threads=threads,
+                     progress=show_progress(quiet))
+    os.makedirs(out, exist_ok=True)
+    stem = os.path.join(out, f"piquet_discards_{seat}_{r.name}")
+    df.to_csv(stem + ".csv", index=False)
+    figs = study_figures(df, stem)
+    s = summary(df)
+    lines = [f"Piquet discard study · {seat} · rules {r.name} · {hands} hands · up to {samples:,} deals each · seed {seed}",
+             "best exchange takes: " + ", ".join(f"{k} cards {v:.0%}" for k, v in s["best_takes"].items())]
+    for name, v in s["rules"].items():
+        c = v["cost"]
+        lines.append(f"  {name:<17} costs {c['value']:6.2f} points/deal [{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}], "
+                     f"is the best exchange in {v['is_best']:.0%} of hands ({v['rule']})")
+    for name in ("take_all_cost", "random_cost"):
+        c = s[name]
+        lines.append(f"  {name[:-5]:<17} costs {c['value']:6.2f} points/deal [{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}]")
+    lines.append(f"wrote {stem}.csv, " + ", ".join(figs))
+    emit({**df.attrs, "summary": s, "files": [stem + ".csv"] + figs}, as_json, "\n".join(lines))
+
+
 # --------------------------------------------------------------------------- bench, tips, report
 @cli.command()
 @click.argument("game", required=False, type=click.Choice(GAMES))
@@ -502,11 +545,19 @@ def bench(game, deals, reference_deals, repeats, as_json):
     if game == "ecarte":
         res = bench_ecarte(deals or 4_000_000, reference_deals or 3_000, repeats)
     else:
+        from analysis.bench import bench_discard_table
+
         res = bench_piquet(deals or 2_000_000, reference_deals or 1_000, repeats)
+        res["discard_table"] = bench_discard_table(repeats=min(repeats, 3))
     text = "\n".join(
         f"{r['game']}: {r['threads']} thread(s) {r['deals_per_s']:,.0f} deals/s · reference "
         f"{r['reference_deals_per_s']:,.0f} deals/s · speedup per thread {r['speedup_vs_reference']:,.0f}×"
         for r in res["results"])
+    if "discard_table" in res:
+        d = res["discard_table"]
+        text += (f"\npiquet discard analyser: full elder table {d['options']:,} exchanges × {d['samples']:,} deals in "
+                 f"{d['full_table_s']:.1f} s ({d['option_deals_per_s']:,.0f} option-deals/s, 2 threads); raced to a "
+                 f"decision in {d['raced_s']:.1f} s ({d['raced_deals']:,} deals)")
     emit(res, as_json, text)
 
 

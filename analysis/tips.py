@@ -40,7 +40,10 @@ def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0,
             entry["verdicts"] = []
         else:
             entry["status"] = "studied"
-            entry["verdicts"] = [study(get_rules(v), n, seed, policy) for v in tips_module.VARIANTS[tip["id"]]]
+            entry["verdicts"] = []
+            for v in tips_module.VARIANTS[tip["id"]]:
+                got = study(get_rules(v), n, seed, policy)  # a verdict, or a list of them (one per seat)
+                entry["verdicts"] += got if isinstance(got, list) else [got]
         out.append(entry)
     return {"budget": budget, "deals_per_study": n, "seed": seed, "version": __version__, "tips": out}
 

@@ -43,7 +43,7 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
 def test_piquet_tip_verdicts_are_real():
     res = evaluate_tips("piquet", "quick", seed=3, deals=30_000)
     by_id = {t["id"]: t for t in res["tips"]}
-    for tip_id in ("PQ-T8", "PQ-T9", "PQ-T10", "PQ-T11"):
+    for tip_id in ("PQ-T2", "PQ-T4", "PQ-T5", "PQ-T7", "PQ-T8", "PQ-T9", "PQ-T10", "PQ-T11", "PQ-T13", "PQ-T14"):
         assert by_id[tip_id]["status"] == "studied" and by_id[tip_id]["verdicts"], tip_id
         for v in by_id[tip_id]["verdicts"]:
             assert v["verdict"] in ("supported", "refuted", "inconclusive")
@@ -51,7 +51,8 @@ def test_piquet_tip_verdicts_are_real():
             assert lo <= v["effect"]["value"] <= hi and v["seed"] == 3
     # Elder's declarations edge is large and certain even on 30,000 deals.
     assert all(v["verdict"] == "supported" for v in by_id["PQ-T9"]["verdicts"])
-    for tip_id in ("PQ-T1", "PQ-T2", "PQ-T12"):
+    assert [v["variant"] for v in by_id["PQ-T2"]["verdicts"]] == ["seed-de, elder", "seed-de, younger"]
+    for tip_id in ("PQ-T1", "PQ-T3", "PQ-T6", "PQ-T12"):
         assert by_id[tip_id]["status"] == "not yet studied" and by_id[tip_id]["verdicts"] == []
     json.dumps(res)
 
@@ -71,9 +72,11 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
         assert "EC-T2" in text and "Not yet studied" in text
         assert "seed-de" in text and "classic" in text
         assert "323/578956" in text and "PQ-T9" in text and "cavendish" in text
+        assert "Which cards to throw" in text and "a random legal exchange" in text
         assert not re.search(r"\bnan\b", text.lower()), "a nan in the report"
     assert (tmp_path / "figures" / "ecarte_propose_seed-de.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "ecarte_propose_classic.svg").exists()
     assert (tmp_path / "figures" / "piquet_overview_scores.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "piquet_overview_edge.svg").exists()
+    assert (tmp_path / "figures" / "piquet_discards_younger.png").stat().st_size > 10_000
     assert len(exact_values()) == 9

@@ -89,6 +89,15 @@ class Race:
     n_options: int
     rounds: list[Round] = field(default_factory=list)
 
+    def column(self, o: int, what: str = "net") -> np.ndarray:
+        """An option's per-deal values (``net`` or ``flags``) over the rounds it played, in deal order."""
+        parts = []
+        for r in self.rounds:
+            pos = np.searchsorted(r.options, o)
+            if pos < len(r.options) and r.options[pos] == o:
+                parts.append(getattr(r, what)[:, pos])
+        return np.concatenate(parts)
+
     def sums(self, ref: int | None = None, block: int = 2_000) -> Sums:
         """Sums of every option, differences against option ``ref`` (vectorised over options)."""
         k = self.n_options
@@ -152,6 +161,12 @@ class DiscardAnalysis:
     spec: dict
     hand: int
     options: np.ndarray
+    race: Race
+
+    def row(self, mask: int):
+        """The table row of the option throwing ``mask``."""
+        o = int(np.flatnonzero(self.options == mask)[0])
+        return self.table[self.table["option"] == o].iloc[0]
 
     def with_exact(self, rows):
         """``rows`` of the table with their exact declaration odds (column ``exact``)."""
@@ -162,7 +177,7 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
                  samples: int = 10_000, target_halfwidth: float | None = None, elder_took: int = 5,
                  seed: int = 0, opponent=None, race: bool = True, first_batch: int = 1_000,
                  alpha: float = 0.05, mine: str | None = None, exact: bool = True, threads: int | None = None,
-                 lang: str | None = None) -> DiscardAnalysis:
+                 lang: str | None = None, keep: list[int] | None = None) -> DiscardAnalysis:
     """Rank every legal exchange of ``hand`` for ``seat`` on common sampled deals.
 
     Racing (``race``): a first batch of ``first_batch`` deals, then rounds that double the deals
@@ -170,7 +185,8 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
     is below zero by an anytime-valid confidence sequence (analysis.stats, at alpha / options²,
     so the best option survives every look with probability at least 1 - alpha). The race stops at
     ``samples`` deals, when one option is left, or when every survivor's 95% interval of the net
-    score has half-width at most ``target_halfwidth``. ``mine`` (a discard) is never dropped."""
+    score has half-width at most ``target_halfwidth``. ``mine`` (a discard) and the options in
+    ``keep`` (masks) are never dropped."""
     from analysis.runner import check_seed, set_threads
 
     rules = rules or get_rules()
@@ -192,6 +208,9 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
             lo, hi = exchange_bounds(seat, rules, elder_took)
             raise InputError(f"--mine is not a legal exchange for {seat}: {lo} to {hi} cards may be thrown")
         mine_index = int(hits[0])
+    kept = {int(np.flatnonzero(options == m)[0]) for m in (keep or []) if (options == m).any()}
+    if mine_index is not None:
+        kept.add(mine_index)
     opponent = opponent or HeuristicPolicy()
     me_policy = HeuristicPolicy()
     if younger:
@@ -215,28 +234,28 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
         played += n
         info = {"round": len(rounds_info) + 1, "deals": played, "options_played": int(len(alive))}
         if race:
-            alive = _survivors(state, alive, mine_index, alpha / (k * k), first_batch * 4)
+            alive = _survivors(state, alive, kept, alpha / (k * k), first_batch * 4)
         info["options_left"] = int(len(alive))
         rounds_info.append(info)
-        contenders = [o for o in alive if o != mine_index]
+        contenders = [o for o in alive if o not in kept]
         if race and len(contenders) <= 1:
             break
         if target_halfwidth is not None and _max_halfwidth(state, alive) <= target_halfwidth:
             break
 
-    table = _table(state, options, alive, hand_mask, exact, mine_index)
+    table = _table(state, options, alive, hand_mask, exact, mine_index, kept)
     spec = {"game": "piquet", "hand": " ".join(_names(hand_mask)), "seat": seat, "rules": rules.name,
             "switches": rules.switches(), "elder_took": elder_took if younger else None, "samples": samples,
             "deals_played": played, "target_halfwidth": target_halfwidth, "seed": seed, "race": race,
-            "alpha": alpha, "options": len(options), "opponent": opponent.describe(),
+            "alpha": alpha, "legal_exchanges": len(options), "opponent": opponent.describe(),
             "policy": me_policy.describe()}
     table.attrs.update(spec)
-    return DiscardAnalysis(table, rounds_info, spec, hand_mask, options)
+    return DiscardAnalysis(table, rounds_info, spec, hand_mask, options, state)
 
 
-def _survivors(state: Race, alive: np.ndarray, keep_always: int | None, alpha: float, tuned_n: int) -> np.ndarray:
+def _survivors(state: Race, alive: np.ndarray, keep_always: set[int], alpha: float, tuned_n: int) -> np.ndarray:
     """The options whose paired difference to the leader is not below zero by the confidence
-    sequence (the leader and ``keep_always`` stay)."""
+    sequence (the leader and the options in ``keep_always`` stay)."""
     means = state.sums().means()
     leader = int(alive[np.argmax(means[alive])])
     sm = state.sums(leader)
@@ -245,7 +264,7 @@ def _survivors(state: Race, alive: np.ndarray, keep_always: int | None, alpha: f
         mean = sm.d[alive] / n
         sd = np.sqrt(np.maximum(n * sm.dd[alive] - sm.d[alive].astype(np.float64) ** 2, 0) / (n * (n - 1)))
     half = confidence_sequence_halfwidth(sd, n, alpha, tuned_n)
-    keep = (mean + half >= 0) | (alive == leader) | (alive == (-1 if keep_always is None else keep_always))
+    keep = (mean + half >= 0) | (alive == leader) | np.isin(alive, list(keep_always))
     return alive[keep]
 
 
@@ -255,7 +274,8 @@ def _max_halfwidth(state: Race, alive: np.ndarray) -> float:
     return float(np.nanmax(half))
 
 
-def _table(state: Race, options: np.ndarray, alive: np.ndarray, hand: int, exact: bool, mine_index: int | None):
+def _table(state: Race, options: np.ndarray, alive: np.ndarray, hand: int, exact: bool, mine_index: int | None,
+           kept: set[int]):
     """One row per option, best first: survivors by mean net score, then the dropped ones."""
     import pandas as pd
 
@@ -276,7 +296,11 @@ def _table(state: Race, options: np.ndarray, alive: np.ndarray, hand: int, exact
     })
     for j, (name, _) in enumerate(FLAG_COLUMNS):
         df[name] = sm.flags[:, j] / sm.n
-    df = df.sort_values(["survived", "net", "option"], ascending=[False, False, True], ignore_index=True)
+    # Contenders first (options still in the race on their own merit), then the rest by mean net
+    # score; options kept in the race only to be graded (--mine, a study's rules) rank among the rest.
+    df["contender"] = df["survived"] & ~df["option"].isin(list(kept)) | (df["option"] == best)
+    df = df.sort_values(["contender", "net", "option"], ascending=[False, False, True], ignore_index=True)
+    df = df.drop(columns="contender")
     df.insert(0, "rank", np.arange(1, len(df) + 1))
     if exact:
         df["exact"] = exact_table(hand, options[df["option"].to_numpy()])

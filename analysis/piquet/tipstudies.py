@@ -5,7 +5,12 @@ one side of the tip's sharp reading (PQ-T10: see its margin); otherwise ``inconc
 """
 from __future__ import annotations
 
+import functools
+
+import numpy as np
+
 from analysis.piquet import kernel as K
+from analysis.piquet.discard_study import mean_over_hands, study_hands, summary
 from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import PiquetRules
 from analysis.piquet.studies import deal_stats, deal_tallies, partie_stats, simulate_parties
@@ -98,7 +103,104 @@ def pq_t11(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> di
                      "deals_elder_loses_cards": n_lose, "mean_tricks_elder": float(t[K.T_ELDER_TRICKS] / n)})
 
 
-STUDIES = {"PQ-T8": pq_t8, "PQ-T9": pq_t9, "PQ-T10": pq_t10, "PQ-T11": pq_t11}
+# ------------------------------------------------------------------ discard-analyser tips
+@functools.lru_cache(maxsize=8)
+def _hands(rules: PiquetRules, seat: str, n: int, seed: int):
+    """The discard study behind PQ-T2/T4/T5/T7/T13/T14, shared by them: hands scale with the budget."""
+    hands = max(8, n // 12_500)
+    samples = 4_000 if n >= 1_000_000 else 2_000
+    return study_hands(hands, seat, rules, samples=samples, seed=seed)
+
+
+def _discard_verdict(tip_id, rules, seat, verdict, effect, name, reading, df, policy, details):
+    v = _verdict(tip_id, rules, verdict, effect, name, reading, int(df["deals"].sum()), df.attrs["seed"], policy,
+                 {**details, "hands": len(df), "samples_per_hand": df.attrs["samples"], "seat": seat})
+    v["variant"] = f"{rules.name}, {seat}"
+    return v
+
+
+def _pq_t2(seat):
+    def study(rules, n, seed, policy):
+        df = _hands(rules, seat, n, seed)
+        cost = mean_over_hands(df["shortest_weakest_cost"])
+        verdict = "supported" if cost.hi < 2 else ("refuted" if cost.lo > 2 else "inconclusive")
+        return _discard_verdict("PQ-T2", rules, seat, verdict, cost,
+                                "points per deal the rule gives up against the best exchange",
+                                "throwing the shortest suits' weakest cards costs under 2 points per deal", df,
+                                policy, {"rule_is_best": float(df["shortest_weakest_is_best"].mean()),
+                                         **{k: v for k, v in summary(df)["rules"].items()}})
+    return study
+
+
+def pq_t4(rules, n, seed, policy):
+    """PQ-T4: sequences before the point."""
+    df = _hands(rules, "elder", n, seed)
+    trade = df[df["max_sequence_option"] != df["max_point_option"]]
+    effect = mean_over_hands(trade["sequence_minus_point"]) if len(trade) > 1 else mean_over_hands([0, 0])
+    verdict = _against(effect, 0.0) if len(trade) > 1 else "inconclusive"
+    return _discard_verdict("PQ-T4", rules, "elder", verdict, effect,
+                            "expected score: sequence-seeking exchange minus point-seeking exchange",
+                            "on hands where the two differ, the exchange most likely to win sequences scores more "
+                            "than the one most likely to win the point", df, policy, {"hands_that_trade": len(trade)})
+
+
+def pq_t5(rules, n, seed, policy):
+    """PQ-T5: play for repique when the dealt hand is rich in declarations."""
+    df = _hands(rules, "elder", n, seed)
+    rich = df[df["dealt_declarations"] >= df["dealt_declarations"].median()]
+    cost = mean_over_hands(rich["max_repique_cost"])
+    verdict = "supported" if cost.hi < 1 else ("refuted" if cost.lo > 1 else "inconclusive")
+    return _discard_verdict("PQ-T5", rules, "elder", verdict, cost,
+                            "points per deal the repique-maximising exchange gives up (declaration-rich hands)",
+                            "on declaration-rich hands, playing for repique costs under 1 point per deal", df, policy,
+                            {"rich_hands": len(rich), "differs": float(rich["max_repique_differs"].mean())})
+
+
+def pq_t7(rules, n, seed, policy):
+    """PQ-T7: the number of cards exchanged reveals the hand's shape."""
+    df = _hands(rules, "younger", n, seed)
+    _, hi = rules.younger_bounds(5)
+    takes_all = proportion(int((df["best_takes"] == hi).sum()), len(df))
+    verdict = "refuted" if takes_all.lo > 0.9 else ("supported" if takes_all.hi < 0.5 else "inconclusive")
+    by = df.groupby("best_takes")["dealt_declarations"].mean()
+    return _discard_verdict("PQ-T7", rules, "younger", verdict, takes_all,
+                            "share of hands whose best exchange takes every card allowed",
+                            "the count reveals little when the best exchange almost always takes all (refuted above "
+                            "90%); it carries shape information when counts vary", df, policy,
+                            {"dealt_declarations_by_cards_taken": {int(k): float(v) for k, v in by.items()}})
+
+
+def pq_t13(rules, n, seed, policy):
+    """PQ-T13: as younger, be careful with the exchange (taking all is not always best)."""
+    df = _hands(rules, "younger", n, seed)
+    cost = mean_over_hands(df["take_all_cost"])
+    verdict = "supported" if cost.lo > 0.25 else ("refuted" if cost.hi < 0.25 else "inconclusive")
+    return _discard_verdict("PQ-T13", rules, "younger", verdict, cost,
+                            "points per deal that always taking every card costs younger",
+                            "always taking all costs younger more than a quarter point per deal", df, policy,
+                            {"best_takes": summary(df)["best_takes"]})
+
+
+def pq_t14(rules, n, seed, policy):
+    """PQ-T14: balance declarations against control of the trick play."""
+    df = _hands(rules, "elder", n, seed)
+    cost = mean_over_hands(np.minimum(df["max_declaring_cost"], df["max_tricks_cost"]))
+    verdict = "supported" if cost.lo > 0 else ("refuted" if cost.hi < 0.2 else "inconclusive")
+    return _discard_verdict("PQ-T14", rules, "elder", verdict, cost,
+                            "points per deal the better of the two extremes gives up against the best exchange",
+                            "the best exchange beats both the declaration-maximising and the trick-maximising one",
+                            df, policy, {"declaring_minus_tricks": mean_over_hands(df["declaring_minus_tricks"]).to_dict(),
+                                         "differ": float((df["max_declaring_option"] != df["max_tricks_option"]).mean())})
+
+
+def pq_t2_both(rules, n, seed, policy):
+    """PQ-T2, one verdict for elder and one for younger."""
+    return [_pq_t2("elder")(rules, n, seed, policy), _pq_t2("younger")(rules, n, seed, policy)]
+
+
+STUDIES = {"PQ-T2": pq_t2_both, "PQ-T4": pq_t4, "PQ-T5": pq_t5, "PQ-T7": pq_t7, "PQ-T8": pq_t8,
+           "PQ-T9": pq_t9, "PQ-T10": pq_t10, "PQ-T11": pq_t11, "PQ-T13": pq_t13, "PQ-T14": pq_t14}
 """Tips with a study, and the variants each is run under."""
-VARIANTS = {"PQ-T8": ("seed-de",), "PQ-T9": ("seed-de", "cavendish"), "PQ-T10": ("seed-no", "cavendish"),
-            "PQ-T11": ("seed-no", "seed-de")}
+VARIANTS = {"PQ-T2": ("seed-de",), "PQ-T4": ("seed-de",), "PQ-T5": ("seed-de",), "PQ-T7": ("seed-de",),
+            "PQ-T8": ("seed-de",), "PQ-T9": ("seed-de", "cavendish"), "PQ-T10": ("seed-no", "cavendish"),
+            "PQ-T11": ("seed-no", "seed-de"), "PQ-T13": ("seed-de", "seed-no"), "PQ-T14": ("seed-de",)}

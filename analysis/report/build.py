@@ -68,6 +68,23 @@ def _piquet_section(out_dir: str, fig_dir: str, deals: int, seed: int, threads: 
             "figures": [os.path.relpath(f, out_dir) for f in figs if f.endswith(".png")]}
 
 
+def _discard_section(out_dir: str, fig_dir: str, n: int, seed: int) -> list[dict]:
+    """The discard strategy study for elder and younger (the one behind the PQ tips, reused)."""
+    from analysis.piquet.discard_study import study_figures, summary
+    from analysis.piquet.rules import get_rules
+    from analysis.piquet.tipstudies import _hands
+
+    out = []
+    for seat in ("elder", "younger"):
+        df = _hands(get_rules("seed-de"), seat, n, seed)
+        stem = os.path.join(fig_dir, f"piquet_discards_{seat}")
+        study_figures(df, stem)
+        df.to_csv(os.path.join(out_dir, f"piquet_discards_{seat}.csv"), index=False)
+        out.append({"seat": seat, "hands": len(df), "samples": df.attrs["samples"], "summary": summary(df),
+                    "figure": os.path.relpath(stem + ".png", out_dir)})
+    return out
+
+
 def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0, threads: int | None = None,
                  budget: dict | None = None) -> dict:
     """Run the studies at the budget and write ``index.html`` and ``README.md`` into ``out_dir``.
@@ -101,6 +118,7 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
         })
     piquet = _piquet_section(out_dir, fig_dir, budget["piquet_deals"], seed, threads)
     tips = evaluate_tips(None, budget["tips"], seed, deals=budget.get("tip_deals"))
+    piquet["discards"] = _discard_section(out_dir, fig_dir, tips["deals_per_study"], seed)
     import numba
 
     context = {

@@ -1,0 +1,186 @@
+"""The discard strategy study: the analyser run over many random dealt hands, turned into tables
+of what the best exchange does and what simple rules cost against it (``salon study piquet
+discards``, the PQ-T2/T4/T5/T7/T13/T14 verdicts).
+
+Hand ``h`` of a study with seed ``s`` is the dealt hand of the seat in deal ``h`` of
+``reference.deal_cards(s, h)``; its analysis samples with seed ``s + 1 + h`` so hands do not
+share sampled deals.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.piquet import reference as ref
+from analysis.piquet.discards import analyse_hand, exchange_bounds
+from analysis.piquet.policies import HeuristicPolicy
+from analysis.piquet.rules import PiquetRules, get_rules
+from analysis.stats import Estimate, mean_from_sums
+
+RULES_OF_THUMB = {
+    "shortest_weakest": "throw the shortest suits' weakest cards first (PQ-T2)",
+    "keep_point": "keep the point suit, throw the weakest other cards",
+    "keep_guards": "younger: shortest and weakest first, but keep guards of kings and queens",
+    "heuristic": "the engine's heuristic exchange (a 'typical' player)",
+}
+
+
+def dealt_hand(seed: int, h: int, seat: str) -> int:
+    """The seat's dealt hand in deal h of the study."""
+    deck = ref.deal_cards(seed, h)
+    cards = deck[:12] if seat == "elder" else deck[12:24]
+    return sum(1 << c for c in cards)
+
+
+def _by_key(hand: int, key) -> list[int]:
+    return sorted((c for c in range(32) if hand >> c & 1), key=key)
+
+
+def rule_discards(hand: int, seat: str, rules: PiquetRules, elder_took: int = 5) -> dict[str, int]:
+    """The discard (mask) each rule of thumb makes, taking as many cards as the seat may."""
+    lo, hi = exchange_bounds(seat, rules, elder_took)
+    n = max(hi, lo)
+    length = {s: bin(hand >> (8 * s) & 0xFF).count("1") for s in range(4)}
+    shortest = _by_key(hand, lambda c: (length[c >> 3], c & 7, c >> 3))
+    point = ref.point_suit(hand)
+    outside = _by_key(hand & ~(0xFF << (8 * point)), lambda c: (c & 7, length[c >> 3], c >> 3))
+    guards = ref.guards(hand)
+    unguarded = [c for c in shortest if not guards >> c & 1]
+    player = ref.Player(HeuristicPolicy(), seat, None)
+    out = {
+        "shortest_weakest": sum(1 << c for c in shortest[:n]),
+        "keep_point": sum(1 << c for c in outside[:n]) if len(outside) >= lo else sum(1 << c for c in shortest[:n]),
+        "heuristic": sum(1 << c for c in player.discard(hand, lo, hi)),
+    }
+    if seat == "younger":
+        out["keep_guards"] = sum(1 << c for c in unguarded[:n])
+    return out
+
+
+def _declaration_value(hand: int) -> int:
+    """The dealt hand's own declarations, scored as if it won every category (a strength measure)."""
+    return sum(ref.category_points(cat, hand) for cat in ("point", "sequences", "sets"))
+
+
+def _paired(race, a: int, b: int) -> tuple[float, int]:
+    """Mean of option a minus option b over the deals both played."""
+    x, y = race.column(a).astype(np.int64), race.column(b).astype(np.int64)
+    n = min(len(x), len(y))
+    return float((x[:n] - y[:n]).mean()), n
+
+
+def study_hands(hands: int, seat: str = "elder", rules: PiquetRules | None = None, *, samples: int = 4_000,
+                seed: int = 0, elder_took: int = 5, threads: int | None = None, progress: bool = False):
+    """One row per hand: the best exchange and what each rule of thumb and a random exchange cost."""
+    import pandas as pd
+
+    rules = rules or get_rules()
+    rows = []
+    it = range(hands)
+    if progress:
+        from tqdm.auto import tqdm
+
+        it = tqdm(it, desc="hands", leave=False)
+    for h in it:
+        hand = dealt_hand(seed, h, seat)
+        rule_masks = rule_discards(hand, seat, rules, elder_took)
+        a = analyse_hand(hand, seat, rules, samples=samples, seed=seed + 1 + h, elder_took=elder_took,
+                         exact=False, threads=threads, keep=list(rule_masks.values()))
+        t = a.table
+        best = t.iloc[0]
+        _, hi = exchange_bounds(seat, rules, elder_took)
+        row = {"hand": h, "cards": " ".join(best["keep"] + best["discard"]), "best_discard": " ".join(best["discard"]),
+               "best_takes": int(best["cards"]), "best_net": float(best["net"]), "deals": int(best["n"]),
+               "dealt_declarations": _declaration_value(hand)}
+        # Random legal exchange: the average option (each option's mean over the deals it played).
+        row["random_cost"] = float(best["net"] - t["net"].mean())
+        take_all = t[t["cards"] == hi].iloc[0]
+        row["take_all_cost"] = float(-take_all["diff_to_best"])
+        for name, mask in rule_masks.items():
+            r = a.row(mask)
+            row[f"{name}_cost"] = float(-r["diff_to_best"])
+            row[f"{name}_cost_sq_n"] = int(r["n"])
+            row[f"{name}_is_best"] = bool(r["rank"] == 1)
+        # Trade-offs among the options every deal of round 1 played (all of them).
+        first = a.race.rounds[0]
+        f = first.flags
+        share = {name: ((f & bit) != 0).mean(axis=0) for name, bit in (("point", 1), ("seq", 2), ("sets", 4),
+                                                                         ("repique", 8), ("cards", 64))}
+        best_o = int(best["option"])
+        for label, score in (("repique", share["repique"]), ("declaring", share["point"] + share["seq"] + share["sets"]),
+                             ("tricks", share["cards"]), ("point", share["point"]), ("sequence", share["seq"])):
+            o = int(first.options[int(np.argmax(score))])
+            row[f"max_{label}_differs"] = o != best_o
+            row[f"max_{label}_cost"], _ = _paired(a.race, best_o, o)
+            row[f"max_{label}_option"] = o
+        row["declaring_minus_tricks"], _ = _paired(a.race, row["max_declaring_option"], row["max_tricks_option"])
+        row["sequence_minus_point"], _ = _paired(a.race, row["max_sequence_option"], row["max_point_option"])
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df.attrs.update({"seat": seat, "rules": rules.name, "hands": hands, "samples": samples, "seed": seed,
+                     "elder_took": elder_took if seat == "younger" else None})
+    return df
+
+
+def mean_over_hands(values) -> Estimate:
+    """The mean of per-hand values with a t interval across hands (hand-to-hand and sampling noise)."""
+    x = np.asarray(values, dtype=np.float64)
+    # Work in hundredths so the integer sums of analysis.stats apply.
+    k = np.round(x * 100).astype(np.int64)
+    e = mean_from_sums(int(k.sum()), int((k * k).sum()), len(k))
+    return Estimate(e.value / 100, e.lo / 100, e.hi / 100, e.n)
+
+
+def summary(df) -> dict:
+    """The study's tables: cards the best exchange takes, what each rule costs, trade-offs."""
+    n = len(df)
+    takes = df["best_takes"].value_counts().sort_index()
+    out = {
+        "hands": n,
+        "best_takes": {int(k): float(v / n) for k, v in takes.items()},
+        "random_cost": mean_over_hands(df["random_cost"]).to_dict(),
+        "take_all_cost": mean_over_hands(df["take_all_cost"]).to_dict(),
+        "rules": {},
+        "declarations_by_cards_taken": {int(k): float(v) for k, v in
+                                        df.groupby("best_takes")["dealt_declarations"].mean().items()},
+    }
+    for name in RULES_OF_THUMB:
+        if f"{name}_cost" in df:
+            out["rules"][name] = {"cost": mean_over_hands(df[f"{name}_cost"]).to_dict(),
+                                  "is_best": float(df[f"{name}_is_best"].mean()), "rule": RULES_OF_THUMB[name]}
+    for label in ("repique", "declaring", "tricks", "point", "sequence"):
+        out[f"max_{label}"] = {"differs": float(df[f"max_{label}_differs"].mean()),
+                               "cost": mean_over_hands(df[f"max_{label}_cost"]).to_dict()}
+    out["declaring_minus_tricks"] = mean_over_hands(df["declaring_minus_tricks"]).to_dict()
+    out["sequence_minus_point"] = mean_over_hands(df["sequence_minus_point"]).to_dict()
+    return out
+
+
+def study_figures(df, stem: str) -> list[str]:
+    """Cards taken by the best exchange, and the cost of each rule of thumb (PNG and SVG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    s = summary(df)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    ks = sorted(s["best_takes"])
+    axes[0].bar(ks, [s["best_takes"][k] for k in ks])
+    axes[0].set_xlabel("cards the best exchange takes")
+    axes[0].set_ylabel("share of hands")
+    axes[0].set_title(f"{df.attrs['seat']}, {df.attrs['rules']}: {len(df)} hands")
+    names = list(s["rules"]) + ["take_all", "random"]
+    costs = [s["rules"][k]["cost"] for k in s["rules"]] + [s["take_all_cost"], s["random_cost"]]
+    y = np.arange(len(names))
+    vals = np.array([c["value"] for c in costs])
+    err = np.array([[c["value"] - c["ci95"][0] for c in costs], [c["ci95"][1] - c["value"] for c in costs]])
+    axes[1].barh(y, vals, xerr=err, capsize=3)
+    axes[1].set_yticks(y, names)
+    axes[1].set_xlabel("points per deal given up against the best exchange (95%)")
+    fig.tight_layout()
+    paths = []
+    for ext in ("png", "svg"):
+        fig.savefig(f"{stem}.{ext}")
+        paths.append(f"{stem}.{ext}")
+    plt.close(fig)
+    return paths
