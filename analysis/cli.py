@@ -515,7 +515,8 @@ def piquet_discards_cmd(hands, seat, samples, quick, elder_took, seed, rules, ru
     figs = study_figures(df, stem)
     s = summary(df)
     lines = [f"Piquet discard study · {seat} · rules {r.name} · {hands} hands · up to {samples:,} deals each · seed {seed}",
-             "best exchange takes: " + ", ".join(f"{k} cards {v:.0%}" for k, v in s["best_takes"].items())]
+             "best exchange takes: " + ", ".join(f"{k} cards {v:.0%}" for k, v in s["best_takes"].items()),
+             "best exchange: " + ", ".join(f"{k.replace('_', ' ')} {v:.0%}" for k, v in s["best_exchange"].items())]
     for name, v in s["rules"].items():
         c = v["cost"]
         lines.append(f"  {name:<17} costs {c['value']:6.2f} points/deal [{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}], "

@@ -187,3 +187,30 @@ def test_cli_discard_bad_input(args, needle, capsys):
         main(args)
     err = capsys.readouterr().err.strip().splitlines()
     assert e.value.code == 2 and len(err) == 1 and needle in err[0]
+
+
+def test_discard_features_and_rules_of_thumb():
+    from analysis.piquet.discard_study import discard_features, rule_discards
+
+    hand = parse_hand("♠A K Q J 10 ♥A K Q ♦7 8 ♣7 9")
+    f = discard_features(hand, mask_of(parse_cards("7D 8D 7C 9C")))
+    assert f["throws_whole_suit"] and f["throws_only_shortest"] and f["keeps_point_suit"]
+    assert f["keeps_sequences"] and f["keeps_sets"]
+    g = discard_features(hand, mask_of(parse_cards("10S 7D")))
+    assert not g["keeps_sequences"] and not g["keeps_point_suit"] and not g["throws_whole_suit"]
+    rules = rule_discards(hand, "elder", get_rules())
+    assert rules["shortest_weakest"] == mask_of(parse_cards("7D 8D 7C 9C QH"))
+    assert rules["keep_point"] & (0xFF << 0) == 0  # spades (the point suit) kept
+    y = rule_discards(hand, "younger", get_rules())
+    assert all(bin(m).count("1") == 3 for m in y.values()) and set(y) >= {"keep_guards", "heuristic"}
+
+
+def test_discard_study_runs_and_summarises():
+    from analysis.piquet.discard_study import study_hands, summary
+
+    df = study_hands(3, "younger", get_rules(), samples=400, seed=2)
+    s = summary(df)
+    assert s["hands"] == 3 and abs(sum(s["best_takes"].values()) - 1) < 1e-12
+    assert set(s["rules"]) == {"shortest_weakest", "keep_point", "keep_guards", "heuristic"}
+    assert all(r["cost"]["value"] >= 0 for r in s["rules"].values())  # nothing beats the best on average
+    assert s["random_cost"]["value"] > 0 and 0 <= s["best_exchange"]["keeps_point_suit"] <= 1

@@ -24,9 +24,7 @@ def _hand(text: str, who: str, lang: str) -> int:
 def combinations(mask: int) -> dict:
     """A hand's combinations: carte blanche, point, every sequence and set, with their values."""
     length, value = ref.point_of(mask)
-    suit = max(range(4), key=lambda s: (bin(mask >> (8 * s) & 0xFF).count("1"),
-                                         sum(ref.point_value(c) for c in range(8 * s, 8 * s + 8)
-                                             if mask >> c & 1), -s))
+    suit = ref.point_suit(mask)
     seqs = [{"name": SEQUENCE_NAMES[n], "length": n, "top": ref.name_of(top), "points": SEQUENCE_SCORES[n]}
             for n, top in ref.sequences_of(mask)]
     sets = [{"name": "quatorze" if n == 4 else "trio", "rank": RANK_NAMES[r], "count": n,

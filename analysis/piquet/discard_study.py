@@ -56,6 +56,31 @@ def rule_discards(hand: int, seat: str, rules: PiquetRules, elder_took: int = 5)
     return out
 
 
+def discard_features(hand: int, discard: int) -> dict[str, bool]:
+    """What an exchange does with the dealt hand: throws a whole suit, throws only from the two
+    shortest suits, keeps the point suit, its sequences, its sets (10s and up) and its guards."""
+    lanes = [(hand >> (8 * s)) & 0xFF for s in range(4)]
+    thrown = [(discard >> (8 * s)) & 0xFF for s in range(4)]
+    held = [s for s in range(4) if lanes[s]]
+    shortest = sorted(held, key=lambda s: (bin(lanes[s]).count("1"), s))[:2]
+    in_sequences = sum(1 << code for length, top in ref.sequences_of(hand)
+                       for code in range(top - length + 1, top + 1))
+    in_sets = sum(1 << (8 * s + rank) for _, rank in ref.sets_of(hand) for s in range(4)
+                  if hand >> (8 * s + rank) & 1)
+    return {
+        "throws_whole_suit": any(lanes[s] and thrown[s] == lanes[s] for s in range(4)),
+        "throws_only_shortest": all(not thrown[s] or s in shortest for s in range(4)),
+        "keeps_point_suit": not thrown[ref.point_suit(hand)],
+        "keeps_sequences": not discard & in_sequences,
+        "keeps_sets": not discard & in_sets,
+        "keeps_guards": not discard & ref.guards(hand),
+    }
+
+
+FEATURES = ("throws_whole_suit", "throws_only_shortest", "keeps_point_suit", "keeps_sequences", "keeps_sets",
+            "keeps_guards")
+
+
 def _declaration_value(hand: int) -> int:
     """The dealt hand's own declarations, scored as if it won every category (a strength measure)."""
     return sum(ref.category_points(cat, hand) for cat in ("point", "sequences", "sets"))
@@ -91,6 +116,8 @@ def study_hands(hands: int, seat: str = "elder", rules: PiquetRules | None = Non
         row = {"hand": h, "cards": " ".join(best["keep"] + best["discard"]), "best_discard": " ".join(best["discard"]),
                "best_takes": int(best["cards"]), "best_net": float(best["net"]), "deals": int(best["n"]),
                "dealt_declarations": _declaration_value(hand)}
+        best_mask = int(a.options[int(best["option"])])
+        row.update({f"best_{k}": v for k, v in discard_features(hand, best_mask).items()})
         # Random legal exchange: the average option (each option's mean over the deals it played).
         row["random_cost"] = float(best["net"] - t["net"].mean())
         take_all = t[t["cards"] == hi].iloc[0]
@@ -143,6 +170,7 @@ def summary(df) -> dict:
         "declarations_by_cards_taken": {int(k): float(v) for k, v in
                                         df.groupby("best_takes")["dealt_declarations"].mean().items()},
     }
+    out["best_exchange"] = {k: float(df[f"best_{k}"].mean()) for k in FEATURES}
     for name in RULES_OF_THUMB:
         if f"{name}_cost" in df:
             out["rules"][name] = {"cost": mean_over_hands(df[f"{name}_cost"]).to_dict(),
