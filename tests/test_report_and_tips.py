@@ -43,7 +43,8 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
 def test_piquet_tip_verdicts_are_real():
     res = evaluate_tips("piquet", "quick", seed=3, deals=30_000)
     by_id = {t["id"]: t for t in res["tips"]}
-    for tip_id in ("PQ-T2", "PQ-T4", "PQ-T5", "PQ-T7", "PQ-T8", "PQ-T9", "PQ-T10", "PQ-T11", "PQ-T13", "PQ-T14"):
+    for tip_id in ("PQ-T1", "PQ-T2", "PQ-T3", "PQ-T4", "PQ-T5", "PQ-T7", "PQ-T8", "PQ-T9", "PQ-T10", "PQ-T11",
+                   "PQ-T13", "PQ-T14"):
         assert by_id[tip_id]["status"] == "studied" and by_id[tip_id]["verdicts"], tip_id
         for v in by_id[tip_id]["verdicts"]:
             assert v["verdict"] in ("supported", "refuted", "inconclusive")
@@ -52,7 +53,8 @@ def test_piquet_tip_verdicts_are_real():
     # Elder's declarations edge is large and certain even on 30,000 deals.
     assert all(v["verdict"] == "supported" for v in by_id["PQ-T9"]["verdicts"])
     assert [v["variant"] for v in by_id["PQ-T2"]["verdicts"]] == ["seed-de, elder", "seed-de, younger"]
-    for tip_id in ("PQ-T1", "PQ-T3", "PQ-T6", "PQ-T12"):
+    assert by_id["PQ-T3"]["verdicts"][0]["details"]["arithmetic"]["elder_unseen"] == 15
+    for tip_id in ("PQ-T6", "PQ-T12"):
         assert by_id[tip_id]["status"] == "not yet studied" and by_id[tip_id]["verdicts"] == []
     json.dumps(res)
 

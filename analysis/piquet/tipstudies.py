@@ -13,7 +13,7 @@ from analysis.piquet import kernel as K
 from analysis.piquet.discard_study import mean_over_hands, study_hands, summary
 from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import PiquetRules
-from analysis.piquet.studies import deal_stats, deal_tallies, partie_stats, simulate_parties
+from analysis.piquet.studies import deal_stats, deal_tallies, paired_policies, partie_stats, simulate_parties
 from analysis.stats import Estimate, independent_difference, proportion
 
 
@@ -198,9 +198,45 @@ def pq_t2_both(rules, n, seed, policy):
     return [_pq_t2("elder")(rules, n, seed, policy), _pq_t2("younger")(rules, n, seed, policy)]
 
 
-STUDIES = {"PQ-T2": pq_t2_both, "PQ-T4": pq_t4, "PQ-T5": pq_t5, "PQ-T7": pq_t7, "PQ-T8": pq_t8,
+def _tracking_value(rules, n, seed, policy) -> Estimate:
+    import dataclasses
+
+    return paired_policies(min(n, 2_000_000), seed, rules, policy, dataclasses.replace(policy, track_cards=False),
+                           policy)
+
+
+def pq_t1(rules, n, seed, policy):
+    """PQ-T1: the exchange is the most important decision of the deal."""
+    df = _hands(rules, "elder", n, seed)
+    exchange = mean_over_hands(df["heuristic_cost"])
+    play = _tracking_value(rules, n, seed, policy)
+    verdict = "supported" if exchange.lo > play.hi else ("refuted" if exchange.hi < play.lo else "inconclusive")
+    return _discard_verdict("PQ-T1", rules, "elder", verdict, exchange,
+                            "points per deal between the best and a typical (heuristic) exchange",
+                            "the exchange's best-vs-typical spread exceeds the trick-play spread (remembering the "
+                            "cards seen against not: the one play decision varied so far) and the declaring spread "
+                            "(sinking is not modelled, so 0)", df, policy,
+                            {"play_spread_card_tracking": play.to_dict(), "declaring_spread": 0.0})
+
+
+def pq_t3(rules, n, seed, policy):
+    """PQ-T3: count every card. (a) The value of card tracking; (b) the printed arithmetic."""
+    value = _tracking_value(rules, n, seed, policy)
+    verdict = _against(value, 0.0)
+    # (b) After elder takes 5 (seed-de), he has seen his 12 and the 5 he took (17 cards); younger
+    # holds 12 of the other 15. Younger taking 3 has seen 15 cards; elder holds 12 of the other 17.
+    _, y_hi = rules.younger_bounds(5)
+    counts = {"elder_seen": 17, "elder_unseen": 15, "younger_seen": 12 + y_hi, "younger_unseen": 20 - y_hi,
+              "printed": "the opponent holds 12 of the 19 cards you have seen (wrong: he holds 12 of the cards "
+                         "you have NOT seen, 15 for elder taking five, 17 for younger taking three)"}
+    return {**_verdict("PQ-T3", rules, verdict, value, "elder's points per deal from remembering the cards seen",
+                       "a player who tracks the cards seen (discards, seen talon cards, cards played, voids) "
+                       "scores more than one who does not", min(n, 2_000_000), seed, policy, {"arithmetic": counts})}
+
+
+STUDIES = {"PQ-T1": pq_t1, "PQ-T2": pq_t2_both, "PQ-T3": pq_t3, "PQ-T4": pq_t4, "PQ-T5": pq_t5, "PQ-T7": pq_t7, "PQ-T8": pq_t8,
            "PQ-T9": pq_t9, "PQ-T10": pq_t10, "PQ-T11": pq_t11, "PQ-T13": pq_t13, "PQ-T14": pq_t14}
 """Tips with a study, and the variants each is run under."""
-VARIANTS = {"PQ-T2": ("seed-de",), "PQ-T4": ("seed-de",), "PQ-T5": ("seed-de",), "PQ-T7": ("seed-de",),
+VARIANTS = {"PQ-T1": ("seed-de",), "PQ-T2": ("seed-de",), "PQ-T3": ("seed-de",), "PQ-T4": ("seed-de",), "PQ-T5": ("seed-de",), "PQ-T7": ("seed-de",),
             "PQ-T8": ("seed-de",), "PQ-T9": ("seed-de", "cavendish"), "PQ-T10": ("seed-no", "cavendish"),
             "PQ-T11": ("seed-no", "seed-de"), "PQ-T13": ("seed-de", "seed-no"), "PQ-T14": ("seed-de",)}
