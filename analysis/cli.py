@@ -286,7 +286,7 @@ def replay(file, rules, rule, as_json):
 # --------------------------------------------------------------------------- piquet
 @cli.group()
 def piquet():
-    """Piquet: declarations scored, a deal explained, a record replayed."""
+    """Piquet: declarations scored, which cards to throw, a deal explained, a record replayed."""
 
 
 @piquet.command()
