@@ -1,0 +1,138 @@
+"""Bezique decision rules: a parameterised heuristic and a uniformly random legal policy.
+
+The dataclasses are the policies' parameters (validated, printable, hashable); ``to_array`` is what
+a numba kernel will read. The reference implements both in plain Python
+(docs/bezique-engine.md, "Policies"); the heuristic's parameters express the tips BZ-T1..T5.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from analysis.errors import InputError
+
+# Slots of the policy array.
+P_KIND = 0  # 0 heuristic, 1 random
+P_MELD_WIN = 1
+P_MELD_WIN_MIN = 2
+P_BRISQUE_WIN = 3
+P_GREEDY_WIN = 4
+P_TRUMP_WIN = 5
+P_TRUMP_KEEP = 6
+P_BRISQUE_KEEP = 7
+P_MELD_KEEP = 8
+P_FOUR_KEEP_MIN = 9
+P_LEAD_LOW = 10
+P_HOLD_BEZIQUE = 11
+P_HOLD_BEZIQUE_STOCK = 12
+P_EXCHANGE_SEVEN = 13
+N_POLICY_SLOTS = 14
+
+KIND_HEURISTIC = 0
+KIND_RANDOM = 1
+
+_FLAGS = ("meld_win", "brisque_win", "greedy_win", "trump_win", "lead_low", "hold_bezique",
+          "exchange_seven")
+_LIMITS = {"meld_win_min": (0, 1000), "trump_keep": (0, 100), "brisque_keep": (0, 100),
+           "meld_keep": (0, 100), "four_keep_min": (2, 5), "hold_bezique_stock": (0, 47)}
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy:
+    """The rulebook-style player (docs/bezique-engine.md, "Heuristic policy").
+
+    Winning a stock trick (BZ-T1): the follower tries to win when a meld worth at least
+    ``meld_win_min`` is waiting (``meld_win``), when the card led is an ace or ten
+    (``brisque_win``), or always (``greedy_win``); ``trump_win`` lets him trump for any of these
+    reasons (0: trumps are spent only for a waiting meld, BZ-T4). Keeping cards: every card's keep
+    value is its rank plus ``brisque_keep`` for aces and tens (BZ-T3), ``trump_keep`` for trumps
+    (BZ-T4) and ``meld_keep`` for cards with a meld in view (BZ-T2: a marriage or bezique partner
+    held, three of the five sequence cards held, or ``four_keep_min`` cards of a rank for fours);
+    he leads (``lead_low``: BZ-T3, lure the brisques out) and throws the lowest-valued card.
+    Melding: the most valuable legal meld, except that a single bezique is held while the double
+    is still possible and the stock holds at least ``hold_bezique_stock`` cards
+    (``hold_bezique``, BZ-T5). ``exchange_seven``: exchange the trump seven at the first chance.
+    """
+
+    meld_win: bool = True
+    meld_win_min: int = 20
+    brisque_win: bool = True
+    greedy_win: bool = False
+    trump_win: bool = True
+    trump_keep: int = 4
+    brisque_keep: int = 6
+    meld_keep: int = 4
+    four_keep_min: int = 3
+    lead_low: bool = True
+    hold_bezique: bool = True
+    hold_bezique_stock: int = 10
+    exchange_seven: bool = True
+
+    kind = "heuristic"
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in _FLAGS:
+                if value not in (True, False, 0, 1):
+                    raise InputError(f"{f.name} must be true or false, not {value!r}")
+                continue
+            lo, hi = _LIMITS[f.name]
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                raise InputError(f"{f.name} must be a whole number from {lo} to {hi}, not {value!r}")
+
+    def to_array(self) -> np.ndarray:
+        """The parameters as the kernel's int64 array (slots P_*)."""
+        a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
+        a[P_KIND] = KIND_HEURISTIC
+        a[P_MELD_WIN] = int(self.meld_win)
+        a[P_MELD_WIN_MIN] = self.meld_win_min
+        a[P_BRISQUE_WIN] = int(self.brisque_win)
+        a[P_GREEDY_WIN] = int(self.greedy_win)
+        a[P_TRUMP_WIN] = int(self.trump_win)
+        a[P_TRUMP_KEEP] = self.trump_keep
+        a[P_BRISQUE_KEEP] = self.brisque_keep
+        a[P_MELD_KEEP] = self.meld_keep
+        a[P_FOUR_KEEP_MIN] = self.four_keep_min
+        a[P_LEAD_LOW] = int(self.lead_low)
+        a[P_HOLD_BEZIQUE] = int(self.hold_bezique)
+        a[P_HOLD_BEZIQUE_STOCK] = self.hold_bezique_stock
+        a[P_EXCHANGE_SEVEN] = int(self.exchange_seven)
+        return a
+
+    def describe(self) -> dict:
+        """Name and parameters, for outputs and provenance."""
+        return {"kind": self.kind, **{k: (int(v) if isinstance(v, bool) else v)
+                                      for k, v in dataclasses.asdict(self).items()}}
+
+
+@dataclass(frozen=True)
+class RandomPolicy:
+    """Every decision uniformly at random among the legal ones (for tests and baselines)."""
+
+    kind = "random"
+
+    def to_array(self) -> np.ndarray:
+        """The kernel's int64 array."""
+        a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
+        a[P_KIND] = KIND_RANDOM
+        return a
+
+    def describe(self) -> dict:
+        """Name, for outputs and provenance."""
+        return {"kind": self.kind}
+
+
+def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | None = None):
+    """A policy by name (``heuristic`` or ``random``) with parameters overridden (``key=value``)."""
+    from analysis.variants import apply_overrides
+
+    if name == "heuristic":
+        return apply_overrides(HeuristicPolicy(), overrides)
+    if name == "random":
+        if overrides:
+            raise InputError("the random policy takes no parameters")
+        return RandomPolicy()
+    raise InputError(f"unknown policy {name!r}; valid: heuristic, random")

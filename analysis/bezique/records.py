@@ -1,0 +1,273 @@
+"""Bezique deal records: JSON in and out, step-by-step validation, replay and re-scoring.
+
+A record is one deal as a JSON object, cards as strings (``"KH"``, ``"10S"``; parsing also takes
+``"K♥"``, ``"♥K"``, ``"10h"``, ``"Th"``). The two copies of a card are written alike::
+
+    {"game": "bezique", "rules": "seed-de", "switches": {"target": 500},   # switches optional
+     "elder": [8 cards], "dealer": [8 cards], "turn_up": "7H",
+     "stock": [47 cards, in drawing order],
+     "tricks": [{"lead": "QS", "follow": "9H",
+                 "table": ["lead"],                      # optional: played from the table
+                 "exchange": true,                       # optional: seven of trumps exchanged
+                 "meld": {"hand": ["KH", "QH"], "table": []},   # optional
+                 "draws": ["8C", "AS"]},                 # optional: winner's, loser's card
+                ... 32 tricks]}
+
+Elder (the non-dealer) leads the first trick and each winner the next (BZ-STOCK-PLAY); draws
+follow from the stock (BZ-DRAW) and, when given, are checked. A played card comes from the
+player's hand when he holds that card there, else from his table, unless ``"table"`` names it;
+a meld's cards are the ones laid from the hand and the ones already on his table. The seven of
+trumps played in the stock phase is always announced. An optional ``"source"`` and
+``"comment"`` are carried along and not checked. :func:`replay` checks every step against
+RULES.md and raises :class:`InputError` with one line naming the step and the rule broken.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from analysis.bezique import reference as ref
+from analysis.bezique.reference import DEALER, ELDER, SEATS, DealResult, TrickPlay
+from analysis.bezique.rules import VARIANTS, BeziqueRules, code_of, get_rules, name_of
+from analysis.cards import parse_card
+from analysis.errors import InputError
+from analysis.variants import apply_overrides
+
+REQUIRED_KEYS = ("game", "rules", "elder", "dealer", "turn_up", "stock", "tricks")
+OPTIONAL_KEYS = ("switches", "source", "comment")
+TRICK_KEYS = ("lead", "follow")
+TRICK_OPTIONAL = ("table", "exchange", "meld", "draws")
+
+
+def _fail(step: str, message: str, rule: str | None = None) -> None:
+    """Raise the one-line error of a record: ``step: message (RULE)``."""
+    raise InputError(f"{step}: {message}" + (f" ({rule})" if rule else ""))
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------------
+
+def _rules_entries(rules: BeziqueRules) -> dict:
+    """``"rules"`` and, when some switch differs from that variant, ``"switches"``."""
+    name = rules.name if rules.name in VARIANTS else "seed-de"
+    changed = ref.overridden_switches(rules)
+    return {"rules": name, **({"switches": changed} if changed else {})}
+
+
+def record_from_deal(result: DealResult, rules: BeziqueRules | None = None) -> dict:
+    """The JSON record (a dict) of a deal played by :func:`reference.play_deal` (a deal cut
+    short by the end of a game has fewer than 32 tricks and does not replay)."""
+    rules = rules or result.rules
+
+    def names(codes):
+        return [name_of(c) for c in codes]
+
+    tricks = []
+    for t in result.tricks:
+        entry: dict = {"lead": name_of(t.led), "follow": name_of(t.followed)}
+        table = [k for k, flag in (("lead", t.led_from_table), ("follow", t.followed_from_table)) if flag]
+        if table:
+            entry["table"] = table
+        if t.exchanged:
+            entry["exchange"] = True
+        if t.meld is not None:
+            entry["meld"] = {"hand": names(t.meld.hand),
+                             "table": names(c for c in t.meld.cards if c not in t.meld.hand)}
+        if t.draws is not None:
+            entry["draws"] = names(t.draws)
+        tricks.append(entry)
+    return {
+        "game": "bezique",
+        **_rules_entries(rules),
+        "elder": names(result.elder_dealt),
+        "dealer": names(result.dealer_dealt),
+        "turn_up": name_of(result.turn_up),
+        "stock": names(result.stock),
+        "tricks": tricks,
+        "source": {"seed": result.seed, "index": result.index, "lane_base": result.lane_base},
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the structure
+# ---------------------------------------------------------------------------------------------
+
+def _card(value, where: str) -> int:
+    """One card string -> its face (the Bezique code of the first copy)."""
+    if not isinstance(value, str):
+        _fail(where, f"expected a card string, got {type(value).__name__}")
+    try:
+        return code_of(parse_card(value))
+    except InputError as e:
+        _fail(where, str(e))
+
+
+def _cards(value, where: str) -> list[int]:
+    """A list of card strings -> faces."""
+    if not isinstance(value, list):
+        _fail(where, f"expected a list of cards, got {type(value).__name__}")
+    return [_card(v, where) for v in value]
+
+
+def _rules_of(record: dict, rules: BeziqueRules | None) -> BeziqueRules:
+    """The explicit rules, else the record's variant with its switches."""
+    if rules is not None:
+        return rules
+    name = record["rules"]
+    if not isinstance(name, str):
+        _fail("rules", f"expected a variant name, got {type(name).__name__}")
+    try:
+        base = get_rules(name)
+    except InputError as e:
+        _fail("rules", str(e))
+    switches = record.get("switches", {})
+    if not isinstance(switches, dict):
+        _fail("switches", f"expected an object of switches, got {type(switches).__name__}")
+    as_text = {k: v if isinstance(v, str) else json.dumps(v) for k, v in switches.items()}
+    try:
+        return apply_overrides(base, as_text)
+    except InputError as e:
+        _fail("switches", str(e))
+
+
+def _check_keys(record, rules: BeziqueRules | None) -> None:
+    """The record is an object with the required keys and no unknown ones, for bezique."""
+    if not isinstance(record, dict):
+        _fail("record", f"expected a JSON object, got {type(record).__name__}")
+    for key in REQUIRED_KEYS:
+        if key not in record and not (key == "rules" and rules is not None):
+            _fail("record", f"missing key {key!r}")
+    unknown = [k for k in record if k not in REQUIRED_KEYS + OPTIONAL_KEYS]
+    if unknown:
+        _fail("record", f"unknown key {unknown[0]!r}; valid: {', '.join(REQUIRED_KEYS + OPTIONAL_KEYS)}")
+    if record["game"] != "bezique":
+        _fail("game", f"expected 'bezique', got {record['game']!r}")
+
+
+def _trick(entry, n: int) -> tuple[TrickPlay, list[int] | None]:
+    """One trick entry -> a TrickPlay of faces, and the recorded draws (None if not given)."""
+    step = f"trick {n}"
+    if not isinstance(entry, dict):
+        _fail(step, "expected an object with lead and follow")
+    for key in TRICK_KEYS:
+        if key not in entry:
+            _fail(step, f"missing key {key!r}")
+    for key in entry:
+        if key not in TRICK_KEYS + TRICK_OPTIONAL:
+            _fail(step, f"unknown key {key!r}; valid: {', '.join(TRICK_KEYS + TRICK_OPTIONAL)}")
+    table = entry.get("table", [])
+    if not isinstance(table, list) or any(t not in TRICK_KEYS for t in table):
+        _fail(step, "\"table\" must list \"lead\" and/or \"follow\"")
+    exchange = entry.get("exchange", False)
+    if not isinstance(exchange, bool):
+        _fail(step, "\"exchange\" must be true or false")
+    meld_hand: list[int] = []
+    meld_table: list[int] = []
+    if "meld" in entry:
+        meld = entry["meld"]
+        if not isinstance(meld, dict) or any(k not in ("hand", "table") for k in meld):
+            _fail(step, "\"meld\" must be an object with \"hand\" and \"table\" card lists")
+        meld_hand = _cards(meld.get("hand", []), f"{step}: meld")
+        meld_table = _cards(meld.get("table", []), f"{step}: meld")
+        if not meld_hand and not meld_table:
+            _fail(step, "an empty meld")
+    draws = _cards(entry["draws"], f"{step}: draws") if "draws" in entry else None
+    if draws is not None and len(draws) != 2:
+        _fail(step, "\"draws\" must be the winner's and the loser's card")
+    play = TrickPlay(_card(entry["lead"], step), _card(entry["follow"], step), "lead" in table,
+                     "follow" in table, exchange, tuple(meld_hand), tuple(meld_table))
+    return play, draws
+
+
+# ---------------------------------------------------------------------------------------------
+# Replay
+# ---------------------------------------------------------------------------------------------
+
+def replay(record: dict, rules: BeziqueRules | None = None) -> dict:
+    """Check every step of a record against the rules and re-score the deal.
+
+    ``rules`` overrides the record's ``"rules"`` and ``"switches"``. Returns ``{"game":
+    "bezique", "rules": name, "switches": {...}, "scores": {"elder": {...}, "dealer": {...}}}``,
+    each score a breakdown (the meld kinds, seven, brisques, last_trick, total, tricks). An
+    illegal or malformed record raises :class:`InputError` naming the step and the rule.
+    """
+    _check_keys(record, rules)
+    rules = _rules_of(record, rules)
+    elder = _cards(record["elder"], "elder")
+    dealer = _cards(record["dealer"], "dealer")
+    turn_up = _card(record["turn_up"], "turn_up")
+    stock = _cards(record["stock"], "stock")
+    entries = record["tricks"]
+    if not isinstance(entries, list):
+        _fail("tricks", f"expected a list of tricks, got {type(entries).__name__}")
+    parsed = [_trick(e, n) for n, e in enumerate(entries, 1)]
+    result = ref.score_deal(rules, elder, dealer, turn_up, stock, [p for p, _ in parsed])
+    for (_, draws), t in zip(parsed, result.tricks, strict=True):
+        if draws is not None and t.draws is not None and draws != [c & 31 for c in t.draws]:
+            _fail(f"trick {t.number}", f"recorded draws {name_of(draws[0])} {name_of(draws[1])} but the "
+                  f"stock gives {t.winner} {name_of(t.draws[0])} and the loser {name_of(t.draws[1])}",
+                  "BZ-DRAW")
+        if draws is not None and t.draws is None:
+            _fail(f"trick {t.number}", "no draws in the end phase", "BZ-END")
+    return {
+        "game": "bezique",
+        "rules": rules.name,
+        "switches": rules.switches(),
+        "scores": {seat: dict(result.scores[seat]) for seat in SEATS},
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------------------------
+
+def _load_json(path):
+    """The JSON in a file: one record object or a list of them, checked to be objects."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a UTF-8 text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    for i, item in enumerate(data if isinstance(data, list) else [data]):
+        if not isinstance(item, dict):
+            raise InputError(f"{path}: record {i + 1} is a {type(item).__name__}, not a JSON object")
+    return data
+
+
+def load_records(path) -> list[dict]:
+    """The records in a JSON file holding one record object or a list of them, as a list."""
+    data = _load_json(path)
+    return data if isinstance(data, list) else [data]
+
+
+def _dump_record(record: dict, indent: str) -> str:
+    """A record with one key per line (tricks one per line)."""
+    lines = []
+    for k, v in record.items():
+        if k == "tricks" and isinstance(v, list) and v:
+            inner = ",\n".join(f"{indent}    {json.dumps(t, ensure_ascii=False)}" for t in v)
+            lines.append(f"{indent}  {json.dumps(k)}: [\n{inner}\n{indent}  ]")
+        else:
+            lines.append(f"{indent}  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}")
+    return indent + "{\n" + ",\n".join(lines) + "\n" + indent + "}"
+
+
+def save_records(records, path) -> None:
+    """Write one record (a dict) as a JSON object, or several as a JSON list."""
+    if isinstance(records, dict):
+        text = _dump_record(records, "")
+    else:
+        text = "[\n" + ",\n".join(_dump_record(r, "  ") for r in records) + "\n]"
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+__all__ = ["DEALER", "ELDER", "load_records", "record_from_deal", "replay", "save_records"]
