@@ -12,7 +12,8 @@ from analysis import __version__
 GAMES = ("ecarte", "piquet", "bezique")
 BUILT = {"ecarte", "piquet"}
 NOT_BUILT = {
-    "bezique": "Bezique is not built yet (issue 5): no simulation exists, so no numbers are printed",
+    "bezique": ("Bezique's simulator is not built yet (issue 5): no numbers are printed "
+                "(salon bezique melds, explain and replay work from the reference)"),
 }
 
 
@@ -406,6 +407,75 @@ def piquet_replay(file, rules, rule, as_json):
     from analysis.piquet.declare import scores_text
 
     emit(out, as_json, "\n\n".join(scores_text(r["scores"], r["rules"]) for r in results))
+
+
+# --------------------------------------------------------------------------- bezique
+def bezique_rules(rules: str, rule: tuple[str, ...]):
+    """The Bezique variant named on the command line, with --rule overrides."""
+    from analysis.bezique.rules import get_rules
+
+    return get_rules(rules, list(rule))
+
+
+@cli.group()
+def bezique():
+    """Bezique: legal melds, a deal explained, a record replayed (the reference; no simulator yet)."""
+
+
+@bezique.command()
+@click.argument("hand")
+@click.option("--trump", required=True, help="Trump suit: S H D C or ♠ ♥ ♦ ♣.")
+@click.option("--table", default=None, help='Melds already on the table, one group per meld: "QS JD; KH QH".')
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@rules_options
+@click.option("--json", "as_json", is_flag=True)
+def melds(hand, trump, table, lang, rules, rule, as_json):
+    """The legal melds (and their points) for a player holding HAND with --table on the table."""
+    from analysis.bezique.melds import meld_report, melds_text
+
+    res = meld_report(hand, trump, table, bezique_rules(rules, rule), None if lang == "en" else lang)
+    emit(res, as_json, melds_text(res))
+
+
+@bezique.command("explain")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@click.option("--deal", "deal_index", default=0, show_default=True, callback=non_negative)
+@rules_options
+@click.option("--policy", default="heuristic", show_default=True, type=click.Choice(["heuristic", "random"]))
+@click.option("--param", multiple=True, metavar="KEY=VALUE", help="Override one policy parameter.")
+def bezique_explain(seed, deal_index, rules, rule, policy, param):
+    """Narrate one deal step by step (reference implementation)."""
+    from analysis.bezique.policies import get_policy
+    from analysis.bezique.reference import explain as narrate
+
+    pol = get_policy(policy, list(param))
+    click.echo(narrate(seed, deal_index, bezique_rules(rules, rule), pol, pol))
+
+
+@bezique.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--rules", default=None, help="Variant (default: the record's own).")
+@click.option("--rule", multiple=True, metavar="KEY=VALUE")
+@click.option("--json", "as_json", is_flag=True)
+def bezique_replay(file, rules, rule, as_json):
+    """Re-score a JSON deal record (a list of records is replayed one by one)."""
+    from analysis.bezique.records import load_records
+    from analysis.bezique.records import replay as rescore
+    from analysis.errors import InputError
+
+    recs = load_records(file)
+    results = []
+    for i, rec in enumerate(recs):
+        named = rules or (rec.get("rules") if isinstance(rec, dict) else None) or "seed-de"
+        r = bezique_rules(named, rule) if (rules or rule) else None
+        try:
+            results.append(rescore(rec, r))
+        except InputError as e:
+            raise InputError(f"record {i + 1}: {e}" if len(recs) > 1 else str(e)) from None
+    out = results[0] if len(results) == 1 else {"records": results}
+    text = "\n".join(f"elder {r['scores']['elder']['total']} points, dealer {r['scores']['dealer']['total']} points"
+                     for r in results)
+    emit(out, as_json, text)
 
 
 # --------------------------------------------------------------------------- study

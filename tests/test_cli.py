@@ -55,6 +55,12 @@ BAD = [
     (["study", "ecarte", "propose-table", "--deals-per-class", "0"], "--deals-per-class"),
     (["tips", "--budget", "huge"], "huge"),
     (["bench", "bezique"], "not built yet"),
+    (["bezique", "melds", "QS JD", "--trump", "X"], "not a suit"),
+    (["bezique", "melds", "QS JD QS QS", "--trump", "H"], "duplicate"),
+    (["bezique", "melds", "QS JD", "--trump", "H", "--table", "QS JD; QS JD; QS KS"], "third"),
+    (["bezique", "melds", "QS JD", "--trump", "H", "--table", "7S 8S"], "not a meld"),
+    (["bezique", "melds", "QS JZ", "--trump", "H"], "'JZ'"),
+    (["bezique", "replay", "/nonexistent/bz.json"], "bz.json"),
     (["no-such-command"], "no-such-command"),
 ]
 
@@ -172,3 +178,36 @@ def test_piquet_simulate_records_replay(tmp_path, capsys):
     assert len(recs) == 4 and all("total" in r["scores"]["elder"] for r in recs)
     code, out, err = run(["piquet", "explain", "--seed", "2", "--deal", "3"], capsys)
     assert code == 0 and "trick" in out.lower()
+
+
+def test_bezique_melds_json_contract(capsys):
+    """BZ-VALUES / BZ-REUSE / BZ-DOUBLE through the command: names, cards and points."""
+    code, out, err = run(["bezique", "melds", "QS JD KH QH 10H AH JH KS AS AS AD AC", "--trump", "♥", "--json"],
+                         capsys)
+    assert code == 0, err
+    got = {(m["name"], m["points"]) for m in json.loads(out)["melds"]}
+    assert {("common_marriage", 20), ("royal_marriage", 40), ("trump_sequence", 250), ("bezique", 40),
+            ("four_aces", 100)} <= got
+    # Classic: a single bezique on the table and the other pair in hand -> double bezique (BZ-DOUBLE).
+    code, out, _ = run(["bezique", "melds", "QS JD", "--trump", "H", "--table", "QS JD", "--rules", "classic",
+                        "--json"], capsys)
+    assert ("double_bezique", 500) in {(m["name"], m["points"]) for m in json.loads(out)["melds"]}
+    code, out, _ = run(["bezique", "melds", "QS JD", "--trump", "H", "--table", "QS JD", "--json"], capsys)
+    assert "double_bezique" not in {m["name"] for m in json.loads(out)["melds"]}  # seed-de: one turn only
+
+
+def test_bezique_explain_and_records_replay(tmp_path, capsys):
+    from analysis.bezique.policies import HeuristicPolicy
+    from analysis.bezique.records import record_from_deal, save_records
+    from analysis.bezique.reference import play_deal
+    from analysis.bezique.rules import get_rules
+
+    rules = get_rules("classic")
+    recs = [record_from_deal(play_deal(3, i, rules, HeuristicPolicy()), rules) for i in range(2)]
+    path = tmp_path / "bz.json"
+    save_records(recs, path)
+    code, out, err = run(["bezique", "replay", str(path), "--json"], capsys)
+    assert code == 0, err
+    assert len(json.loads(out)["records"]) == 2
+    code, out, err = run(["bezique", "explain", "--seed", "2", "--deal", "1"], capsys)
+    assert code == 0 and "Trick 32" in out
