@@ -97,3 +97,19 @@ def bench_discard_table(samples: int = 10_000, repeats: int = 3,
             "raced_s": statistics.median(raced), "raced_deals": a.spec["deals_played"],
             "option_deals_per_s": 1585 * samples / statistics.median(full), "threads": 2,
             "statistic": "median", "repeats": repeats}
+
+
+def bench_bezique(deals: int = 200_000, reference_deals: int = 100, repeats: int = 5) -> dict:
+    """Full Bezique deals (32 tricks, melds; heuristic policies, seed-de) per second."""
+    from analysis.bezique import kernel as K
+    from analysis.bezique.policies import HeuristicPolicy
+    from analysis.bezique.reference import play_deal
+    from analysis.bezique.rules import get_rules
+
+    rules = get_rules()
+    pol = HeuristicPolicy()
+    args = (rules.to_array(), pol.to_array(), pol.to_array())
+    results = _bench("bezique", K.deals_block, args, lambda i: play_deal(1, i, rules, pol, pol), deals,
+                     reference_deals, repeats, 1 << 9)
+    return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
+            "statistic": "median", "policies": "heuristic", "rules": rules.name}

@@ -10,13 +10,6 @@ import click
 from analysis import __version__
 
 GAMES = ("ecarte", "piquet", "bezique")
-BUILT = {"ecarte", "piquet"}
-NOT_BUILT = {
-    "bezique": ("Bezique's simulator is not built yet (issue 5): no numbers are printed "
-                "(salon bezique melds, explain and replay work from the reference)"),
-}
-
-
 class UserError(click.ClickException):
     """Bad input: printed as one line, exit code 2."""
 
@@ -26,12 +19,6 @@ class UserError(click.ClickException):
 def fail(message: str) -> None:
     """Stop with a one-line error and exit code 2."""
     raise UserError(message)
-
-
-def need_built(game: str) -> None:
-    """Refuse, in words, a game that has no engine yet."""
-    if game not in BUILT:
-        fail(NOT_BUILT[game])
 
 
 def emit(obj, as_json: bool, text: str) -> None:
@@ -125,7 +112,7 @@ def cli():
 @rules_options
 @policy_options
 @click.option("--threads", type=int, default=None, callback=positive, help="Threads (default: all cores).")
-@click.option("--game", "games", is_flag=True, help="Écarté: play whole games to the target.")
+@click.option("--game", "games", is_flag=True, help="Écarté, Bezique: play whole games to the target.")
 @click.option("--partie", "parties", is_flag=True, help="Piquet: play whole parties of six deals.")
 @click.option("--records", type=click.Path(dir_okay=False), help="Also write the first deals as JSON records here.")
 @click.option("--record-count", default=10, show_default=True, callback=positive, help="How many records.")
@@ -134,7 +121,26 @@ def cli():
 def simulate(game, deals, seed, rules, rule, policy, param, threads, games, parties, records, record_count,
              as_json, quiet):
     """Play GAME many times and print summary statistics with 95% intervals."""
-    need_built(game)
+    if game == "bezique":
+        if parties:
+            fail("--partie is for piquet; Bezique plays games to the target with --game")
+        from analysis.bezique import studies as bz
+        from analysis.bezique.policies import get_policy as bz_policy
+
+        r = bezique_rules(rules, rule)
+        pol = bz_policy(policy, list(param))
+        run = bz.simulate_games if games else bz.simulate_deals
+        res = run(deals, seed, r, pol, threads=threads, quiet=quiet)
+        res.pop("tallies", None)
+        if records:
+            from analysis.bezique.records import record_from_deal, save_records
+            from analysis.bezique.reference import play_deal
+
+            recs = [record_from_deal(play_deal(seed, i, r, pol, pol), r) for i in range(min(record_count, deals))]
+            save_records(recs, records)
+            res["records"] = {"path": records, "count": len(recs)}
+        emit(res, as_json, _stats_text(res))
+        return
     if game == "ecarte":
         if parties:
             fail("--partie is for piquet; Écarté plays games to the target with --game")
@@ -419,7 +425,7 @@ def bezique_rules(rules: str, rule: tuple[str, ...]):
 
 @cli.group()
 def bezique():
-    """Bezique: legal melds, a deal explained, a record replayed (the reference; no simulator yet)."""
+    """Bezique: legal melds, a deal explained, a record replayed."""
 
 
 @bezique.command()
@@ -610,11 +616,14 @@ def piquet_discards_cmd(hands, seat, samples, quick, elder_took, seed, rules, ru
 def bench(game, deals, reference_deals, repeats, as_json):
     """Deals per second of the kernel (1 and 2 threads) and of the reference, in the same run."""
     game = game or "ecarte"
-    need_built(game)
     from analysis.bench import bench_ecarte, bench_piquet
 
     if game == "ecarte":
         res = bench_ecarte(deals or 4_000_000, reference_deals or 3_000, repeats)
+    elif game == "bezique":
+        from analysis.bench import bench_bezique
+
+        res = bench_bezique(deals or 200_000, reference_deals or 100, repeats)
     else:
         from analysis.bench import bench_discard_table
 

@@ -43,7 +43,7 @@ BAD = [
     (["piquet", "replay", "/nonexistent/piquet.json"], "piquet.json"),
     (["piquet", "explain", "--seed", "-1"], "--seed"),
     (["study", "piquet", "overview", "--deals", "0"], "--deals"),
-    (["simulate", "bezique"], "not built yet"),
+    (["simulate", "bezique", "--deals", "10", "--partie"], "--partie is for piquet"),
     (["simulate", "chess"], "chess"),
     (["ecarte", "propose", "KS QS 7H 8D 9X", "--turnup", "10S"], "'9X'"),
     (["ecarte", "propose", "KS QS 7H 8D 8D", "--turnup", "10S"], "duplicate"),
@@ -54,7 +54,7 @@ BAD = [
     (["ecarte", "replay", "/nonexistent/record.json"], "record.json"),
     (["study", "ecarte", "propose-table", "--deals-per-class", "0"], "--deals-per-class"),
     (["tips", "--budget", "huge"], "huge"),
-    (["bench", "bezique"], "not built yet"),
+    (["bench", "bezique", "--repeats", "0"], "--repeats"),
     (["bezique", "melds", "QS JD", "--trump", "X"], "not a suit"),
     (["bezique", "melds", "QS JD QS QS", "--trump", "H"], "duplicate"),
     (["bezique", "melds", "QS JD", "--trump", "H", "--table", "QS JD; QS JD; QS KS"], "third"),
@@ -211,3 +211,23 @@ def test_bezique_explain_and_records_replay(tmp_path, capsys):
     assert len(json.loads(out)["records"]) == 2
     code, out, err = run(["bezique", "explain", "--seed", "2", "--deal", "1"], capsys)
     assert code == 0 and "Trick 32" in out
+
+
+def test_simulate_bezique_json_contract(capsys):
+    code, out, err = run(["simulate", "bezique", "--deals", "3000", "--seed", "5", "--json", "--rules", "classic"],
+                         capsys)
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["game"] == "bezique" and res["rules"] == "classic" and res["deals"] == 3000
+    st = res["stats"]
+    assert st["brisque_points"]["value"] == 160 and st["last_trick_points"]["value"] == res["switches"]["last_trick"]
+    assert 0 <= st["seven_points"]["value"] <= 20
+    for name in ("points_per_deal_elder", "points_per_deal_dealer", "turnup_seven", "double_bezique",
+                 "trump_sequence", "four_aces", "common_marriage", "royal_marriage", "bezique"):
+        lo, hi = st[name]["ci95"]
+        assert lo <= st[name]["value"] <= hi
+    code, out, err = run(["simulate", "bezique", "--deals", "40", "--game", "--json"], capsys)
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["mode"] == "games" and res["stats"]["deals_per_game"]["value"] >= 1
+    assert 0 <= res["stats"]["dealer_first_wins"]["value"] <= 1

@@ -126,7 +126,7 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
         "budget": budget_name, "hands": budget["hands"], "per_class": budget["per_class"],
         "policy": policy.describe(), "variants": variants, "piquet": piquet, "tips": tips,
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "not_built": ["Bezique (issue 5)"],
+        "not_built": ["Bezique (issue 5: its simulator runs, its studies and report section are not built yet)"],
     }
     env = Environment(loader=PackageLoader("analysis", "report/templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)

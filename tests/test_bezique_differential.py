@@ -1,0 +1,157 @@
+"""Differential test: the numba Bezique kernel and the plain-Python reference play the same seeded
+deals (and games) and must agree on every outcome, deal by deal (docs/bezique-engine.md).
+
+SALON_DIFF_BEZIQUE: deals per (variant, policy) pair compared with the reference (heuristic,
+random, mixed); the reference plays about 150-450 deals/s, so the default keeps the file near two
+minutes. SALON_DIFF_BEZIQUE=17000 compares 51,000 deals per variant.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from analysis.bezique import kernel as K
+from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
+from analysis.bezique.reference import KINDS, OUTCOME_LENGTH, play_deal, play_game
+from analysis.bezique.rules import get_rules
+
+DEALS = int(os.environ.get("SALON_DIFF_BEZIQUE", "2500"))
+H = HeuristicPolicy()
+R = RandomPolicy()
+TUNED = HeuristicPolicy(lead_low=False, greedy_win=True, trump_win=False, meld_keep=0, four_keep_min=2,
+                        hold_bezique_stock=0, exchange_seven=False, meld_win_min=100, brisque_keep=1,
+                        trump_keep=9)
+CAUTIOUS = HeuristicPolicy(meld_win=False, brisque_win=False, hold_bezique=False, lead_low=False)
+VARIANTS = ("seed-de", "classic")
+SEED = 20261129
+
+
+def _compare(rules, dealer, elder, n, seed, start=0):
+    got = K.deal_outcomes(seed, start, n, rules.to_array(), dealer.to_array(), elder.to_array())
+    assert got.shape == (n, OUTCOME_LENGTH) == (n, K.OUTCOME_LENGTH)
+    for k in range(n):
+        want = play_deal(seed, start + k, rules, dealer, elder).outcome_vector()
+        row = got[k].tolist()
+        assert row == want, (f"deal {start + k} (seed {seed}, {rules.name}, dealer {dealer.kind}, elder "
+                             f"{elder.kind}): differs at {[j for j in range(len(row)) if row[j] != want[j]]}: "
+                             f"kernel {row} != reference {want}")
+
+
+def _compare_games(rules, a, b, n, seed):
+    got = K.game_results(seed, 0, n, rules.to_array(), a.to_array(), b.to_array())
+    for g in range(n):
+        want = play_game(seed, g, rules, a, b).outcome_vector()
+        assert got[g].tolist() == want, f"game {g} ({rules.name}): kernel {got[g].tolist()} != {want}"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("policy", ("heuristic", "random", "mixed"))
+def test_kernel_matches_reference_deal_by_deal(variant, policy):
+    rules = get_rules(variant)
+    if policy == "heuristic":
+        _compare(rules, H, H, DEALS, SEED)
+    elif policy == "random":
+        _compare(rules, R, R, DEALS, SEED + 1)
+    else:
+        half = DEALS // 2
+        _compare(rules, H, R, half, SEED + 2)
+        _compare(rules, R, H, DEALS - half, SEED + 3)
+
+
+@pytest.mark.parametrize(("variant", "switches"), (("seed-de", ["last_trick_at=24", "target=500"]),
+                                                   ("classic", ["last_trick_at=24", "seven_points=0", "four_jacks=0"]),
+                                                   ("classic", ["reuse=either_order", "brisque=0", "target=1500"]),
+                                                   ("seed-de", ["double_bezique_after_single=true",
+                                                                "end_must_win=true", "last_trick=0"])))
+def test_kernel_matches_reference_with_switches_and_tuned_heuristics(variant, switches):
+    rules = get_rules(variant, switches)
+    for dealer, elder in ((TUNED, R), (R, TUNED), (TUNED, CAUTIOUS), (CAUTIOUS, TUNED)):
+        _compare(rules, dealer, elder, 250, seed=3)
+    _compare_games(rules, TUNED, CAUTIOUS, 15, seed=3)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_games_match(variant):
+    rules = get_rules(variant)
+    for a, b in ((H, H), (R, H), (H, R)):
+        _compare_games(rules, a, b, 40, seed=5)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_kernel_invariants(variant):
+    rules = get_rules(variant)
+    n = 20000
+    for dealer, elder in ((H, H), (R, R), (H, R)):
+        out = K.deal_outcomes(11, 0, n, rules.to_array(), dealer.to_array(), elder.to_array())
+        assert (out[:, K.O_TRICKS_PLAYED] == 32).all()
+        assert (out[:, K.O_TRICKS] + out[:, K.O_TRICKS + 1] == 32).all()
+        assert (out[:, K.O_BRISQUE] + out[:, K.O_BRISQUE + 1] == 160).all()
+        assert (out[:, K.O_LAST] + out[:, K.O_LAST + 1] == rules.last_trick).all()
+        sevens = out[:, K.O_SEVEN] + out[:, K.O_SEVEN + 1]
+        assert np.isin(sevens, (0, 10, 20)).all()
+        turned = (out[:, K.O_TURN_UP] & 7) == 0
+        assert (out[turned, K.O_SEVEN + 1] >= 10).all()
+        assert (out[turned, K.O_EXCHANGE] == 0).all()
+        assert abs(turned.mean() - 1 / 8) < 0.01
+        played = out[:, K.O_PLAYED:K.O_PLAYED + 64]
+        assert (np.sort(played, axis=1) == np.arange(64)).all()
+        parts = out[:, 2:26].sum(axis=1)
+        assert (parts == out[:, K.O_TOTAL] + out[:, K.O_TOTAL + 1]).all()
+        melds = out[:, K.O_MELD_AT:K.O_MELD_AT + 24]
+        assert ((melds >= -1) & (melds < len(KINDS))).all()
+        laid = np.array([(melds == k).sum(axis=1) for k in range(len(KINDS))]).T
+        pts = out[:, K.O_MELD:K.O_MELD + 18].reshape(n, len(KINDS), 2).sum(axis=2)
+        values = np.array([rules.meld_value(k) for k in KINDS])
+        assert (pts == laid * values).all()
+        assert (out[:, K.O_ELDER_STOCK] <= out[:, K.O_TRICKS]).all()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_tallies_sum_the_outcome_vectors(variant):
+    """deals_block's tallies equal the ones computed from the per-deal outcome vectors."""
+    rules = get_rules(variant)
+    n = 4000
+    for dealer, elder in ((H, H), (R, H)):
+        args = (rules.to_array(), dealer.to_array(), elder.to_array())
+        out = K.deal_outcomes(1, 0, n, *args)
+        starts = np.array([0, 1000, 2500, 3999], dtype=np.int64)
+        counts = np.array([1000, 1500, 1499, 1], dtype=np.int64)
+        t = K.deals_block(1, starts, counts, *args).sum(axis=0)
+        e, d = out[:, K.O_TOTAL], out[:, K.O_TOTAL + 1]
+        assert t[K.T_DEALS] == n
+        assert t[K.T_ELDER] == e.sum() and t[K.T_ELDER_SQ] == (e * e).sum()
+        assert t[K.T_DEALER] == d.sum() and t[K.T_DEALER_SQ] == (d * d).sum()
+        assert t[K.T_NET] == (e - d).sum() and t[K.T_NET_SQ] == ((e - d) ** 2).sum()
+        for s in range(2):
+            assert t[K.T_BRISQUE + s] == out[:, K.O_BRISQUE + s].sum()
+            assert t[K.T_LAST + s] == out[:, K.O_LAST + s].sum()
+            assert t[K.T_SEVEN + s] == out[:, K.O_SEVEN + s].sum()
+        assert t[K.T_TURN_UP_SEVEN] == ((out[:, K.O_TURN_UP] & 7) == 0).sum()
+        assert t[K.T_EXCHANGES] == (out[:, K.O_EXCHANGE] > 0).sum()
+        assert t[K.T_ELDER_TRICKS] == out[:, K.O_TRICKS].sum()
+        assert t[K.T_ELDER_STOCK_TRICKS] == out[:, K.O_ELDER_STOCK].sum()
+        points = out[:, K.O_MELD:K.O_MELD + 18].sum(axis=0)
+        assert np.array_equal(t[K.T_MELD_POINTS:K.T_MELD_POINTS + 18], points)
+        values = np.repeat([rules.meld_value(k) for k in KINDS], 2)
+        assert np.array_equal(t[K.T_MELD_COUNT:K.T_MELD_COUNT + 18] * values, points)
+        laid = out[:, K.O_MELD_AT:K.O_MELD_AT + 24]
+        for k in range(len(KINDS)):
+            assert t[K.T_MELD_COUNT + 2 * k] + t[K.T_MELD_COUNT + 2 * k + 1] == (laid == k).sum()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_game_tallies_sum_the_game_results(variant):
+    rules = get_rules(variant)
+    n = 600
+    args = (rules.to_array(), H.to_array(), R.to_array())
+    res = K.game_results(2, 0, n, *args)
+    t = K.games_block(2, np.array([0, 250], dtype=np.int64), np.array([250, 350], dtype=np.int64),
+                      *args).sum(axis=0)
+    assert t[K.G_GAMES] == n
+    assert t[K.G_DEALS] == res[:, 2].sum() and t[K.G_DEALS_SQ] == (res[:, 2] ** 2).sum()
+    assert t[K.G_FIRST_DEALER_WINS] == (res[:, 3] == 1).sum()
+    assert t[K.G_UNDECIDED] == (res[:, 3] == -1).sum()
+    assert t[K.G_IN_STOCK] == res[:, 4].sum()
+    assert (np.maximum(res[:, 0], res[:, 1]) >= rules.target).all()
+    won = res[res[:, 3] >= 0]
+    assert (won[np.arange(len(won)), won[:, 3]] >= rules.target).all()
