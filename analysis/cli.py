@@ -69,6 +69,24 @@ def piquet_policy(policy: str, param: tuple[str, ...]):
     return get_policy(policy, list(param))
 
 
+def replay_file(file: str, rules: str | None, rule: tuple[str, ...], rescore, rules_of) -> tuple[list[dict], dict]:
+    """Re-score every record of a file: --rules / --rule override each record's own variant
+    (``rules_of(name, rule)`` builds them); returns (results, the JSON to print)."""
+    from analysis.errors import InputError
+    from analysis.record_files import load_records
+
+    recs = load_records(file)
+    results = []
+    for i, rec in enumerate(recs):
+        named = rules or rec.get("rules") or "seed-de"
+        r = rules_of(named, rule) if (rules or rule) else None
+        try:
+            results.append(rescore(rec, r))
+        except InputError as e:
+            raise InputError(f"record {i + 1}: {e}" if len(recs) > 1 else str(e)) from None
+    return results, results[0] if len(results) == 1 else {"records": results}
+
+
 def rules_options(f):
     """--rules and --rule, shared by every command that plays."""
     f = click.option("--rule", multiple=True, metavar="KEY=VALUE", help="Override one switch of the variant.")(f)
@@ -269,21 +287,9 @@ def explain(seed, deal_index, rules, rule, policy, param):
 @click.option("--json", "as_json", is_flag=True)
 def replay(file, rules, rule, as_json):
     """Re-score a JSON deal record (a list of records is replayed one by one)."""
-    from analysis.ecarte.records import load_records
     from analysis.ecarte.records import replay as rescore
-    from analysis.errors import InputError
 
-    recs = load_records(file)
-    results = []
-    for i, rec in enumerate(recs):
-        # --rules / --rule override the record's own variant; otherwise replay reads it.
-        named = rules or (rec.get("rules") if isinstance(rec, dict) else None) or "seed-de"
-        r = ecarte_rules(named, rule) if (rules or rule) else None
-        try:
-            results.append(rescore(rec, r))
-        except InputError as e:
-            raise InputError(f"record {i + 1}: {e}" if len(recs) > 1 else str(e)) from None
-    out = results[0] if len(results) == 1 else {"records": results}
+    results, out = replay_file(file, rules, rule, rescore, ecarte_rules)
     text = "\n".join(
         f"elder {r['scores']['elder']} points ({r['tricks']['elder']} tricks), "
         f"dealer {r['scores']['dealer']} points ({r['tricks']['dealer']} tricks)" for r in results)
@@ -396,20 +402,9 @@ def piquet_explain(seed, deal_index, rules, rule, policy, param):
 @click.option("--json", "as_json", is_flag=True)
 def piquet_replay(file, rules, rule, as_json):
     """Re-score a JSON deal record (a list of records is replayed one by one)."""
-    from analysis.errors import InputError
-    from analysis.piquet.records import load_records
     from analysis.piquet.records import replay as rescore
 
-    recs = load_records(file)
-    results = []
-    for i, rec in enumerate(recs):
-        named = rules or (rec.get("rules") if isinstance(rec, dict) else None) or "seed-de"
-        r = piquet_rules(named, rule) if (rules or rule) else None
-        try:
-            results.append(rescore(rec, r))
-        except InputError as e:
-            raise InputError(f"record {i + 1}: {e}" if len(recs) > 1 else str(e)) from None
-    out = results[0] if len(results) == 1 else {"records": results}
+    results, out = replay_file(file, rules, rule, rescore, piquet_rules)
     from analysis.piquet.declare import scores_text
 
     emit(out, as_json, "\n\n".join(scores_text(r["scores"], r["rules"]) for r in results))
@@ -465,20 +460,9 @@ def bezique_explain(seed, deal_index, rules, rule, policy, param):
 @click.option("--json", "as_json", is_flag=True)
 def bezique_replay(file, rules, rule, as_json):
     """Re-score a JSON deal record (a list of records is replayed one by one)."""
-    from analysis.bezique.records import load_records
     from analysis.bezique.records import replay as rescore
-    from analysis.errors import InputError
 
-    recs = load_records(file)
-    results = []
-    for i, rec in enumerate(recs):
-        named = rules or (rec.get("rules") if isinstance(rec, dict) else None) or "seed-de"
-        r = bezique_rules(named, rule) if (rules or rule) else None
-        try:
-            results.append(rescore(rec, r))
-        except InputError as e:
-            raise InputError(f"record {i + 1}: {e}" if len(recs) > 1 else str(e)) from None
-    out = results[0] if len(results) == 1 else {"records": results}
+    results, out = replay_file(file, rules, rule, rescore, bezique_rules)
     text = "\n".join(f"elder {r['scores']['elder']['total']} points, dealer {r['scores']['dealer']['total']} points"
                      for r in results)
     emit(out, as_json, text)

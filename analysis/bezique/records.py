@@ -24,13 +24,14 @@ RULES.md and raises :class:`InputError` with one line naming the step and the ru
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from analysis.bezique import reference as ref
 from analysis.bezique.reference import DEALER, ELDER, SEATS, DealResult, TrickPlay
 from analysis.bezique.rules import VARIANTS, BeziqueRules, code_of, get_rules, name_of
 from analysis.cards import parse_card
 from analysis.errors import InputError
+from analysis.record_files import load_record, load_records  # noqa: F401 (the records API)
+from analysis.record_files import save_records as write_records
 from analysis.variants import apply_overrides
 
 REQUIRED_KEYS = ("game", "rules", "elder", "dealer", "turn_up", "stock", "tricks")
@@ -222,30 +223,6 @@ def replay(record: dict, rules: BeziqueRules | None = None) -> dict:
 # Files
 # ---------------------------------------------------------------------------------------------
 
-def _load_json(path):
-    """The JSON in a file: one record object or a list of them, checked to be objects."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-    for i, item in enumerate(data if isinstance(data, list) else [data]):
-        if not isinstance(item, dict):
-            raise InputError(f"{path}: record {i + 1} is a {type(item).__name__}, not a JSON object")
-    return data
-
-
-def load_records(path) -> list[dict]:
-    """The records in a JSON file holding one record object or a list of them, as a list."""
-    data = _load_json(path)
-    return data if isinstance(data, list) else [data]
-
-
 def _dump_record(record: dict, indent: str) -> str:
     """A record with one key per line (tricks one per line)."""
     lines = []
@@ -259,15 +236,8 @@ def _dump_record(record: dict, indent: str) -> str:
 
 
 def save_records(records, path) -> None:
-    """Write one record (a dict) as a JSON object, or several as a JSON list."""
-    if isinstance(records, dict):
-        text = _dump_record(records, "")
-    else:
-        text = "[\n" + ",\n".join(_dump_record(r, "  ") for r in records) + "\n]"
-    try:
-        Path(path).write_text(text + "\n", encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+    """Write one record (a dict) as a JSON object, or several as a JSON list (tricks one per line)."""
+    write_records(records, path, _dump_record)
 
 
 __all__ = ["DEALER", "ELDER", "load_records", "record_from_deal", "replay", "save_records"]

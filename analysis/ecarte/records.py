@@ -19,13 +19,13 @@ naming the step and the rule broken; otherwise it re-scores the hand.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from analysis.cards import parse_card
 from analysis.ecarte import reference as ref
 from analysis.ecarte.reference import DEALER, ELDER, ROLES, HandResult
 from analysis.ecarte.rules import VARIANTS, EcarteRules, code_of, get_rules, name_of
 from analysis.errors import InputError
+from analysis.record_files import load_record, load_records, save_records  # noqa: F401 (the records API)
 from analysis.variants import apply_overrides
 
 REQUIRED_KEYS = ("game", "rules", "elder", "dealer", "turnup", "stock", "exchanges", "ending",
@@ -319,57 +319,3 @@ def replay(record: dict, rules: EcarteRules | None = None) -> dict:
             "vole": elder_tricks in (0, ref.N_TRICKS),
         },
     }
-
-
-# ---------------------------------------------------------------------------------------------
-# Files
-# ---------------------------------------------------------------------------------------------
-
-def _load_json(path):
-    """The JSON in a file: one record object or a list of them, checked to be objects."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        where = f"line {e.lineno} column {e.colno}"
-        raise InputError(f"{path}: not valid JSON ({e.msg} at {where})") from None
-    for i, item in enumerate(data if isinstance(data, list) else [data]):
-        if not isinstance(item, dict):
-            kind = type(item).__name__
-            raise InputError(f"{path}: record {i + 1} is a {kind}, not a JSON object")
-    return data
-
-
-def load_records(path) -> list[dict]:
-    """The records in a JSON file holding one record object or a list of them, as a list."""
-    data = _load_json(path)
-    return data if isinstance(data, list) else [data]
-
-
-def load_record(path) -> dict | list[dict]:
-    """What a JSON record file holds: one record (a dict), or several (a list of dicts)."""
-    return _load_json(path)
-
-
-def _dump_record(record: dict, indent: str) -> str:
-    """A record with one key per line and each value on its line."""
-    lines = [f"{indent}  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
-             for k, v in record.items()]
-    return indent + "{\n" + ",\n".join(lines) + "\n" + indent + "}"
-
-
-def save_records(records, path) -> None:
-    """Write one record (a dict) as a JSON object, or several as a JSON list."""
-    if isinstance(records, dict):
-        text = _dump_record(records, "")
-    else:
-        text = "[\n" + ",\n".join(_dump_record(r, "  ") for r in records) + "\n]"
-    try:
-        Path(path).write_text(text + "\n", encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot write {path}: {e.strerror or e}") from None
