@@ -56,3 +56,51 @@ def save_records(records, path, dump: Callable[[dict, str], str] = dump_record) 
         Path(path).write_text(text + "\n", encoding="utf-8")
     except OSError as e:
         raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+# ------------------------------------------------------------------ reading a record's fields
+def fail_step(step: str, message: str, rule: str | None = None) -> None:
+    """Raise the one-line error of a record: ``step: message (RULE)``."""
+    raise InputError(f"{step}: {message}" + (f" ({rule})" if rule else ""))
+
+
+def card_code(value, where: str, code_of: Callable) -> int:
+    """One card string -> the game's code (``code_of`` of the parsed card)."""
+    from analysis.cards import parse_card
+
+    if not isinstance(value, str):
+        fail_step(where, f"expected a card string, got {type(value).__name__}")
+    try:
+        return code_of(parse_card(value))
+    except InputError as e:
+        fail_step(where, str(e))
+
+
+def card_codes(value, where: str, code_of: Callable) -> list[int]:
+    """A list of card strings -> codes."""
+    if not isinstance(value, list):
+        fail_step(where, f"expected a list of cards, got {type(value).__name__}")
+    return [card_code(v, where, code_of) for v in value]
+
+
+def record_rules(record: dict, rules, get_rules: Callable):
+    """The explicit rules, else the record's variant (``get_rules(name)``) with its switches."""
+    from analysis.variants import apply_overrides
+
+    if rules is not None:
+        return rules
+    name = record["rules"]
+    if not isinstance(name, str):
+        fail_step("rules", f"expected a variant name, got {type(name).__name__}")
+    try:
+        base = get_rules(name)
+    except InputError as e:
+        fail_step("rules", str(e))
+    switches = record.get("switches", {})
+    if not isinstance(switches, dict):
+        fail_step("switches", f"expected an object of switches, got {type(switches).__name__}")
+    as_text = {k: v if isinstance(v, str) else json.dumps(v) for k, v in switches.items()}
+    try:
+        return apply_overrides(base, as_text)
+    except InputError as e:
+        fail_step("switches", str(e))

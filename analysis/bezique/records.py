@@ -28,11 +28,8 @@ import json
 from analysis.bezique import reference as ref
 from analysis.bezique.reference import DEALER, ELDER, SEATS, DealResult, TrickPlay
 from analysis.bezique.rules import VARIANTS, BeziqueRules, code_of, get_rules, name_of
-from analysis.cards import parse_card
-from analysis.errors import InputError
-from analysis.record_files import load_record, load_records  # noqa: F401 (the records API)
+from analysis.record_files import card_code, card_codes, fail_step, load_record, load_records, record_rules  # noqa: F401 (the records API)
 from analysis.record_files import save_records as write_records
-from analysis.variants import apply_overrides
 
 REQUIRED_KEYS = ("game", "rules", "elder", "dealer", "turn_up", "stock", "tricks")
 OPTIONAL_KEYS = ("switches", "source", "comment")
@@ -40,9 +37,7 @@ TRICK_KEYS = ("lead", "follow")
 TRICK_OPTIONAL = ("table", "exchange", "meld", "draws")
 
 
-def _fail(step: str, message: str, rule: str | None = None) -> None:
-    """Raise the one-line error of a record: ``step: message (RULE)``."""
-    raise InputError(f"{step}: {message}" + (f" ({rule})" if rule else ""))
+_fail = fail_step
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,41 +90,18 @@ def record_from_deal(result: DealResult, rules: BeziqueRules | None = None) -> d
 # ---------------------------------------------------------------------------------------------
 
 def _card(value, where: str) -> int:
-    """One card string -> its face (the Bezique code of the first copy)."""
-    if not isinstance(value, str):
-        _fail(where, f"expected a card string, got {type(value).__name__}")
-    try:
-        return code_of(parse_card(value))
-    except InputError as e:
-        _fail(where, str(e))
+    """One card string -> its code."""
+    return card_code(value, where, code_of)
 
 
 def _cards(value, where: str) -> list[int]:
-    """A list of card strings -> faces."""
-    if not isinstance(value, list):
-        _fail(where, f"expected a list of cards, got {type(value).__name__}")
-    return [_card(v, where) for v in value]
+    """A list of card strings -> codes."""
+    return card_codes(value, where, code_of)
 
 
 def _rules_of(record: dict, rules: BeziqueRules | None) -> BeziqueRules:
     """The explicit rules, else the record's variant with its switches."""
-    if rules is not None:
-        return rules
-    name = record["rules"]
-    if not isinstance(name, str):
-        _fail("rules", f"expected a variant name, got {type(name).__name__}")
-    try:
-        base = get_rules(name)
-    except InputError as e:
-        _fail("rules", str(e))
-    switches = record.get("switches", {})
-    if not isinstance(switches, dict):
-        _fail("switches", f"expected an object of switches, got {type(switches).__name__}")
-    as_text = {k: v if isinstance(v, str) else json.dumps(v) for k, v in switches.items()}
-    try:
-        return apply_overrides(base, as_text)
-    except InputError as e:
-        _fail("switches", str(e))
+    return record_rules(record, rules, get_rules)
 
 
 def _check_keys(record, rules: BeziqueRules | None) -> None:

@@ -18,15 +18,18 @@ rule broken; otherwise it re-scores the deal.
 """
 from __future__ import annotations
 
-import json
-
-from analysis.cards import parse_card
-from analysis.errors import InputError
 from analysis.piquet import reference as ref
 from analysis.piquet.reference import ELDER, SEATS, YOUNGER, DealResult
 from analysis.piquet.rules import VARIANTS, PiquetRules, code_of, get_rules, name_of
-from analysis.record_files import load_record, load_records, save_records  # noqa: F401 (the records API)
-from analysis.variants import apply_overrides
+from analysis.record_files import (  # noqa: F401 (the records API)
+    card_code,
+    card_codes,
+    fail_step,
+    load_record,
+    load_records,
+    record_rules,
+    save_records,
+)
 
 REQUIRED_KEYS = ("game", "rules", "elder", "younger", "talon", "tricks")
 OPTIONAL_KEYS = ("switches", "source", "comment")
@@ -34,9 +37,7 @@ PLAYER_KEYS = ("dealt", "discard")
 PLAYER_OPTIONAL = ("sink",)
 
 
-def _fail(step: str, message: str, rule: str | None = None) -> None:
-    """Raise the one-line error of a record: ``step: message (RULE)``."""
-    raise InputError(f"{step}: {message}" + (f" ({rule})" if rule else ""))
+_fail = fail_step
 
 
 # ---------------------------------------------------------------------------------------------
@@ -72,41 +73,18 @@ def record_from_deal(result: DealResult, rules: PiquetRules) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 def _card(value, where: str) -> int:
-    """One card string -> Piquet code."""
-    if not isinstance(value, str):
-        _fail(where, f"expected a card string, got {type(value).__name__}")
-    try:
-        return code_of(parse_card(value))
-    except InputError as e:
-        _fail(where, str(e))
+    """One card string -> its code."""
+    return card_code(value, where, code_of)
 
 
 def _cards(value, where: str) -> list[int]:
     """A list of card strings -> codes."""
-    if not isinstance(value, list):
-        _fail(where, f"expected a list of cards, got {type(value).__name__}")
-    return [_card(v, where) for v in value]
+    return card_codes(value, where, code_of)
 
 
 def _rules_of(record: dict, rules: PiquetRules | None) -> PiquetRules:
     """The explicit rules, else the record's variant with its switches."""
-    if rules is not None:
-        return rules
-    name = record["rules"]
-    if not isinstance(name, str):
-        _fail("rules", f"expected a variant name, got {type(name).__name__}")
-    try:
-        base = get_rules(name)
-    except InputError as e:
-        _fail("rules", str(e))
-    switches = record.get("switches", {})
-    if not isinstance(switches, dict):
-        _fail("switches", f"expected an object of switches, got {type(switches).__name__}")
-    as_text = {k: v if isinstance(v, str) else json.dumps(v) for k, v in switches.items()}
-    try:
-        return apply_overrides(base, as_text)
-    except InputError as e:
-        _fail("switches", str(e))
+    return record_rules(record, rules, get_rules)
 
 
 def _check_keys(record, rules: PiquetRules | None) -> None:
