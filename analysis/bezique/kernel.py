@@ -89,7 +89,8 @@ S_TABLE = 2  # 2
 S_PLAYED = 4
 S_WON = 5  # 2
 S_KINDS = 8  # 64: meld kinds used by each card on a table
-N_STATE = 72
+S_KEEP = 72  # 2 x 32: per seat and face, the keep value before the meld-in-view bonus
+N_STATE = 136
 
 
 @njit(cache=True, inline="always")
@@ -130,6 +131,16 @@ def follower_wins(led, fol, trump):
 
 
 @njit(cache=True, inline="always")
+def beaters(led, trump):
+    """The 64-bit mask of the cards that beat ``led`` (``follower_wins``)."""
+    s = (led >> 3) & 3
+    m = both_copies(((0xFF << ((led & 7) + 1)) & 0xFF) << (8 * s))
+    if s != trump:
+        m |= suit_mask(trump)
+    return m
+
+
+@njit(cache=True, inline="always")
 def meld_value(rules, kind):
     """BZ-VALUES: rules slots R_MARRIAGE.. hold marriage, royal, sequence, bezique, double, then
     the fours from aces down to jacks (KINDS lists them from jacks up)."""
@@ -160,7 +171,7 @@ def eligible(used, kind, either, das):
     return kind == K_DOUBLE and same == (1 << K_BEZIQUE) and das != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(deck, stc):
     """BZ-DEAL: 63 half draws of the cards stream, the whole Fisher-Yates shuffle."""
     half = EMPTY_HALF
@@ -178,7 +189,7 @@ def shuffle(deck, stc):
 # Melds
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def face_options(f, lo, hi, hand, table, S, kind, either, das, fo, i):
     """The ways to take ``lo..hi`` cards of face ``f`` for a meld of ``kind`` (hand copies lowest
     code first, eligible table copies in table order); row i of fo[0] (cards), fo[1] (hand cards),
@@ -245,7 +256,7 @@ def face_options(f, lo, hi, hand, table, S, kind, either, das, fo, i):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add_kind(kind, nf, total, fo, nopt, either, S, ms, n):
     """Every combination of the faces' options (``total`` cards in all when >= 0) that adds a
     hand card or is a seed-de royal marriage of two sequence cards: appended to ms from row n."""
@@ -284,7 +295,7 @@ def add_kind(kind, nf, total, fo, nopt, either, S, ms, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_melds(seat, S, trump, rules, ms, fo, nopt):
     """BZ-MELD: the melds the player may lay now, as rows of ms (kind, cards, hand cards), grouped
     by kind in KINDS order (not sorted within a kind: see ``sort_melds``). Returns their number."""
@@ -292,30 +303,42 @@ def legal_melds(seat, S, trump, rules, ms, fo, nopt):
     table = S[S_TABLE + seat]
     either = rules[R_REUSE_EITHER_ORDER] != 0
     das = rules[R_DOUBLE_AFTER_SINGLE]
+    # A meld needs all its faces held and (but for a seed-de royal marriage) a face in hand:
+    # kinds failing that are skipped before their options are listed.
+    hf = faces_of(hand)
+    af = hf | faces_of(table)
     n = 0
     for s in range(4):
-        if s == trump:
+        kq = (1 << (8 * s + KING)) | (1 << (8 * s + QUEEN))
+        if s == trump or (af & kq) != kq or (hf & kq) == 0:
             continue
         nopt[0] = face_options(8 * s + KING, 1, 1, hand, table, S, K_MARRIAGE, either, das, fo, 0)
         nopt[1] = face_options(8 * s + QUEEN, 1, 1, hand, table, S, K_MARRIAGE, either, das, fo, 1)
         n = add_kind(K_MARRIAGE, 2, -1, fo, nopt, either, S, ms, n)
     t8 = 8 * trump
-    nopt[0] = face_options(t8 + KING, 1, 1, hand, table, S, K_ROYAL, either, das, fo, 0)
-    nopt[1] = face_options(t8 + QUEEN, 1, 1, hand, table, S, K_ROYAL, either, das, fo, 1)
-    n = add_kind(K_ROYAL, 2, -1, fo, nopt, either, S, ms, n)
-    for i in range(5):
-        nopt[i] = face_options(t8 + 7 - i, 1, 1, hand, table, S, K_SEQUENCE, either, das, fo, i)
-    n = add_kind(K_SEQUENCE, 5, -1, fo, nopt, either, S, ms, n)
-    nopt[0] = face_options(QS, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 0)
-    nopt[1] = face_options(JD, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 1)
-    n = add_kind(K_BEZIQUE, 2, -1, fo, nopt, either, S, ms, n)
-    nopt[0] = face_options(QS, 2, 2, hand, table, S, K_DOUBLE, either, das, fo, 0)
-    nopt[1] = face_options(JD, 2, 2, hand, table, S, K_DOUBLE, either, das, fo, 1)
-    n = add_kind(K_DOUBLE, 2, -1, fo, nopt, either, S, ms, n)
+    kq = (1 << (t8 + KING)) | (1 << (t8 + QUEEN))
+    if (af & kq) == kq and ((hf & kq) != 0 or either):
+        nopt[0] = face_options(t8 + KING, 1, 1, hand, table, S, K_ROYAL, either, das, fo, 0)
+        nopt[1] = face_options(t8 + QUEEN, 1, 1, hand, table, S, K_ROYAL, either, das, fo, 1)
+        n = add_kind(K_ROYAL, 2, -1, fo, nopt, either, S, ms, n)
+    seq = 0xF8 << t8
+    if (af & seq) == seq and (hf & seq) != 0:
+        for i in range(5):
+            nopt[i] = face_options(t8 + 7 - i, 1, 1, hand, table, S, K_SEQUENCE, either, das, fo, i)
+        n = add_kind(K_SEQUENCE, 5, -1, fo, nopt, either, S, ms, n)
+    bz = (1 << QS) | (1 << JD)
+    if (af & bz) == bz and (hf & bz) != 0:
+        nopt[0] = face_options(QS, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 0)
+        nopt[1] = face_options(JD, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 1)
+        n = add_kind(K_BEZIQUE, 2, -1, fo, nopt, either, S, ms, n)
+        if count32(hand | table, bz) == 4:
+            nopt[0] = face_options(QS, 2, 2, hand, table, S, K_DOUBLE, either, das, fo, 0)
+            nopt[1] = face_options(JD, 2, 2, hand, table, S, K_DOUBLE, either, das, fo, 1)
+            n = add_kind(K_DOUBLE, 2, -1, fo, nopt, either, S, ms, n)
     hold = hand | table
     for kind in range(K_FOUR_JACKS, N_KINDS):
         r = ACE if kind == K_FOUR_ACES else JACK + kind - K_FOUR_JACKS
-        if count32(hold, COL32 << r) < 4:
+        if count32(hold, COL32 << r) < 4 or (hf & (COL32 << r)) == 0:
             continue
         for s in range(4):
             nopt[s] = face_options(8 * s + r, 0, 2, hand, table, S, kind, either, das, fo, s)
@@ -330,7 +353,7 @@ def cards_before(a, b):
     return (a & d & -d) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sort_melds(ms, n, order):
     """order[0..n-1]: the melds in legal_melds order (kind, then ascending cards)."""
     for i in range(n):
@@ -344,7 +367,7 @@ def sort_melds(ms, n, order):
         order[j] = i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def double_possible(seat, S, das):
     """BZ-T5: no Q♠ or J♦ played or on the opponent's table, and (seed-de) none of his own used in
     a single bezique."""
@@ -362,7 +385,7 @@ def double_possible(seat, S, das):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_meld(seat, S, trump, rules, p, drawn, ms, fo, nopt):
     """The heuristic's meld: the row of ms, or -1 for none."""
     n = legal_melds(seat, S, trump, rules, ms, fo, nopt)
@@ -400,7 +423,7 @@ def best_meld(seat, S, trump, rules, p, drawn, ms, fo, nopt):
 # Options and the heuristic's measures
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def options_of(seat, S):
     """The player's distinct cards: per face his lowest hand copy and his first table copy."""
     h = S[S_HAND + seat]
@@ -439,72 +462,78 @@ def end_legal(opts, led, trump, must_win):
 
 
 @njit(cache=True, inline="always")
-def keep_stock(c, hold, faces, trump, p):
-    """The stock-phase keep value of card c (docs: "Keep value")."""
-    r = c & 7
-    s = (c >> 3) & 3
-    f = c & 31
-    v = r
-    if r >= TEN:
-        v += p[P_BRISQUE_KEEP]
-    if s == trump:
-        v += p[P_TRUMP_KEEP]
-    view = False
-    if (r == QUEEN or r == KING) and (faces >> (8 * s + KING + QUEEN - r)) & 1:
-        view = True
-    elif f == QS and (faces >> JD) & 1:
-        view = True
-    elif f == JD and (faces >> QS) & 1:
-        view = True
-    elif s == trump and r >= JACK and popcount(faces & (0xF8 << (8 * trump))) >= 3:
-        view = True
-    elif (r == JACK or r == QUEEN or r == KING or r == ACE) and count32(hold, COL32 << r) >= p[P_FOUR_KEEP_MIN]:
-        view = True
-    if view:
-        v += p[P_MELD_KEEP]
-    return v
-
-
-@njit(cache=True, inline="always")
-def keep_end(c, p):
-    r = c & 7
-    return r + (p[P_BRISQUE_KEEP] if r >= TEN else 0)
+def meld_view(hold, trump, p):
+    """The 32-bit mask of faces with a meld in view (docs: "Keep value"): a marriage partner held,
+    Q♠ with J♦ held and J♦ with Q♠, a trump J..A with three of the five sequence faces held, a J, Q,
+    K or A with ``four_keep_min`` cards of its rank held."""
+    faces = faces_of(hold)
+    view = ((faces >> 1) & (COL32 << QUEEN)) | ((faces << 1) & (COL32 << KING))
+    if (faces >> JD) & 1:
+        view |= 1 << QS
+    if (faces >> QS) & 1:
+        view |= 1 << JD
+    seq = 0xF8 << (8 * trump)
+    if popcount(faces & seq) >= 3:
+        view |= seq
+    for r in (JACK, QUEEN, KING, ACE):
+        if popcount(hold & both_copies(COL32 << r)) >= p[P_FOUR_KEEP_MIN]:
+            view |= COL32 << r
+    return view
 
 
 @njit(cache=True)
+def set_keep_values(S, seat, trump, p):
+    """The seat's keep values by face for this deal's trump: rank, + ``brisque_keep`` for aces
+    and tens, + ``trump_keep`` for trumps (docs: "Keep value"; the meld bonus comes per decision)."""
+    for f in range(32):
+        r = f & 7
+        v = r
+        if r >= TEN:
+            v += p[P_BRISQUE_KEEP]
+        if (f >> 3) & 3 == trump:
+            v += p[P_TRUMP_KEEP]
+        S[S_KEEP + 32 * seat + f] = v
+
+
+@njit(cache=True, _nrt=False)
 def min_keep(cands, S, seat, trump, p, stock):
-    """The candidate with the lowest (keep value, code)."""
-    hold = S[S_HAND + seat] | S[S_TABLE + seat]
-    faces = faces_of(hold)
-    best = -1
-    bk = 0
+    """The candidate with the lowest (keep value, code): keys (value << 7 | code), the least."""
+    if stock:
+        view = meld_view(S[S_HAND + seat] | S[S_TABLE + seat], trump, p)
+        mk = p[P_MELD_KEEP]
+    else:
+        view = 0
+        mk = 0
+    base = S_KEEP + 32 * seat
+    least = NO_TARGET
     x = cands
     while x != 0:
         c = lowest_bit(x)
         x &= x - 1
-        k = keep_stock(c, hold, faces, trump, p) if stock else keep_end(c, p)
-        if best < 0 or k < bk:
-            best = c
-            bk = k
-    return best
+        f = c & 31
+        k = S[base + f]
+        if not stock:
+            k -= p[P_TRUMP_KEEP] if (f >> 3) & 3 == trump else 0
+        key = ((k + mk * ((view >> f) & 1)) << 7) | c
+        least = min(least, key)
+    return least & 127
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def min_rank_keep(cands, S, seat, trump, p):
     """The candidate with the lowest (rank, stock keep value, code)."""
-    hold = S[S_HAND + seat] | S[S_TABLE + seat]
-    faces = faces_of(hold)
-    best = -1
-    bk = 0
+    view = meld_view(S[S_HAND + seat] | S[S_TABLE + seat], trump, p)
+    mk = p[P_MELD_KEEP]
+    base = S_KEEP + 32 * seat
+    least = NO_TARGET
     x = cands
     while x != 0:
         c = lowest_bit(x)
         x &= x - 1
-        k = (c & 7) * 1000 + keep_stock(c, hold, faces, trump, p)
-        if best < 0 or k < bk:
-            best = c
-            bk = k
-    return best
+        f = c & 31
+        key = (((f & 7) << 20) + ((S[base + f] + mk * ((view >> f) & 1)) << 7)) | c
+        least = min(least, key)
+    return least & 127
 
 
 @njit(cache=True, inline="always")
@@ -533,7 +562,7 @@ def min_rank(cands):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristic_lead(seat, S, trump, p, stock):
     opts = options_of(seat, S)
     plain = opts & ~suit_mask(trump)
@@ -559,38 +588,28 @@ def heuristic_lead(seat, S, trump, p, stock):
     return max_rank(opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristic_follow(seat, S, trump, rules, p, led, stock, drawn, ms, fo, nopt):
     opts = options_of(seat, S)
     if not stock:
         legal = end_legal(opts, led, trump, rules[R_END_MUST_WIN] != 0)
-        winners = 0
-        x = legal
-        while x != 0:
-            c = lowest_bit(x)
-            x &= x - 1
-            if follower_wins(led, c, trump):
-                winners |= bit(c)
+        winners = legal & beaters(led, trump)
         if winners != 0:
             return min_rank(winners)
         return min_keep(legal, S, seat, trump, p, False)
-    winners = 0
-    x = opts
-    while x != 0:
-        c = lowest_bit(x)
-        x &= x - 1
-        if follower_wins(led, c, trump):
-            winners |= bit(c)
-    for_meld = False
+    winners = opts & beaters(led, trump)
+    if winners == 0:
+        return min_keep(opts, S, seat, trump, p, True)
+    in_suit = winners & suit_mask((led >> 3) & 3)
+    win_with = in_suit if in_suit != 0 else winners
+    if p[P_GREEDY_WIN] != 0 or (p[P_BRISQUE_WIN] != 0 and (led & 7) >= TEN):
+        if in_suit != 0 or p[P_TRUMP_WIN] != 0:
+            return min_rank_keep(win_with, S, seat, trump, p)
+    # Only a waiting meld can make him win now (the meld is listed only when it decides).
     if p[P_MELD_WIN] != 0:
         m = best_meld(seat, S, trump, rules, p, drawn, ms, fo, nopt)
-        for_meld = m >= 0 and meld_value(rules, ms[0, m]) >= p[P_MELD_WIN_MIN]
-    if p[P_GREEDY_WIN] != 0 or (p[P_BRISQUE_WIN] != 0 and (led & 7) >= TEN) or for_meld:
-        in_suit = winners & suit_mask((led >> 3) & 3)
-        if in_suit != 0:
-            return min_rank_keep(in_suit, S, seat, trump, p)
-        if winners != 0 and (p[P_TRUMP_WIN] != 0 or for_meld):
-            return min_rank_keep(winners, S, seat, trump, p)
+        if m >= 0 and meld_value(rules, ms[0, m]) >= p[P_MELD_WIN_MIN]:
+            return min_rank_keep(win_with, S, seat, trump, p)
     return min_keep(opts, S, seat, trump, p, True)
 
 
@@ -621,7 +640,7 @@ def take(S, seat, c):
         S[S_KINDS + c] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, start_e, start_d, target):
     """One deal (docs/bezique-engine.md, "One deal, step by step"); fills ``out`` (O_* layout, N_OUT
     entries). ``pe``, ``pd``: elder's and dealer's policy arrays; ``start_e``, ``start_d``: their
@@ -642,6 +661,8 @@ def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, start_
     turnup = deck[16]
     trump = (turnup >> 3) & 3
     out[O_TURN_UP] = turnup
+    set_keep_values(S, 0, trump, pe)
+    set_keep_values(S, 1, trump, pd)
     sp = rules[R_SEVEN_POINTS]
     last = rules[R_LAST_TRICK]
     last_at = rules[R_LAST_TRICK_AT]
@@ -892,7 +913,7 @@ G_GAMES, G_DEALS, G_DEALS_SQ, G_FIRST_DEALER_WINS, G_UNDECIDED, G_IN_STOCK = 0, 
 N_GAME_TALLY = 6
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(useed, g, rules, pa, pb, deck, S, ms, fo, nopt, order, out, res):
     """Game g; res = [total A, total B, deals, winner (0 A, 1 B, -1 undecided), ended in a stock
     phase]."""
