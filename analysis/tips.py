@@ -12,6 +12,9 @@ def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0,
     """Every tip of the registry (of ``game``), with its verdicts where a study exists.
 
     ``deals`` overrides the budget's deals per study (for tests and notebooks)."""
+    from analysis.bezique import policies as bezique_policies
+    from analysis.bezique import rules as bezique_rules
+    from analysis.bezique import tipstudies as bezique_tips
     from analysis.ecarte import policies as ecarte_policies
     from analysis.ecarte import rules as ecarte_rules
     from analysis.ecarte import tipstudies as ecarte_tips
@@ -25,6 +28,7 @@ def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0,
         raise InputError(f"unknown budget {budget!r}; valid: {', '.join(BUDGETS)}")
     n = deals or BUDGETS[budget]
     games = {
+        "bezique": (bezique_tips, bezique_rules.get_rules, bezique_policies.HeuristicPolicy()),
         "ecarte": (ecarte_tips, ecarte_rules.get_rules, ecarte_policies.HeuristicPolicy()),
         "piquet": (piquet_tips, piquet_rules.get_rules, piquet_policies.HeuristicPolicy()),
     }
@@ -42,7 +46,7 @@ def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0,
             entry["status"] = "studied"
             entry["verdicts"] = []
             for v in tips_module.VARIANTS[tip["id"]]:
-                got = study(get_rules(v), n, seed, policy)  # a verdict, or a list of them (one per seat)
+                got = study(get_rules(v), n, seed, policy)  # a verdict, or a list of them (per seat or clause)
                 entry["verdicts"] += got if isinstance(got, list) else [got]
         out.append(entry)
     return {"budget": budget, "deals_per_study": n, "seed": seed, "version": __version__, "tips": out}

@@ -59,14 +59,22 @@ def test_piquet_tip_verdicts_are_real():
     json.dumps(res)
 
 
-def test_bezique_tips_are_not_made_up():
-    res = evaluate_tips("bezique", "quick", seed=0, deals=1000)
-    assert res["tips"] and all(t["status"] == "not yet studied" for t in res["tips"])
+def test_bezique_tip_verdicts_are_real():
+    res = evaluate_tips("bezique", "quick", seed=0, deals=2000)
+    assert res["tips"] and all(t["status"] == "studied" and t["verdicts"] for t in res["tips"])
+    for t in res["tips"]:
+        for v in t["verdicts"]:
+            assert v["verdict"] in ("supported", "refuted", "inconclusive")
+            lo, hi = v["effect"]["ci95"]
+            assert lo <= v["effect"]["value"] <= hi and v["seed"] == 0
+    assert [v["variant"] for t in res["tips"] if t["id"] == "BZ-T5" for v in t["verdicts"]] == ["seed-de", "classic"]
+    json.dumps(res)
 
 
 def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
     paths = build_report(str(tmp_path), quick=True, seed=2,
-                         budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "tip_deals": 30_000})
+                         budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "tip_deals": 30_000,
+                                 "bezique_deals": 10_000, "bezique_games": 100})
     md = open(paths["markdown"], encoding="utf-8").read()
     html = open(paths["html"], encoding="utf-8").read()
     for text in (md, html):
@@ -75,10 +83,12 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
         assert "seed-de" in text and "classic" in text
         assert "323/578956" in text and "PQ-T9" in text and "cavendish" in text
         assert "Which cards to throw" in text and "a random legal exchange" in text
+        assert "Bezique: the variants side by side" in text and "BZ-T1" in text
         assert not re.search(r"\bnan\b", text.lower()), "a nan in the report"
     assert (tmp_path / "figures" / "ecarte_propose_seed-de.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "ecarte_propose_classic.svg").exists()
     assert (tmp_path / "figures" / "piquet_overview_scores.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "piquet_overview_edge.svg").exists()
     assert (tmp_path / "figures" / "piquet_discards_younger.png").stat().st_size > 10_000
+    assert (tmp_path / "figures" / "bezique_overview_melds.png").stat().st_size > 10_000
     assert len(exact_values()) == 9

@@ -90,7 +90,8 @@ S_PLAYED = 4
 S_WON = 5  # 2
 S_KINDS = 8  # 64: meld kinds used by each card on a table
 S_KEEP = 72  # 2 x 32: per seat and face, the keep value before the meld-in-view bonus
-N_STATE = 136
+S_USED = 136  # 9: per meld kind, the mask of the table cards used in it (S_KINDS by kind)
+N_STATE = 145
 
 
 @njit(cache=True, inline="always")
@@ -260,20 +261,29 @@ def face_options(f, lo, hi, hand, table, S, kind, either, das, fo, i):
 def add_kind(kind, nf, total, fo, nopt, either, S, ms, n):
     """Every combination of the faces' options (``total`` cards in all when >= 0) that adds a
     hand card or is a seed-de royal marriage of two sequence cards: appended to ms from row n."""
-    prod = 1
+    idx = nopt[5:]  # the odometer: face i's option, face 0 turning fastest
     for i in range(nf):
-        prod *= nopt[i]
-    for code in range(prod):
-        x = code
+        if nopt[i] == 0:
+            return n
+        idx[i] = 0
+    more = True
+    while more:
         cards = 0
         hand = 0
         cnt = 0
         for i in range(nf):
-            j = x % nopt[i]
-            x //= nopt[i]
+            j = idx[i]
             cards |= fo[0, i, j]
             hand |= fo[1, i, j]
             cnt += fo[2, i, j]
+        i = 0
+        while i < nf:
+            idx[i] += 1
+            if idx[i] < nopt[i]:
+                break
+            idx[i] = 0
+            i += 1
+        more = i < nf
         if total >= 0 and cnt != total:
             continue
         if hand == 0:
@@ -303,11 +313,14 @@ def legal_melds(seat, S, trump, rules, ms, fo, nopt):
     table = S[S_TABLE + seat]
     either = rules[R_REUSE_EITHER_ORDER] != 0
     das = rules[R_DOUBLE_AFTER_SINGLE]
-    # A meld needs all its faces held and (but for a seed-de royal marriage) a face in hand:
-    # kinds failing that are skipped before their options are listed.
+    # A meld needs its faces among the hand and the table cards eligible for its kind (BZ-REUSE,
+    # BZ-DOUBLE, as in ``eligible``) and, but for a seed-de royal marriage, a face in hand: kinds
+    # failing that are skipped before their options are listed.
     hf = faces_of(hand)
-    af = hf | faces_of(table)
+    u = S[S_USED:S_USED + N_KINDS]
+    in_class0 = u[K_MARRIAGE] | u[K_ROYAL] | u[K_SEQUENCE]
     n = 0
+    af = hf | faces_of(table & ~in_class0)
     for s in range(4):
         kq = (1 << (8 * s + KING)) | (1 << (8 * s + QUEEN))
         if s == trump or (af & kq) != kq or (hf & kq) == 0:
@@ -317,28 +330,33 @@ def legal_melds(seat, S, trump, rules, ms, fo, nopt):
         n = add_kind(K_MARRIAGE, 2, -1, fo, nopt, either, S, ms, n)
     t8 = 8 * trump
     kq = (1 << (t8 + KING)) | (1 << (t8 + QUEEN))
+    af = hf | faces_of(table & ~(u[K_MARRIAGE] | u[K_ROYAL] | (0 if either else u[K_SEQUENCE])))
     if (af & kq) == kq and ((hf & kq) != 0 or either):
         nopt[0] = face_options(t8 + KING, 1, 1, hand, table, S, K_ROYAL, either, das, fo, 0)
         nopt[1] = face_options(t8 + QUEEN, 1, 1, hand, table, S, K_ROYAL, either, das, fo, 1)
         n = add_kind(K_ROYAL, 2, -1, fo, nopt, either, S, ms, n)
     seq = 0xF8 << t8
+    af = hf | faces_of(table & ~(u[K_MARRIAGE] | u[K_SEQUENCE]))
     if (af & seq) == seq and (hf & seq) != 0:
         for i in range(5):
             nopt[i] = face_options(t8 + 7 - i, 1, 1, hand, table, S, K_SEQUENCE, either, das, fo, i)
         n = add_kind(K_SEQUENCE, 5, -1, fo, nopt, either, S, ms, n)
     bz = (1 << QS) | (1 << JD)
-    if (af & bz) == bz and (hf & bz) != 0:
-        nopt[0] = face_options(QS, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 0)
-        nopt[1] = face_options(JD, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 1)
-        n = add_kind(K_BEZIQUE, 2, -1, fo, nopt, either, S, ms, n)
-        if count32(hand | table, bz) == 4:
+    if (hf & bz) != 0:
+        af = hf | faces_of(table & ~(u[K_BEZIQUE] | u[K_DOUBLE]))
+        if (af & bz) == bz:
+            nopt[0] = face_options(QS, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 0)
+            nopt[1] = face_options(JD, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 1)
+            n = add_kind(K_BEZIQUE, 2, -1, fo, nopt, either, S, ms, n)
+        pool = hand | (table & ~(u[K_DOUBLE] | (0 if das else u[K_BEZIQUE])))
+        if count32(pool, bz) == 4:
             nopt[0] = face_options(QS, 2, 2, hand, table, S, K_DOUBLE, either, das, fo, 0)
             nopt[1] = face_options(JD, 2, 2, hand, table, S, K_DOUBLE, either, das, fo, 1)
             n = add_kind(K_DOUBLE, 2, -1, fo, nopt, either, S, ms, n)
-    hold = hand | table
+    pool = hand | (table & ~(u[K_FOUR_JACKS] | u[K_FOUR_QUEENS] | u[K_FOUR_KINGS] | u[K_FOUR_ACES]))
     for kind in range(K_FOUR_JACKS, N_KINDS):
         r = ACE if kind == K_FOUR_ACES else JACK + kind - K_FOUR_JACKS
-        if count32(hold, COL32 << r) < 4 or (hf & (COL32 << r)) == 0:
+        if popcount(pool & both_copies(COL32 << r)) < 4 or (hf & (COL32 << r)) == 0:
             continue
         for s in range(4):
             nopt[s] = face_options(8 * s + r, 0, 2, hand, table, S, kind, either, das, fo, s)
@@ -638,6 +656,8 @@ def take(S, seat, c):
     else:
         S[S_TABLE + seat] &= ~b
         S[S_KINDS + c] = 0
+        for k in range(N_KINDS):
+            S[S_USED + k] &= ~b
 
 
 @njit(cache=True, _nrt=False)
@@ -766,6 +786,7 @@ def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, start_
                 c = lowest_bit(y)
                 y &= y - 1
                 S[S_KINDS + c] |= 1 << kind
+            S[S_USED + kind] |= cards
             out[O_MELD_AT + n - 1] = kind
             out[O_MELD_COUNT + 2 * kind + w] += 1
             gw = score(out, w, O_MELD + 2 * kind, meld_value(rules, kind), base_w, target, gw)
@@ -791,6 +812,8 @@ def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, start_
                     S[S_KINDS + c] = 0
                 S[S_HAND + seat] |= S[S_TABLE + seat]
                 S[S_TABLE + seat] = 0
+            for k in range(N_KINDS):
+                S[S_USED + k] = 0
     out[O_TRICKS_PLAYED] = 32
     bq = rules[R_BRISQUE]
     for seat in range(2):
@@ -806,7 +829,7 @@ def _scratch():
     S = np.zeros(N_STATE, dtype=np.int64)
     ms = np.zeros((3, MAX_MELDS), dtype=np.int64)
     fo = np.zeros((3, 5, 4), dtype=np.int64)
-    nopt = np.zeros(5, dtype=np.int64)
+    nopt = np.zeros(10, dtype=np.int64)  # options per face, then add_kind's odometer
     order = np.zeros(MAX_MELDS, dtype=np.int64)
     out = np.zeros(N_OUT, dtype=np.int64)
     return deck, S, ms, fo, nopt, order, out

@@ -5,15 +5,20 @@ estimates with ``analysis.stats``.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from analysis.bezique import kernel as K
 from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
 from analysis.bezique.reference import KINDS
-from analysis.bezique.rules import BeziqueRules, get_rules
+from analysis.bezique.rules import VARIANTS, BeziqueRules, get_rules
 from analysis.provenance import provenance
 from analysis.runner import run_tallies
 from analysis.stats import Estimate, mean_from_sums, proportion
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Policy = HeuristicPolicy | RandomPolicy
 
@@ -74,3 +79,126 @@ def simulate_games(n: int, seed: int = 0, rules: BeziqueRules | None = None, pla
     return {**provenance("bezique", rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed,
                          mode="games"),
             "stats": {k: v.to_dict() for k, v in stats.items()}, "tallies": t.tolist()}
+
+
+OVERVIEW_STATS = {
+    "points": ("points_per_deal_elder", "points_per_deal_dealer", "elder_minus_dealer"),
+    "sevens": ("seven_points", "turnup_seven", "seven_exchanged"),
+    "invariant": ("brisque_points", "last_trick_points"),
+    "meld": tuple(MELD_NAMES.get(k, k) for k in KINDS),
+}
+"""The per-deal statistics of the overview, by group (``meld``: share of deals the kind was laid in)."""
+
+GAME_STATS = ("deals_per_game", "dealer_first_wins", "ended_in_stock_phase", "undecided")
+
+INVARIANTS = {"brisque_points": 160, "last_trick_points": 10}
+"""Points every deal must score exactly (RULES.md invariants): four aces and four tens per pack, two
+packs, 10 each; and the last trick's 10."""
+
+
+def overview(n: int, seed: int = 0, variants: tuple[str, ...] = tuple(VARIANTS), policy: Policy | None = None, *,
+             games: int = 0, threads: int | None = None, quiet: bool = True) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per-deal statistics and meld rates, and whole games to the target, the variants side by side.
+
+    The same seed deals the same cards under every variant. Returns (deal table: one row per
+    statistic with its ``group`` (OVERVIEW_STATS), value and interval columns per variant; game
+    table: one row per GAME_STATS entry, empty columns when ``games`` is 0)."""
+    import pandas as pd
+
+    policy = policy or HeuristicPolicy()
+    rows = {name: {"group": group, "statistic": name} for group, names in OVERVIEW_STATS.items() for name in names}
+    game_rows = {name: {"statistic": name} for name in GAME_STATS}
+    for v in variants:
+        rules = get_rules(v)
+        stats = simulate_deals(n, seed, rules, policy, threads=threads, quiet=quiet)["stats"]
+        for name, row in rows.items():
+            row.update(_cells(v, stats[name]))
+        if games:
+            gstats = simulate_games(games, seed, rules, policy, threads=threads, quiet=quiet)["stats"]
+            for name, row in game_rows.items():
+                row.update(_cells(v, gstats[name]))
+    table = pd.DataFrame(list(rows.values()))
+    game_table = pd.DataFrame(list(game_rows.values()))
+    attrs = {"deals": n, "games": games, "seed": seed, "variants": list(variants), "policy": policy.describe(),
+             "target": {v: get_rules(v).target for v in variants},
+             "caption": "Bezique per-deal statistics by variant (heuristic players, 95% intervals)."}
+    table.attrs.update(attrs)
+    game_table.attrs.update({**attrs, "caption": "Bezique games to the target by variant (player B deals "
+                                                 "first; heuristic players, 95% intervals)."})
+    return table, game_table
+
+
+def _cells(variant: str, est: dict) -> dict:
+    lo, hi = est["ci95"]
+    return {variant: est["value"], f"{variant}_lo": lo, f"{variant}_hi": hi}
+
+
+def invariant_checks(table: pd.DataFrame) -> list[dict]:
+    """Per variant and INVARIANTS entry: the mean, the interval and whether every deal scored
+    exactly the required points (mean equal to it and zero spread: a zero-width interval)."""
+    by_name = table.set_index("statistic")
+    out = []
+    for name, required in INVARIANTS.items():
+        for v in table.attrs["variants"]:
+            r = by_name.loc[name]
+            value, lo, hi = float(r[v]), float(r[f"{v}_lo"]), float(r[f"{v}_hi"])
+            out.append({"name": name, "variant": v, "required": required, "value": value, "lo": lo, "hi": hi,
+                        "holds": bool(value == lo == hi == required)})
+    return out
+
+
+def overview_figures(table: pd.DataFrame, stem: str) -> list[str]:
+    """Meld rates per kind and points per deal by variant with 95% interval bars, as PNG and SVG;
+    returns the paths (``stem_melds.*``, ``stem_points.*``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    variants = table.attrs["variants"]
+    by_name = table.set_index("statistic")
+    w = 0.8 / len(variants)
+    paths = []
+
+    def bars(ax, names, horizontal=False):
+        xs = np.arange(len(names))
+        rows = by_name.loc[list(names)]
+        for i, v in enumerate(variants):
+            err = np.vstack([rows[v] - rows[f"{v}_lo"], rows[f"{v}_hi"] - rows[v]])
+            pos = xs + i * w - 0.4 + w / 2
+            if horizontal:
+                ax.barh(pos, rows[v], w, xerr=err, capsize=2, label=v)
+            else:
+                ax.bar(pos, rows[v], w, yerr=err, capsize=3, label=v)
+        return xs
+
+    def save(fig, name):
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            fig.savefig(f"{stem}_{name}.{ext}")
+            paths.append(f"{stem}_{name}.{ext}")
+        plt.close(fig)
+
+    melds = OVERVIEW_STATS["meld"]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ys = bars(ax, melds, horizontal=True)
+    ax.set_yticks(ys, [m.replace("_", " ") for m in melds])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of deals in which the meld is laid (either player)")
+    ax.set_title(f"Bezique melds per deal, {table.attrs['deals']:,} deals per variant (95% intervals)")
+    ax.legend(loc="center right")
+    save(fig, "melds")
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [3, 1]})
+    xs = bars(axes[0], ("points_per_deal_elder", "points_per_deal_dealer", "seven_points"))
+    axes[0].set_xticks(xs, ["elder", "dealer", "sevens (both)"])
+    axes[0].set_ylabel("points per deal")
+    axes[0].set_title("Points per deal (95% intervals)")
+    axes[0].legend()
+    xs = bars(axes[1], ("elder_minus_dealer",))
+    axes[1].set_xticks(xs, ["elder − dealer"])
+    axes[1].axhline(0, color="black", lw=0.5)
+    axes[1].set_title("Elder's edge")
+    save(fig, "points")
+    return paths

@@ -12,12 +12,19 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from analysis import __version__
 
 BUDGETS = {
-    "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "tips": "quick"},
-    "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "tips": "full"},
+    "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "bezique_deals": 100_000,
+              "bezique_games": 2_000, "tips": "quick"},
+    "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "bezique_deals": 1_000_000,
+             "bezique_games": 20_000, "tips": "full"},
 }
 
 PIQUET_EXACT = {"carte_blanche_elder": (323, 578956), "carte_blanche_younger": (323, 578956)}
 """A named player is dealt carte blanche with probability C(20,12)/C(32,12) (RULES.md invariants)."""
+
+BEZIQUE_EXACT = {"turnup_seven": (1, 8)}
+"""The turn-up is one of the 8 sevens of the 64 cards (RULES.md invariants)."""
+
+GAME_NAMES = {"ecarte": "Écarté", "piquet": "Piquet", "bezique": "Bezique"}
 
 
 def exact_values() -> dict[str, tuple[int, int]]:
@@ -68,6 +75,50 @@ def _piquet_section(out_dir: str, fig_dir: str, deals: int, seed: int, threads: 
             "figures": [os.path.relpath(f, out_dir) for f in figs if f.endswith(".png")]}
 
 
+def _bezique_section(out_dir: str, fig_dir: str, deals: int, games: int, seed: int, threads: int | None) -> dict:
+    """Bezique's variants side by side: per-deal statistics, meld rates, the exact and invariant
+    checks, games to the target, and the figures."""
+    from analysis.bezique.studies import invariant_checks, overview, overview_figures
+
+    table, game_table = overview(deals, seed, games=games, threads=threads)
+    stem = os.path.join(fig_dir, "bezique_overview")
+    figs = overview_figures(table, stem)
+    table.to_csv(os.path.join(out_dir, "bezique_overview.csv"), index=False)
+    game_table.to_csv(os.path.join(out_dir, "bezique_games.csv"), index=False)
+    variants = table.attrs["variants"]
+
+    def rows(df, group=None):
+        return [{"statistic": r["statistic"], "cells": [(r[v], r[f"{v}_lo"], r[f"{v}_hi"]) for v in variants]}
+                for r in df.to_dict(orient="records") if group is None or r["group"] == group]
+
+    first = {r["statistic"]: {"value": r[variants[0]], "ci95": [r[f"{variants[0]}_lo"], r[f"{variants[0]}_hi"]],
+                              "n": deals} for r in table.to_dict(orient="records")}
+    return {"deals": deals, "games": games, "variants": variants, "caption": table.attrs["caption"],
+            "game_caption": game_table.attrs["caption"], "target": _per_variant(table.attrs["target"]),
+            "policy": table.attrs["policy"],
+            "rows": rows(table, "points") + rows(table, "sevens"), "melds": rows(table, "meld"),
+            "game_rows": rows(game_table) if games else [],
+            "invariants": invariant_checks(table),
+            "exact": compare_with_exact(first, BEZIQUE_EXACT), "exact_variant": variants[0],
+            "figures": [os.path.relpath(f, out_dir) for f in figs if f.endswith(".png")]}
+
+
+def _per_variant(values: dict) -> str:
+    """One value if every variant has it, else each with its variant."""
+    if len(set(values.values())) == 1:
+        return str(next(iter(values.values())))
+    return ", ".join(f"{x} ({v})" for v, x in values.items())
+
+
+def not_built(tips: dict) -> list[str]:
+    """What the report cannot show yet: a game none of whose tips has been studied."""
+    games = {}
+    for t in tips["tips"]:
+        games.setdefault(t["game"], []).append(bool(t["verdicts"]))
+    return [f"{GAME_NAMES.get(g, g)} tip verdicts (not yet studied)" for g, studied in games.items()
+            if not any(studied)]
+
+
 def _discard_section(out_dir: str, fig_dir: str, n: int, seed: int) -> list[dict]:
     """The discard strategy study for elder and younger (the one behind the PQ tips, reused)."""
     from analysis.piquet.discard_study import study_figures, summary
@@ -89,7 +140,7 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
                  budget: dict | None = None) -> dict:
     """Run the studies at the budget and write ``index.html`` and ``README.md`` into ``out_dir``.
 
-    ``budget`` overrides the named budget (keys ``hands``, ``per_class``, ``tips``), for tests.
+    ``budget`` overrides the named budget (keys of BUDGETS, and ``tip_deals``), for tests.
     """
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
@@ -117,6 +168,7 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
             "figure": os.path.relpath(stem + ".png", out_dir),
         })
     piquet = _piquet_section(out_dir, fig_dir, budget["piquet_deals"], seed, threads)
+    bezique = _bezique_section(out_dir, fig_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads)
     tips = evaluate_tips(None, budget["tips"], seed, deals=budget.get("tip_deals"))
     piquet["discards"] = _discard_section(out_dir, fig_dir, tips["deals_per_study"], seed)
     import numba
@@ -124,10 +176,15 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
     context = {
         "version": __version__, "numba": numba.__version__, "seed": seed,
         "budget": budget_name, "hands": budget["hands"], "per_class": budget["per_class"],
-        "policy": policy.describe(), "variants": variants, "piquet": piquet, "tips": tips,
+        "policy": policy.describe(), "variants": variants, "piquet": piquet, "bezique": bezique, "tips": tips,
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "not_built": ["Bezique (issue 5: its simulator runs, its studies and report section are not built yet)"],
+        "not_built": not_built(tips),
     }
+    return write_report(context, out_dir)
+
+
+def write_report(context: dict, out_dir: str) -> dict[str, str]:
+    """Render the templates with ``context`` into ``index.html`` and ``README.md``; their paths."""
     env = Environment(loader=PackageLoader("analysis", "report/templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["f"] = lambda x, spec=".4f": "—" if x is None else format(x, spec)

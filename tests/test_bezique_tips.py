@@ -1,0 +1,154 @@
+"""Bezique tip studies: the paired kernel (same deals, both seats) and the BZ-T1..T5 verdicts."""
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from analysis.bezique import kernel as K
+from analysis.bezique import paired as P
+from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
+from analysis.bezique.reference import KINDS
+from analysis.bezique.rules import get_rules
+from analysis.bezique.tipstudies import STUDIES, VARIANTS, study_deals
+from analysis.tips import evaluate_tips, tips_text
+
+BASE = HeuristicPolicy()
+OPTIONS = [BASE, dataclasses.replace(BASE, meld_win=False, lead_low=False),
+           dataclasses.replace(BASE, trump_keep=10, trump_win=False, hold_bezique=False)]
+
+
+def _walk(o, side):
+    """The paired kernel's trick quantities, replayed in plain Python from an outcome vector."""
+    trump = (o[K.O_TURN_UP] >> 3) & 3
+    leader, res = 0, dict.fromkeys(("stock", "end", "end_bq", "stock_trumps", "end_trumps"), 0)
+    for t in range(32):
+        led, fol = int(o[K.O_PLAYED + 2 * t]), int(o[K.O_PLAYED + 2 * t + 1])
+        same = (led >> 3) & 3 == (fol >> 3) & 3
+        fw = (fol & 7) > (led & 7) if same else (fol >> 3) & 3 == trump
+        w = 1 - leader if fw else leader
+        mine = led if leader == side else fol
+        phase = "stock" if t < 24 else "end"
+        res[f"{phase}_trumps"] += (mine >> 3) & 3 == trump
+        if w == side:
+            res[phase] += 1
+            if phase == "end":
+                res["end_bq"] += 10 * (((led & 7) >= 6) + ((fol & 7) >= 6))
+        leader = w
+    return res
+
+
+def _quantities(o, side):
+    """Per-deal Q_* values (rows of outcome vectors o) for the player in seat ``side``."""
+    other = 1 - side
+    walk = [_walk(row, side) for row in o]
+    q = {P.Q_NET: o[:, K.O_TOTAL + side] - o[:, K.O_TOTAL + other], P.Q_TOTAL: o[:, K.O_TOTAL + side],
+         P.Q_MELD: sum(o[:, K.O_MELD + 2 * k + side] for k in range(len(KINDS))),
+         P.Q_BRISQUE: o[:, K.O_BRISQUE + side], P.Q_LAST: o[:, K.O_LAST + side], P.Q_SEVEN: o[:, K.O_SEVEN + side]}
+    for key, slot in (("stock", P.Q_STOCK_TRICKS), ("end", P.Q_END_TRICKS), ("end_bq", P.Q_END_BRISQUE),
+                      ("stock_trumps", P.Q_STOCK_TRUMPS), ("end_trumps", P.Q_END_TRUMPS)):
+        q[slot] = np.array([w[key] for w in walk], dtype=np.int64)
+    return q
+
+
+@pytest.mark.parametrize("variant", ["seed-de", "classic"])
+def test_paired_tallies_equal_the_deals_played_one_by_one(variant):
+    rules = get_rules(variant)
+    n, seed = 120, 11
+    res = P.compare(n, seed, rules, OPTIONS, BASE, chunk=37)
+    per_option = []
+    for opt in OPTIONS:
+        as_elder = K.deal_outcomes(seed, 0, n, rules.to_array(), BASE.to_array(), opt.to_array())
+        as_dealer = K.deal_outcomes(seed, 0, n, rules.to_array(), opt.to_array(), BASE.to_array())
+        # The trick replay agrees with the kernel's own trick counts.
+        assert (_quantities(as_elder, 0)[P.Q_STOCK_TRICKS] == as_elder[:, K.O_ELDER_STOCK]).all()
+        for o, side in ((as_elder, 0), (as_dealer, 1)):
+            q = _quantities(o, side)
+            assert (q[P.Q_STOCK_TRICKS] + q[P.Q_END_TRICKS] == o[:, K.O_TRICKS + side]).all()
+        per_option.append((_quantities(as_elder, 0), _quantities(as_dealer, 1), as_elder, as_dealer))
+    assert res.deals == n
+    for q in range(P.NQ):
+        for a in range(len(OPTIONS)):
+            for view, x in ((P.V_ELDER, per_option[a][0][q]), (P.V_DEALER, per_option[a][1][q]),
+                            (P.V_BOTH, per_option[a][0][q] + per_option[a][1][q])):
+                assert res.level_sums(a, q, view) == (int(x.sum()), int((x * x).sum()), n)
+            for b in range(len(OPTIONS)):
+                d = (per_option[a][0][q] + per_option[a][1][q]) - (per_option[b][0][q] + per_option[b][1][q])
+                assert res.diff_sums(a, b, q) == (int(d.sum()), int((d * d).sum()), n), (q, a, b)
+    # Meld rates: plays (both seats) in which the tested player laid the kind.
+    for a in range(len(OPTIONS)):
+        _, _, e, d = per_option[a]
+        for k in range(len(KINDS)):
+            laid = int((e[:, K.O_MELD + 2 * k] > 0).sum() + (d[:, K.O_MELD + 2 * k + 1] > 0).sum())
+            assert res.meld_rate(a, k).value == laid / (2 * n)
+
+
+def test_paired_tallies_are_thread_and_chunk_invariant():
+    rules = get_rules("classic")
+    options = [BASE, RandomPolicy(), dataclasses.replace(BASE, brisque_keep=0)]
+    ref = P.paired_tallies(300, 4, rules, options, BASE, threads=1, chunk=300)
+    for threads, chunk in ((2, 1), (2, 17), (1, 64)):
+        assert np.array_equal(P.paired_tallies(300, 4, rules, options, BASE, threads=threads, chunk=chunk), ref)
+    # A run resumed from deal 100 adds up to the whole.
+    parts = P.paired_tallies(100, 4, rules, options, BASE) + P.paired_tallies(200, 4, rules, options, BASE, start=100)
+    assert np.array_equal(parts, ref)
+
+
+def test_identical_policies_differ_by_exactly_zero():
+    res = P.compare(400, 2, get_rules(), [BASE, BASE, OPTIONS[1]], BASE)
+    for q in range(P.NQ):
+        for view in (P.V_BOTH, P.V_ELDER, P.V_DEALER):
+            assert res.diff_sums(0, 1, q, view)[:2] == (0, 0)
+    assert not res.differs(0, 1) and res.differs(0, 2)
+    # The opponent's own policy in both seats: the net score cancels deal by deal, brisques split 80/80.
+    assert res.level_sums(0, P.Q_NET) == (0, 0, 400)
+    assert res.level(0, P.Q_BRISQUE).value == 80 and res.level(0, P.Q_LAST).value == 5
+    e = res.diff(2, 0)
+    assert e.lo <= e.value <= e.hi and e.n == 400
+
+
+def test_paired_run_rejects_no_options():
+    from analysis.errors import InputError
+
+    with pytest.raises(InputError):
+        P.compare(10, 0, get_rules(), [], BASE)
+
+
+def test_every_bezique_tip_has_well_formed_verdicts():
+    n = 3000
+    res = evaluate_tips("bezique", "quick", seed=5, deals=n)
+    by_id = {t["id"]: t for t in res["tips"]}
+    assert sorted(by_id) == sorted(STUDIES) == ["BZ-T1", "BZ-T2", "BZ-T3", "BZ-T4", "BZ-T5"]
+    expected_variants = {"BZ-T1": ["seed-de"], "BZ-T2": ["seed-de, partners", "seed-de, fours"],
+                         "BZ-T3": ["seed-de, lead", "seed-de, keep"], "BZ-T4": ["seed-de"],
+                         "BZ-T5": ["seed-de", "classic"]}
+    options = {"BZ-T1": 4, "BZ-T2": 5, "BZ-T3": 5, "BZ-T4": 5, "BZ-T5": 6}
+    assert VARIANTS["BZ-T5"] == ("seed-de", "classic")
+    for tip_id, t in by_id.items():
+        assert t["status"] == "studied"
+        assert [v["variant"] for v in t["verdicts"]] == expected_variants[tip_id]
+        for v in t["verdicts"]:
+            assert set(v) >= {"id", "variant", "verdict", "effect_name", "effect", "sharp_reading", "deals", "seed",
+                              "policies", "details"}
+            assert v["id"] == tip_id and v["seed"] == 5
+            assert v["verdict"] in ("supported", "refuted", "inconclusive")
+            lo, hi = v["effect"]["ci95"]
+            assert lo <= v["effect"]["value"] <= hi
+            assert v["deals"] == v["effect"]["n"] == study_deals(n, options[tip_id])
+            assert v["verdict"] == ("supported" if lo > 0 else "refuted" if hi < 0 else "inconclusive")
+            assert v["policies"]["opponent"]["kind"] == "heuristic"
+    t5 = by_id["BZ-T5"]["verdicts"]
+    for v in t5:
+        rows = v["details"]["by_threshold"]
+        assert [r["hold_while_stock_at_least"] for r in rows] == [0, 10, 20, 30, 40]
+        head = next(r for r in rows if r["hold_while_stock_at_least"] == BASE.hold_bezique_stock)
+        assert head["net"] == v["effect"]
+        assert "double_possible" in v["details"]["cards_seen_model"]
+    t1 = by_id["BZ-T1"]["verdicts"][0]["details"]
+    assert t1["plays"] == 8 * t1["deals"]
+    assert {"meld_points", "brisque_points"} <= set(t1["comparisons"][0])
+    t4 = by_id["BZ-T4"]["verdicts"][0]["details"]["comparisons"][0]
+    assert {"end_tricks", "last_trick_points", "end_brisque_points"} <= set(t4)
+    text = tips_text(res)
+    assert "BZ-T5" in text and "[classic]" in text and "not yet studied" not in text
+    json.dumps(res)
