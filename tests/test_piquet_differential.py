@@ -10,6 +10,8 @@ from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
 from analysis.piquet.reference import play_deal, play_partie
 from analysis.piquet.rules import get_rules
 
+from reference_pool import first_difference, reference_outcomes, reference_rows
+
 # >= 100,000 deals per variant, split between the policies (SALON_DIFF_DEALS is per variant).
 DEALS = int(os.environ.get("SALON_DIFF_DEALS", "100000"))
 POLICIES = {
@@ -21,23 +23,25 @@ POLICIES = {
 VARIANTS = ("seed-de", "seed-no", "cavendish")
 
 
-def _compare(rules, elder, younger, n, seed, start=0):
+def _compare(rules, elder, younger, n, seed, start=0, pool=None):
     got = K.deal_outcomes(seed, start, n, rules.to_array(), elder.to_array(), younger.to_array())
-    for k in range(n):
-        want = play_deal(seed, start + k, rules, elder, younger).outcome_vector()
-        row = got[k].tolist()
-        assert row == list(want), (f"deal {start + k} (seed {seed}, {rules.name}, {elder.kind}/{younger.kind}): "
-                                   f"kernel {row} != reference {list(want)}")
+    if pool is None:
+        want = reference_outcomes(play_deal, rules, elder, younger, seed, start, n)
+    else:
+        want = reference_rows(pool, play_deal, rules, elder, younger, seed, start, n)
+    message = first_difference(got, want, start, f"seed {seed}, {rules.name}, {elder.kind}/{younger.kind}")
+    assert message is None, message
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_kernel_matches_reference_deal_by_deal(variant):
+def test_kernel_matches_reference_deal_by_deal(variant, reference_pool):
     rules = get_rules(variant)
     third = DEALS // 3
-    _compare(rules, POLICIES["heuristic"], POLICIES["heuristic"], DEALS - 2 * third, seed=20261129)
-    _compare(rules, POLICIES["random"], POLICIES["random"], third, seed=20261130)
-    _compare(rules, POLICIES["heuristic-tuned"], POLICIES["random"], third // 2, seed=3)
-    _compare(rules, POLICIES["random"], POLICIES["heuristic-tuned"], third - third // 2, seed=4)
+    pool = reference_pool
+    _compare(rules, POLICIES["heuristic"], POLICIES["heuristic"], DEALS - 2 * third, seed=20261129, pool=pool)
+    _compare(rules, POLICIES["random"], POLICIES["random"], third, seed=20261130, pool=pool)
+    _compare(rules, POLICIES["heuristic-tuned"], POLICIES["random"], third // 2, seed=3, pool=pool)
+    _compare(rules, POLICIES["random"], POLICIES["heuristic-tuned"], third - third // 2, seed=4, pool=pool)
 
 
 def test_kernel_matches_reference_with_switches():
