@@ -28,7 +28,7 @@ def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0,
         raise InputError(f"unknown budget {budget!r}; valid: {', '.join(BUDGETS)}")
     n = deals or BUDGETS[budget]
     games = {
-        "bezique": (bezique_tips, bezique_rules.get_rules, bezique_policies.HeuristicPolicy()),
+        "bezique": (bezique_tips, bezique_rules.get_rules, bezique_policies.TUNED),
         "ecarte": (ecarte_tips, ecarte_rules.get_rules, ecarte_policies.HeuristicPolicy()),
         "piquet": (piquet_tips, piquet_rules.get_rules, piquet_policies.HeuristicPolicy()),
     }

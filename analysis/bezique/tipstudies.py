@@ -113,10 +113,10 @@ def _budget(p: Paired, options: list[Option]) -> dict:
 # ------------------------------------------------------------------------------------------ BZ-T1
 def bz_t1(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
     """BZ-T1: win tricks for the right to meld, not for their face value."""
-    options = [("for_melds", {"meld_win": True, "brisque_win": False}),
-               ("for_brisques", {"meld_win": False, "brisque_win": True}),
-               ("for_both", {"meld_win": True, "brisque_win": True}),
-               ("for_neither", {"meld_win": False, "brisque_win": False})]
+    options = [("for_melds", {"meld_win": True, "brisque_win": False, "greedy_win": False}),
+               ("for_brisques", {"meld_win": False, "brisque_win": True, "greedy_win": False}),
+               ("for_both", {"meld_win": True, "brisque_win": True, "greedy_win": False}),
+               ("for_neither", {"meld_win": False, "brisque_win": False, "greedy_win": False})]
     names = [o[0] for o in options]
     p = _run(rules, n, seed, policy, options)
     qs = (Q_NET, Q_MELD, Q_BRISQUE, Q_STOCK_TRICKS)
@@ -230,28 +230,28 @@ def bz_t3(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> li
 def bz_t4(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
     """BZ-T4: save trumps for the end phase."""
     tk = policy.trump_keep or 4
-    options = [("save", {"trump_keep": 10, "trump_win": False}),
+    options = [("save", {"trump_keep": tk, "trump_win": False}),
                ("spend", {"trump_keep": 0, "trump_win": True}),
-               ("default", {"trump_keep": tk, "trump_win": True}),
-               ("no_trumping", {"trump_keep": tk, "trump_win": False}),
+               ("little_keep", {"trump_keep": tk, "trump_win": True}),
+               ("hoard", {"trump_keep": 10, "trump_win": False}),
                ("keep_only", {"trump_keep": 10, "trump_win": True})]
     names = [o[0] for o in options]
     p = _run(rules, n, seed, policy, options)
     qs = (Q_NET, Q_END_TRICKS, Q_LAST, Q_END_BRISQUE, Q_BRISQUE, Q_MELD, Q_STOCK_TRUMPS, Q_END_TRUMPS)
     effect = p.diff(0, 1)
-    reading = ("Save: trumps get trump_keep = 10 added to their keep value (led and thrown after every plain card "
-               "but aces and tens) and are not used to win a trick in the stock phase except for a waiting meld "
-               "(trump_win off); spend: trump_keep 0 and trump_win on. Supported when saving gives the higher net "
-               "score per deal and seat (95% interval above 0), refuted when lower; end-phase tricks, last-trick "
-               "points and end-phase brisques are shown beside it.")
+    reading = (f"Save: no trick of the stock phase is won with a trump except for a waiting meld (trump_win off) "
+               f"and trumps get trump_keep = {tk} added to their keep value; spend: trump_win on and trump_keep 0. "
+               "Supported when saving gives the higher net score per deal and seat (95% interval above 0), "
+               "refuted when lower; end-phase tricks, last-trick points and end-phase brisques are shown beside "
+               "it, and the details show each half of saving alone and hoarding (trump_keep 10).")
     details = {
         **_budget(p, options),
         "comparisons": [
             _comparison(p, names, "save", "spend", qs, "the tip"),
-            _comparison(p, names, "default", "spend", qs, "the default heuristic against spending"),
-            _comparison(p, names, "no_trumping", "default", qs, "trump_win off alone"),
-            _comparison(p, names, "keep_only", "default", qs, "trump_keep 10 alone"),
-            _comparison(p, names, "save", "default", qs, "saving against the default"),
+            _comparison(p, names, "little_keep", "spend", qs, f"trump_keep {tk} alone"),
+            _comparison(p, names, "save", "little_keep", qs, "trump_win off alone"),
+            _comparison(p, names, "hoard", "save", qs, f"hoarding: trump_keep 10 rather than {tk}"),
+            _comparison(p, names, "keep_only", "little_keep", qs, f"trump_keep 10 rather than {tk}, trumping on"),
         ],
         "options": _levels(p, options, (Q_END_TRICKS, Q_LAST, Q_END_BRISQUE, Q_STOCK_TRUMPS, Q_END_TRUMPS)),
     }
