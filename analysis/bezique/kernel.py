@@ -321,10 +321,11 @@ def legal_melds(seat, S, trump, rules, ms, fo, nopt):
     in_class0 = u[K_MARRIAGE] | u[K_ROYAL] | u[K_SEQUENCE]
     n = 0
     af = hf | faces_of(table & ~in_class0)
-    for s in range(4):
-        kq = (1 << (8 * s + KING)) | (1 << (8 * s + QUEEN))
-        if s == trump or (af & kq) != kq or (hf & kq) == 0:
-            continue
+    # Per suit at its queen's bit: king and queen among those faces, one of them in hand.
+    pairs = af & (af >> 1) & (hf | (hf >> 1)) & (COL32 << QUEEN) & ~(1 << (8 * trump + QUEEN))
+    while pairs != 0:
+        s = lowest_bit(pairs) >> 3
+        pairs &= pairs - 1
         nopt[0] = face_options(8 * s + KING, 1, 1, hand, table, S, K_MARRIAGE, either, das, fo, 0)
         nopt[1] = face_options(8 * s + QUEEN, 1, 1, hand, table, S, K_MARRIAGE, either, das, fo, 1)
         n = add_kind(K_MARRIAGE, 2, -1, fo, nopt, either, S, ms, n)
