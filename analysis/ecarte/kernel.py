@@ -204,26 +204,6 @@ def heuristic_lead(hand, t, lead_trumps):
     card = top_trump if plain == 0 else longest_top
     card = lowest_bit(kings) if kings else card
     return top_trump if (lead_trumps and popcount(tl) >= 2) else card
-    plain = hand & ~(0xFF << (8 * t))
-    kings = plain & KINGS
-    if kings:
-        return lowest_bit(kings)
-    if plain:
-        best_s = -1
-        best_n = -1
-        best_top = -1
-        for s in range(4):
-            lane = (plain >> (8 * s)) & 0xFF
-            if lane == 0:
-                continue
-            n = popcount(lane)
-            top = highest_bit(lane)
-            if n > best_n or (n == best_n and top > best_top):
-                best_s = s
-                best_n = n
-                best_top = top
-        return 8 * best_s + best_top
-    return 8 * t + highest_bit(tl)
 
 
 @njit(cache=True, inline="always")
