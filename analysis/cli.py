@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -118,8 +119,12 @@ def non_negative(ctx, param, value):
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="salon")
-def cli():
+@click.option("--results", metavar="DIR", default=None,
+              help="Result store directory [$SALON_RESULTS or ~/.cache/salon; 'off' for none].")
+def cli(results):
     """salon: Monte Carlo strategy analyser for Piquet, Écarté and Bezique."""
+    if results is not None:
+        os.environ["SALON_RESULTS"] = results
 
 
 # --------------------------------------------------------------------------- simulate
@@ -648,6 +653,71 @@ def report(quick, out, seed):
 
     paths = build_report(out, quick=quick, seed=seed)
     click.echo(f"report written: {paths['html']} and {paths['markdown']}")
+
+
+# --------------------------------------------------------------------------- results
+@cli.group()
+def results():
+    """The result store: finished chunks of every run, reused by repeated and resumed runs."""
+
+
+@results.command("list")
+@click.option("--json", "as_json", is_flag=True)
+def results_list(as_json):
+    """Every stored run: key, kernel block, seed, chunks and deals stored."""
+    from analysis import store
+
+    base = store.root()
+    rows = store.runs()
+    lines = [f"result store: {base if base else 'off (SALON_RESULTS=off)'}"]
+    lines += [f"{r['key']}  {r['block']}  seed {r['seed']}  {r['deals']:,} deals in {r['chunks']} chunks"
+              for r in rows]
+    emit({"store": str(base) if base else None, "runs": rows}, as_json, "\n".join(lines))
+
+
+@results.command("show")
+@click.argument("key")
+@click.option("--json", "as_json", is_flag=True)
+def results_show(key, as_json):
+    """A stored run's spec and the deals its chunks cover."""
+    import numpy as np
+
+    from analysis import store
+
+    df = store.run_table(key)
+    spec = json.loads((store.root() / key / "_spec.json").read_text())
+    res = {"key": key, "spec": spec, "chunks": int(len(df)), "deals": int(df["count"].sum()),
+           "tallies": np.sum(np.stack(df["tallies"].map(np.asarray)), axis=0).tolist() if len(df) else []}
+    text = (f"{key}: {spec['block']}, seed {spec['seed']}, chunk {spec['chunk']}, salon {spec['version']}\n"
+            f"{res['deals']:,} deals in {res['chunks']} chunks")
+    emit(res, as_json, text)
+
+
+@results.command("export")
+@click.argument("key")
+@click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "json"]), default="csv", show_default=True)
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False))
+def results_export(key, fmt, out):
+    """Write a stored run's chunks (one row per chunk, with provenance) to OUT."""
+    from analysis import store
+
+    df = store.run_table(key)
+    if fmt == "parquet":
+        df.to_parquet(out, index=False)
+    elif fmt == "json":
+        df.to_json(out, orient="records")
+    else:
+        df.assign(tallies=df["tallies"].map(lambda t: " ".join(str(int(x)) for x in t))).to_csv(out, index=False)
+    click.echo(f"{len(df)} chunks written to {out}")
+
+
+@results.command("prune")
+def results_prune():
+    """Remove files left by killed runs and unreadable chunk files."""
+    from analysis import store
+
+    removed = store.prune()
+    click.echo(f"removed {len(removed)} file(s)" + "".join(f"\n  {p}" for p in removed))
 
 
 def main(argv=None) -> None:

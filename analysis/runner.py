@@ -2,7 +2,8 @@
 
 A kernel "block" function takes ``(seed, starts, counts, *args)`` and returns one tally row per
 chunk ``[starts[c], starts[c] + counts[c])``; numba's ``prange`` spreads the chunks over threads.
-Tallies are integers, so the total is bit-identical for any thread count and chunk size.
+Tallies are integers, so the total is bit-identical for any thread count and chunk size. Finished
+chunks go to the result store (``analysis/store.py``) and are read back instead of recomputed.
 """
 from __future__ import annotations
 
@@ -74,16 +75,32 @@ def run_tallies(
     check_seed(seed)
     set_threads(threads)
     starts, counts = chunk_bounds(start, n, chunk)
-    # Hand the chunks to the kernel in batches so the progress bar moves; a batch is many chunks
-    # so every thread stays busy.
-    batch = max(1, min(len(starts), (1 << 21) // chunk))
-    total = None
+    # Chunks already in the result store (analysis/store.py) are read, not computed; finished
+    # batches are written to it, so an interrupted run resumes with identical numbers.
+    from analysis import store
+
+    stored = store.open_run(block, args, seed, chunk)
+    have = stored.load() if stored is not None else {}
+    done = np.array([have.get(int(s), (-1, None))[0] == c for s, c in zip(starts, counts, strict=True)],
+                    dtype=bool)
+    total = np.zeros(0, dtype=np.int64)
+    for i in np.flatnonzero(done):
+        row = have[int(starts[i])][1]
+        total = row.copy() if total.size == 0 else total + row
+    todo_starts, todo_counts = starts[~done], counts[~done]
+    # Hand the chunks to the kernel in batches so the progress bar moves and the store fills; a
+    # batch is many chunks so every thread stays busy.
+    batch = max(1, min(max(len(todo_starts), 1), (1 << 21) // chunk))
     from tqdm.auto import tqdm
 
-    with tqdm(total=n, desc=desc, unit=" deals", disable=not show_progress(quiet), leave=False) as bar:
-        for b in range(0, len(starts), batch):
-            rows = block(seed, starts[b:b + batch], counts[b:b + batch], *args)
+    with tqdm(total=n, initial=int(counts[done].sum()), desc=desc, unit=" deals",
+              disable=not show_progress(quiet), leave=False) as bar:
+        for b in range(0, len(todo_starts), batch):
+            s, c = todo_starts[b:b + batch], todo_counts[b:b + batch]
+            rows = block(seed, s, c, *args)
+            if stored is not None:
+                stored.save(s, c, rows)
             part = rows.sum(axis=0)
-            total = part if total is None else total + part
-            bar.update(int(counts[b:b + batch].sum()))
+            total = part if total.size == 0 else total + part
+            bar.update(int(c.sum()))
     return total
