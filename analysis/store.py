@@ -95,7 +95,17 @@ class RunStore:
         return found
 
     def save(self, starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> None:
-        """Write finished chunks atomically (temporary file, then rename)."""
+        """Write finished chunks atomically (temporary file, then rename). A store that cannot be
+        written is reported once and the run goes on without it (nothing computed is lost)."""
+        if getattr(self, "failed", False):
+            return
+        try:
+            self._write(starts, counts, rows)
+        except OSError as e:
+            self.failed = True
+            _warn(f"cannot write to {self.dir} ({e.strerror or e}); the run goes on without the store")
+
+    def _write(self, starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> None:
         import numba
         import pyarrow as pa
         import pyarrow.parquet as pq

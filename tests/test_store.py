@@ -102,3 +102,13 @@ def test_results_commands(tmp_path, monkeypatch, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and len(err.strip().splitlines()) == 1
+
+
+def test_an_unwritable_store_is_reported_and_the_run_goes_on(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SALON_RESULTS", "off")
+    want = _run(2500)
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the store's directory should be")
+    monkeypatch.setenv("SALON_RESULTS", str(blocker))
+    assert np.array_equal(_run(2500), want)
+    assert capsys.readouterr().err.count("cannot write") == 1
