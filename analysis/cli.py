@@ -121,10 +121,26 @@ def non_negative(ctx, param, value):
 @click.version_option(__version__, prog_name="salon")
 @click.option("--results", metavar="DIR", default=None,
               help="Result store directory [$SALON_RESULTS or ~/.cache/salon; 'off' for none].")
-def cli(results):
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Run the batches on this Dask scheduler (tcp://HOST:PORT).")
+@click.option("--workers", type=int, default=None, help="Start a local Dask cluster of N worker processes.")
+@click.pass_context
+def cli(ctx, results, scheduler, workers):
     """salon: Monte Carlo strategy analyser for Piquet, Écarté and Bezique."""
     if results is not None:
         os.environ["SALON_RESULTS"] = results
+    if scheduler or workers is not None:
+        from analysis.dask_backend import DaskBackend
+        from analysis.runner import use_backend
+
+        backend = DaskBackend(scheduler, workers)
+        use_backend(backend)
+
+        def close():
+            use_backend(None)
+            backend.close()
+
+        ctx.call_on_close(close)
 
 
 # --------------------------------------------------------------------------- simulate

@@ -15,6 +15,16 @@ import numpy as np
 from analysis.errors import InputError
 
 DEFAULT_CHUNK = 1 << 14
+BATCH_DEALS = 1 << 21
+"""Deals per batch handed to the kernel (or to a Dask worker): about a second of work."""
+
+_backend = None
+
+
+def use_backend(backend) -> None:
+    """Run batches on ``backend`` (a ``dask_backend.DaskBackend``), or locally with None."""
+    global _backend
+    _backend = backend
 
 
 def set_threads(threads: int | None) -> int:
@@ -90,14 +100,17 @@ def run_tallies(
     todo_starts, todo_counts = starts[~done], counts[~done]
     # Hand the chunks to the kernel in batches so the progress bar moves and the store fills; a
     # batch is many chunks so every thread stays busy.
-    batch = max(1, min(max(len(todo_starts), 1), (1 << 21) // chunk))
+    batch = max(1, min(max(len(todo_starts), 1), BATCH_DEALS // chunk))
+    batches = [(todo_starts[b:b + batch], todo_counts[b:b + batch]) for b in range(0, len(todo_starts), batch)]
+    if _backend is not None:
+        finished = _backend.map_batches(block, seed, batches, args)
+    else:
+        finished = ((s, c, block(seed, s, c, *args)) for s, c in batches)
     from tqdm.auto import tqdm
 
     with tqdm(total=n, initial=int(counts[done].sum()), desc=desc, unit=" deals",
               disable=not show_progress(quiet), leave=False) as bar:
-        for b in range(0, len(todo_starts), batch):
-            s, c = todo_starts[b:b + batch], todo_counts[b:b + batch]
-            rows = block(seed, s, c, *args)
+        for s, c, rows in finished:
             if stored is not None:
                 stored.save(s, c, rows)
             part = rows.sum(axis=0)

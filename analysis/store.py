@@ -52,9 +52,10 @@ def code_fingerprint() -> str:
 
 def run_spec(block, args: tuple, seed: int, chunk: int) -> dict:
     """What decides a run's tallies (the key is its hash; the store keeps it as _spec.json)."""
+    from analysis.dask_backend import block_name
+
     return {
-        "block": f"{block.py_func.__module__}.{block.py_func.__name__}" if hasattr(block, "py_func")
-        else f"{block.__module__}.{block.__qualname__}",
+        "block": block_name(block),
         "args": [np.asarray(a).tolist() for a in args],
         "seed": int(seed), "chunk": int(chunk), "version": __version__, "code": code_fingerprint(),
     }

@@ -1,0 +1,70 @@
+"""Runs the runner's batches of chunks on a Dask distributed cluster (``--scheduler``, ``--workers``).
+
+A task is one batch of chunks: the worker imports the kernel block by its module and name from
+the installed package (nothing is pickled from ``__main__``), runs it on its own threads and
+returns the integer tally rows. The client sums them, so the total is bit-identical to the local
+backend whatever the number of workers or the order the batches finish in. A batch on a worker
+that dies is run again elsewhere by the scheduler; its numbers are the same.
+"""
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+
+def block_name(block) -> str:
+    """``module.name`` of a kernel block (a numba dispatcher or a plain function)."""
+    fn = getattr(block, "py_func", block)
+    return f"{fn.__module__}.{fn.__name__}"
+
+
+def run_batch(name: str, seed: int, starts: np.ndarray, counts: np.ndarray, args: tuple,
+              threads: int) -> np.ndarray:
+    """On a worker: the tally rows of one batch of chunks."""
+    from analysis.runner import set_threads
+
+    module, attr = name.rsplit(".", 1)
+    block = getattr(importlib.import_module(module), attr)
+    set_threads(threads)
+    return block(seed, starts, counts, *args)
+
+
+class DaskBackend:
+    """A connection to a cluster: an existing scheduler's address, or a local cluster of N worker
+    processes (one thread each) started here and closed with :meth:`close`."""
+
+    def __init__(self, scheduler: str | None = None, workers: int | None = None, threads_per_worker: int = 1):
+        from distributed import Client, LocalCluster
+
+        from analysis.errors import InputError
+
+        self.cluster = None
+        self.threads = threads_per_worker
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout="10s")
+            except OSError as e:
+                raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        else:
+            if workers is None or workers < 1:
+                raise InputError(f"--workers must be at least 1, not {workers}")
+            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
+                                        host="127.0.0.1", dashboard_address=None)
+            self.client = Client(self.cluster)
+
+    def map_batches(self, block, seed: int, batches: list[tuple[np.ndarray, np.ndarray]], args: tuple):
+        """Yield (starts, counts, rows) for every batch, as the batches finish."""
+        from distributed import as_completed
+
+        name = block_name(block)
+        futures = {self.client.submit(run_batch, name, seed, s, c, args, self.threads, pure=False,
+                                      retries=2): (s, c) for s, c in batches}
+        for fut in as_completed(futures):
+            s, c = futures[fut]
+            yield s, c, fut.result()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
