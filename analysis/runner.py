@@ -91,11 +91,10 @@ def run_tallies(
 
     stored = store.open_run(block, args, seed, chunk)
     have = stored.load() if stored is not None else {}
-    done = np.array([have.get(int(s), (-1, None))[0] == c for s, c in zip(starts, counts, strict=True)],
-                    dtype=bool)
+    done = np.array([(int(s), int(c)) in have for s, c in zip(starts, counts, strict=True)], dtype=bool)
     total = np.zeros(0, dtype=np.int64)
     for i in np.flatnonzero(done):
-        row = have[int(starts[i])][1]
+        row = have[(int(starts[i]), int(counts[i]))]
         total = row.copy() if total.size == 0 else total + row
     todo_starts, todo_counts = starts[~done], counts[~done]
     # Hand the chunks to the kernel in batches so the progress bar moves and the store fills; a

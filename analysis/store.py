@@ -77,11 +77,11 @@ class RunStore:
         self.key = spec_key(spec)
         self.dir = base / self.key
 
-    def load(self) -> dict[int, tuple[int, np.ndarray]]:
-        """Stored chunks: start -> (count, tally row). Unreadable or foreign files are skipped."""
+    def load(self) -> dict[tuple[int, int], np.ndarray]:
+        """Stored chunks: (start, count) -> tally row. Unreadable or foreign files are skipped."""
         import pyarrow.parquet as pq
 
-        found: dict[int, tuple[int, np.ndarray]] = {}
+        found: dict[tuple[int, int], np.ndarray] = {}
         if not self.dir.is_dir():
             return found
         for path in sorted(self.dir.glob("part-*.parquet")):
@@ -90,7 +90,7 @@ class RunStore:
                 if any(k != self.key for k in t["key"]):
                     raise ValueError("it belongs to another run")
                 for s, c, row in zip(t["start"], t["count"], t["tallies"], strict=True):
-                    found[int(s)] = (int(c), np.asarray(row, dtype=np.int64))
+                    found[(int(s), int(c))] = np.asarray(row, dtype=np.int64)
             except Exception as e:  # noqa: BLE001 - any unreadable file is reported and skipped
                 _warn(f"skipped {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
         return found
@@ -156,7 +156,7 @@ def runs(base: Path | None = None) -> list[dict]:
         chunks = RunStore(base, spec).load()
         out.append({"key": d.name, "block": spec.get("block"), "seed": spec.get("seed"),
                     "version": spec.get("version"), "chunks": len(chunks),
-                    "deals": sum(c for c, _ in chunks.values()), "files": len(list(d.glob("part-*.parquet")))})
+                    "deals": sum(c for _, c in chunks), "files": len(list(d.glob("part-*.parquet")))})
     return out
 
 

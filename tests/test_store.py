@@ -38,6 +38,13 @@ def test_repeated_and_longer_runs_reuse_the_stored_chunks(tmp_path, monkeypatch)
     assert saved == []
     assert np.array_equal(_run(12000), fresh_long)  # 5 full chunks reused, 7 computed
     assert saved == [7]
+    monkeypatch.undo()
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    assert np.array_equal(_run(12000), fresh_long)
+    assert np.array_equal(_run(5500), fresh_short)  # its short last chunk is still there beside the long one
+    monkeypatch.setattr(store.RunStore, "save", lambda self, s, c, rows: saved.append(len(s)))
+    assert np.array_equal(_run(12000), fresh_long) and np.array_equal(_run(5500), fresh_short)
+    assert saved == [7]
 
 
 def test_a_different_spec_gets_a_different_key(tmp_path, monkeypatch):
