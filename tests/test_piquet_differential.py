@@ -82,3 +82,22 @@ def test_tallies_sum_the_outcome_vectors():
     decl = out[:, [2, 4, 6, 8, 10]].sum(axis=1) - out[:, [3, 5, 7, 9, 11]].sum(axis=1)
     assert t[K.T_DECL_NET] == decl.sum()
     assert t[K.T_PLAY_NET] == ((e - y) - decl).sum()
+
+
+def test_paired_block_sums_the_per_deal_differences():
+    """paired_block's sums equal the ones from two deal_outcomes runs on the same deals, for any
+    chunking (paired_policies goes through the runner)."""
+    rules = get_rules("cavendish")
+    a, b, y = POLICIES["heuristic"], POLICIES["heuristic-tuned"], POLICIES["random"]
+    n = 3000
+    oa = K.deal_outcomes(8, 0, n, rules.to_array(), a.to_array(), y.to_array())
+    ob = K.deal_outcomes(8, 0, n, rules.to_array(), b.to_array(), y.to_array())
+    d = (oa[:, K.O_TOTAL] - oa[:, K.O_TOTAL + 1]) - (ob[:, K.O_TOTAL] - ob[:, K.O_TOTAL + 1])
+    args = (rules.to_array(), a.to_array(), b.to_array(), y.to_array())
+    for starts, counts in (([0], [n]), ([0, 1000, 1001], [1000, 1, 1999])):
+        t = K.paired_block(8, np.array(starts, dtype=np.int64), np.array(counts, dtype=np.int64), *args).sum(axis=0)
+        assert t.tolist() == [n, int(d.sum()), int((d * d).sum())]
+    from analysis.piquet.studies import paired_policies
+    from analysis.stats import paired_difference
+
+    assert paired_policies(n, 8, rules, a, b, y) == paired_difference(int(d.sum()), int((d * d).sum()), n)

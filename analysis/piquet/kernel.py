@@ -658,6 +658,46 @@ def deals_block(seed, starts, counts, rules, pe, py):
     return tallies
 
 
+# Paired comparisons: elder's net score under two policies on the same deals, the same younger.
+N_PAIRED = 3  # deals, sum of the per-deal differences, sum of their squares
+
+
+@njit(cache=True)
+def paired_chunk(useed, start, count, rules, pa, pb, py):
+    """[deals, Σd, Σd²] of d = elder's net score (elder minus younger) with policy pa minus with
+    pb, deals start..start+count-1 (cards and choices streams as in ``deals_chunk``)."""
+    deck = np.empty(32, dtype=np.int8)
+    scratch = np.empty(16, dtype=np.int32)
+    out = np.zeros(N_OUT, dtype=np.int64)
+    row = np.zeros(N_PAIRED, dtype=np.int64)
+    va = card_values(pa, False)
+    vb = card_values(pb, False)
+    vy = card_values(py, True)
+    for i in range(start, start + count):
+        ui = np.uint64(i)
+        play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pa, py,
+                  va, vy, out, scratch, False)
+        d = out[O_TOTAL] - out[O_TOTAL + 1]
+        play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pb, py,
+                  vb, vy, out, scratch, False)
+        d -= out[O_TOTAL] - out[O_TOTAL + 1]
+        row[0] += 1
+        row[1] += d
+        row[2] += d * d
+    return row
+
+
+@njit(cache=True, parallel=True)
+def paired_block(seed, starts, counts, rules, pa, pb, py):
+    """Paired rows (N_PAIRED per chunk) of the deals in each chunk (``run_tallies`` block)."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_PAIRED), dtype=np.int64)
+    useed = np.uint64(seed)
+    for ci in prange(nc):
+        tallies[ci, :] = paired_chunk(useed, starts[ci], counts[ci], rules.copy(), pa.copy(), pb.copy(), py.copy())
+    return tallies
+
+
 # Parties (PQ-PARTIE, PQ-TIE, PQ-RUBICON). Player A is elder in deal 0; B deals first.
 G_PARTIES, G_FIRST_DEALER_WINS, G_DRAWN, G_RUBICON = 0, 1, 2, 3
 G_MARGIN, G_MARGIN_SQ = 4, 5  # the winner's margin

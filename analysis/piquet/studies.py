@@ -124,22 +124,16 @@ def partie_stats(t: np.ndarray) -> dict[str, Estimate]:
     }
 
 
-def paired_policies(n: int, seed: int, rules: PiquetRules, elder_a: Policy, elder_b: Policy, younger: Policy,
-                    block: int = 200_000) -> Estimate:
+def paired_policies(n: int, seed: int, rules: PiquetRules, elder_a: Policy, elder_b: Policy, younger: Policy, *,
+                    threads: int | None = None, quiet: bool = True) -> Estimate:
     """Elder's net score (elder minus younger) per deal with policy a minus with policy b, the
-    same deals and the same younger policy (common random numbers), with a paired interval."""
+    same deals and the same younger policy (common random numbers), with a paired interval.
+    Through the runner: parallel, stored and resumable like every simulation."""
     from analysis.stats import paired_difference
 
-    total = 0
-    total_sq = 0
-    for start in range(0, n, block):
-        m = min(block, n - start)
-        a = K.deal_outcomes(seed, start, m, rules.to_array(), elder_a.to_array(), younger.to_array())
-        b = K.deal_outcomes(seed, start, m, rules.to_array(), elder_b.to_array(), younger.to_array())
-        d = (a[:, K.O_TOTAL] - a[:, K.O_TOTAL + 1]) - (b[:, K.O_TOTAL] - b[:, K.O_TOTAL + 1])
-        total += int(d.sum())
-        total_sq += int((d * d).sum())
-    return paired_difference(total, total_sq, n)
+    t = run_tallies(K.paired_block, (rules.to_array(), elder_a.to_array(), elder_b.to_array(), younger.to_array()),
+                    n, seed, chunk=1 << 12, threads=threads, quiet=quiet, desc="paired deals")
+    return paired_difference(int(t[1]), int(t[2]), int(t[0]))
 
 
 # ------------------------------------------------------------------------------ overview
