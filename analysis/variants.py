@@ -60,3 +60,15 @@ def apply_overrides(base: T, overrides: dict[str, str] | list[str] | tuple | Non
         current = getattr(base, key)
         changes[key] = raw if not isinstance(raw, str) else _convert(key, raw, current)
     return dataclasses.replace(base, **changes)
+
+
+def pick_policy(name: str, overrides, heuristic, random):
+    """A game's policy by name: ``heuristic`` (the default instance ``heuristic`` with parameters
+    overridden, ``key=value``) or ``random`` (the instance ``random``, which takes none)."""
+    if name == "heuristic":
+        return apply_overrides(heuristic, overrides)
+    if name == "random":
+        if overrides:
+            raise InputError("the random policy takes no parameters")
+        return random
+    raise InputError(f"unknown policy {name!r}; valid: heuristic, random")

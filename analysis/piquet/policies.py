@@ -118,12 +118,6 @@ def _force(a: np.ndarray, force_discard: int | None, force_count: int | None) ->
 
 def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | None = None):
     """A policy by name (``heuristic`` or ``random``) with parameters overridden (``key=value``)."""
-    from analysis.variants import apply_overrides
+    from analysis.variants import pick_policy
 
-    if name == "heuristic":
-        return apply_overrides(HeuristicPolicy(), overrides)
-    if name == "random":
-        if overrides:
-            raise InputError("the random policy takes no parameters")
-        return RandomPolicy()
-    raise InputError(f"unknown policy {name!r}; valid: heuristic, random")
+    return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy())
