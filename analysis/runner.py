@@ -99,7 +99,7 @@ def run_tallies(
     todo_starts, todo_counts = starts[~done], counts[~done]
     # Hand the chunks to the kernel in batches so the progress bar moves and the store fills; a
     # batch is many chunks so every thread stays busy.
-    batch = max(1, min(max(len(todo_starts), 1), BATCH_DEALS // chunk))
+    batch = max(1, BATCH_DEALS // chunk)
     batches = [(todo_starts[b:b + batch], todo_counts[b:b + batch]) for b in range(0, len(todo_starts), batch)]
     if _backend is not None:
         finished = _backend.map_batches(block, seed, batches, args)
