@@ -82,9 +82,31 @@ def run_tallies(
     """Sum of the tally rows of ``block`` over deals start..start+n-1 (int64 array)."""
     if n < 1:
         raise InputError(f"the number of deals must be positive, not {n}")
+    return run_ranges(block, args, [(start, n)], seed, chunk=chunk, threads=threads, quiet=quiet, desc=desc)[0]
+
+
+def run_ranges(
+    block: Callable,
+    args: tuple,
+    ranges: list[tuple[int, int]],
+    seed: int,
+    *,
+    chunk: int = DEFAULT_CHUNK,
+    threads: int | None = None,
+    quiet: bool = True,
+    desc: str = "deals",
+) -> np.ndarray:
+    """Per range (start, n): the sum of the tally rows of ``block`` over deals start..start+n-1.
+
+    One run of the store covers all the ranges (studies use a range per item, e.g. per hand class
+    with stream indices ``class << 32 | i``); the chunks of every range share the batches."""
     check_seed(seed)
     set_threads(threads)
-    starts, counts = chunk_bounds(start, n, chunk)
+    bounds = [chunk_bounds(s, n, chunk) for s, n in ranges]
+    starts = np.concatenate([b[0] for b in bounds])
+    counts = np.concatenate([b[1] for b in bounds])
+    owner = np.repeat(np.arange(len(ranges)), [len(b[0]) for b in bounds])
+    where = {(int(s), int(c)): int(i) for i, (s, c) in enumerate(zip(starts, counts, strict=True))}
     # Chunks already in the result store (analysis/store.py) are read, not computed; finished
     # batches are written to it, so an interrupted run resumes with identical numbers.
     from analysis import store
@@ -92,27 +114,33 @@ def run_tallies(
     stored = store.open_run(block, args, seed, chunk)
     have = stored.load() if stored is not None else {}
     done = np.array([(int(s), int(c)) in have for s, c in zip(starts, counts, strict=True)], dtype=bool)
-    total = np.zeros(0, dtype=np.int64)
-    for i in np.flatnonzero(done):
-        row = have[(int(starts[i]), int(counts[i]))]
-        total = row.copy() if total.size == 0 else total + row
-    todo_starts, todo_counts = starts[~done], counts[~done]
+    totals: np.ndarray | None = None
+
+    def add(rows: np.ndarray, idx: np.ndarray) -> None:
+        nonlocal totals
+        if totals is None:
+            totals = np.zeros((len(ranges), *rows.shape[1:]), dtype=np.int64)
+        np.add.at(totals, owner[idx], rows)
+
+    if done.any():
+        idx = np.flatnonzero(done)
+        add(np.stack([have[(int(starts[i]), int(counts[i]))] for i in idx]), idx)
+    todo = np.flatnonzero(~done)
     # Hand the chunks to the kernel in batches so the progress bar moves and the store fills; a
     # batch is many chunks so every thread stays busy.
     batch = max(1, BATCH_DEALS // chunk)
-    batches = [(todo_starts[b:b + batch], todo_counts[b:b + batch]) for b in range(0, len(todo_starts), batch)]
+    batches = [(starts[todo[b:b + batch]], counts[todo[b:b + batch]]) for b in range(0, len(todo), batch)]
     if _backend is not None:
         finished = _backend.map_batches(block, seed, batches, args)
     else:
         finished = ((s, c, block(seed, s, c, *args)) for s, c in batches)
     from tqdm.auto import tqdm
 
-    with tqdm(total=n, initial=int(counts[done].sum()), desc=desc, unit=" deals",
+    with tqdm(total=int(counts.sum()), initial=int(counts[done].sum()), desc=desc, unit=" deals",
               disable=not show_progress(quiet), leave=False) as bar:
         for s, c, rows in finished:
             if stored is not None:
                 stored.save(s, c, rows)
-            part = rows.sum(axis=0)
-            total = part if total.size == 0 else total + part
+            add(rows, np.array([where[(int(a), int(b))] for a, b in zip(s, c, strict=True)]))
             bar.update(int(c.sum()))
-    return total
+    return totals

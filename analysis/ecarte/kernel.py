@@ -819,22 +819,27 @@ def has_ten_nine_eight(hand):
     return False
 
 
-@njit(cache=True, parallel=True)
-def class_block(seed, item_class, item_start, item_count, class_ids, rules, cfg):
-    """Paired tallies per work item: deals of one elder hand class, found by rejection.
+CLASS_SHIFT = 32
+"""Deal i of hand class c has stream index ``c << CLASS_SHIFT | i`` (class_block)."""
 
-    Sample i of class c uses stream index c * 2**32 + i: lane 0 deals until elder's hand falls in
-    class c (the rejected deals use up the same stream), lane 1 is the choices stream.
+
+@njit(cache=True, parallel=True)
+def class_block(seed, starts, counts, class_ids, rules, cfg):
+    """Paired tallies per chunk of deals of one elder hand class, found by rejection.
+
+    A chunk's stream indices ``c << CLASS_SHIFT | i`` name its class c and deals i: lane 0 deals
+    until elder's hand falls in class c (the rejected deals use up the same stream), lane 1 is the
+    choices stream.
     """
-    nc = item_class.shape[0]
+    nc = starts.shape[0]
     tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
     choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
     for ci in prange(nc):
         deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, tallies.shape[1])
-        cls = item_class[ci]
-        for i in range(item_start[ci], item_start[ci] + item_count[ci]):
-            ui = np.uint64(cls) * np.uint64(1 << 32) + np.uint64(i)
+        cls = starts[ci] >> CLASS_SHIFT
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            ui = np.uint64(i)
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             while True:
@@ -844,8 +849,6 @@ def class_block(seed, item_class, item_start, item_count, class_ids, rules, cfg)
             compare_both(deck, deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
         tallies[ci, :] = row
     return tallies
-
-
 
 
 @njit(cache=True, parallel=True)

@@ -204,20 +204,11 @@ def propose_table(deals_per_class: int = 20_000, seed: int = 0, rules: EcarteRul
     _need_positive(deals_per_class, "--deals-per-class")
     rules = rules or get_rules()
     policy = policy or HeuristicPolicy()
-    per_item = 2048
-    items = [(c, s, min(per_item, deals_per_class - s)) for c in range(len(CLASSES))
-             for s in range(0, deals_per_class, per_item)]
-    item_class = np.array([i[0] for i in items], dtype=np.int64)
-    item_start = np.array([i[1] for i in items], dtype=np.int64)
-    item_count = np.array([i[2] for i in items], dtype=np.int64)
-    from analysis.runner import check_seed, set_threads
+    from analysis.runner import run_ranges
 
-    check_seed(seed)
-    set_threads(threads)
-    rows = K.class_block(seed, item_class, item_start, item_count, CLASS_IDS, rules.to_array(),
-                         play_or_propose(policy))
-    per_class = np.zeros((len(CLASSES), K.N_COMPARE), dtype=np.int64)
-    np.add.at(per_class, item_class, rows)
+    ranges = [(c << K.CLASS_SHIFT, deals_per_class) for c in range(len(CLASSES))]
+    per_class = run_ranges(K.class_block, (CLASS_IDS, rules.to_array(), play_or_propose(policy)), ranges, seed,
+                           chunk=2048, threads=threads, quiet=quiet, desc="deals")
     return _table_frame(per_class, rules, policy, seed)
 
 
