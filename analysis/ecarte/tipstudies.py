@@ -1,26 +1,25 @@
 """Écarté tip studies: each turns a tip of TIPS.md into paired simulations and a verdict.
 
-Decision rules are evaluated on cells of hands (hand class × sure winners × holds 10-9-8): a rule
-that is a function of the cell has its value and its paired difference to another rule summed
-exactly from the cell tallies. Where a rule is fitted (the best decision per cell), it is fitted on
-one seed and evaluated on another, so its value is not flattered by the noise it was fitted to.
+The propose / refuse tips (EC-T2, EC-T5, EC-T6) are judged against the strategy tables
+(analysis/ecarte/strategy.py): the best decision for every hand up to suit symmetry, fitted on one
+seed and evaluated on another, so its value is not flattered by the noise it was fitted to. EC-T3
+uses cells of hands (hand class × sure winners × holds 10-9-8) whose tallies are summed exactly.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
-import pandas as pd
 
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import EcarteRules
 from analysis.ecarte.studies import (
-    CLASSES,
     cell_tallies,
-    class_label,
     compare_configurations,
     configurations,
     play_or_propose,
 )
-from analysis.stats import paired_difference, proportion
+from analysis.stats import Estimate, proportion
 
 
 def _verdict(tip_id: str, variant: str, verdict: str, effect, effect_name: str, reading: str, n: int,
@@ -30,55 +29,73 @@ def _verdict(tip_id: str, variant: str, verdict: str, effect, effect_name: str, 
             "policies": policies, "details": details}
 
 
-def _best_per_cell(train: pd.DataFrame, min_n: int = 30) -> pd.Series:
-    """Fitted decision per cell: True = propose (diff > 0), falling back to the class's decision."""
-    by_class = train.groupby("class")[["diff"]].sum()["diff"] > 0
-    cell = train["diff"] > 0
-    fallback = train["class"].map(by_class)
-    return cell.where(train["n"] >= min_n, fallback)
+@functools.lru_cache(maxsize=4)
+def _tables(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy):
+    """Strategy tables fitted on seed + 1 (best responses, two rounds) and, on seed, elder's and
+    the dealer's decisions evaluated afresh against the other's fitted table, so the fitted
+    decisions are not flattered by the noise they were fitted to. ``n`` deals in all per
+    evaluation: n / 38,304 per hand class (at least 2)."""
+    from analysis.ecarte import strategy as S
+
+    deals = max(2, n // len(S.hands().masks))
+    fit = S.compute(deals, seed + 1, rules, policy, max_rounds=2)
+    h = S.hands()
+    elder_table = (fit.elder["decision"] == "propose").to_numpy(np.int8)
+    dealer_table = (fit.dealer["decision"] == "refuse").to_numpy(np.int8)
+    e_rows = S.evaluate_elder(h.expand(dealer_table), deals, seed, rules, policy)
+    d_rows = S.evaluate_dealer(h.expand(elder_table), deals, seed, rules, policy)
+    return fit, elder_table, dealer_table, e_rows, d_rows, deals
 
 
-def _rule_loss(test: pd.DataFrame, best_propose: pd.Series, rule_propose: pd.Series):
-    """Mean points per hand the rule loses against the fitted rule, paired; and the agreement rate."""
-    n = int(test["n"].sum())
-    differ = best_propose != rule_propose
-    sign = np.where(best_propose, 1, -1)  # best - rule = b - a where best proposes, else a - b
-    s = int((sign * test["diff"])[differ].sum())
-    sq = int(test["diff_sq"][differ].sum())
-    agree = int(test["n"][~differ].sum())
-    return paired_difference(s, sq, n), proportion(agree, n)
+def _weighted_mean(w: np.ndarray, s: np.ndarray, q: np.ndarray, n: np.ndarray) -> Estimate:
+    """Σ w_h · mean_h over hand classes from per-class sums s and squares q of n deals each, with
+    a normal 95% interval (classes are independent)."""
+    n = np.maximum(n, 1).astype(np.float64)
+    m = s / n
+    var = np.maximum(q / n - m * m, 0) / np.maximum(n - 1, 1)
+    v = float((w * m).sum())
+    se = float(np.sqrt((w * w * var).sum()))
+    return Estimate(v, v - 1.96 * se, v + 1.96 * se, int(n.sum()))
 
 
 def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
-    """EC-T2: propose with fewer than 3 sure winners, play with 3 or more."""
-    cfg = play_or_propose(policy)
-    train = cell_tallies(n, seed + 1, rules, cfg)
-    test = cell_tallies(n, seed, rules, cfg)
-    best = _best_per_cell(train)
-    tip = test["sure_winners"] < 3
-    loss, agreement = _rule_loss(test, best, tip)
-    always_propose = pd.Series(True, index=test.index)
-    loss_propose, _ = _rule_loss(test, best, always_propose)
-    if agreement.value >= 0.9 and loss.hi < 0.05:
+    """EC-T2: propose with fewer than 3 sure winners, play with 3 or more, against the computed
+    best decision for every elder hand class."""
+    from analysis.ecarte import table_kernel as TK
+    from analysis.ecarte.strategy import hands
+
+    fit, elder_table, _, rows, _, deals = _tables(rules, n, seed, policy)
+    w = hands().weights()
+    cnt = rows[:, TK.R_N]
+    best = elder_table == 1
+    diff, diff_sq = rows[:, TK.R_DIFF], rows[:, TK.R_DIFF_SQ]
+    tip_n, tip_d, tip_q = rows[:, TK.R_TIP_N], rows[:, TK.R_TIP_DIFF], rows[:, TK.R_TIP_DIFF_SQ]
+    # Per deal, best minus tip is diff where best proposes and the tip plays, -diff the other way.
+    loss = _weighted_mean(w, np.where(best, diff - tip_d, -tip_d), np.where(best, diff_sq - tip_q, tip_q), cnt)
+    share_tip = tip_n / np.maximum(cnt, 1)
+    agreement = float((w * np.where(best, share_tip, 1 - share_tip)).sum())
+    always_propose = _weighted_mean(w, np.where(best, 0, -diff), np.where(best, 0, diff_sq), cnt)
+    always_play = _weighted_mean(w, np.where(best, diff, 0), np.where(best, diff_sq, 0), cnt)
+    if loss.hi < 0:
+        verdict = "inconclusive"  # the tip beats the fitted tables: too few deals per hand class
+    elif agreement >= 0.9 and loss.hi < 0.05:
         verdict = "supported"
-    elif agreement.value < 0.7 or loss.lo > 0.15:
+    elif agreement < 0.7 or loss.lo > 0.15:
         verdict = "refuted"
     else:
         verdict = "partly"
-    # Where the tip and the fitted decision disagree, by sure winners.
-    disagree = test[best != tip].groupby("sure_winners")["n"].sum()
-    total = test.groupby("sure_winners")["n"].sum()
     reading = ("Sure winners = master trumps (unbroken from the K down, the turn-up counting as seen) plus "
-               "non-trump kings. The tip's rule (play iff >= 3) is compared, on the same deals, with the best "
-               "decision per cell (hand class x sure winners x 10-9-8) fitted on an independent seed. "
-               "Supported if it agrees on >= 90% of hands and loses < 0.05 points/hand (95% upper bound); "
-               "refuted if it agrees on < 70% or loses > 0.15 (lower bound); partly otherwise.")
+               "non-trump kings. The best decision is computed for every elder hand up to suit symmetry (38,304 "
+               "classes; strategy tables, best responses of elder and dealer, fitted on an independent seed) and "
+               "the tip's rule (propose iff < 3) is compared with it on the same deals, the dealer answering by "
+               "his fitted table. Supported if it agrees on >= 90% of hands and loses < 0.05 points/hand (95% "
+               "upper bound); refuted if it agrees on < 70% or loses > 0.15 (lower bound); partly otherwise; "
+               "inconclusive when the tip beats the fitted tables (too few deals per hand class to fit them).")
     return _verdict("EC-T2", rules.name, verdict, loss, "points per hand the tip loses to the best decision",
-                    reading, n, seed, {"play": policy.describe()},
-                    {"agreement": agreement.to_dict(),
-                     "always_propose_loss": loss_propose.to_dict(),
-                     "share_disagreeing_by_sure_winners": {int(k): float(disagree.get(k, 0) / v)
-                                                           for k, v in total.items() if v}})
+                    reading, int(cnt.sum()), seed, {"exchanges_and_play": policy.describe()},
+                    {"agreement": agreement, "deals_per_hand_class": deals,
+                     "always_propose_loss": always_propose.to_dict(), "always_play_loss": always_play.to_dict(),
+                     "best_proposes_share": float(w[best].sum()), "tip_proposes_share": float((w * share_tip).sum())})
 
 
 def ec_t3(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
@@ -140,33 +157,67 @@ def ec_t4(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
 
 
 def ec_t6(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
-    """EC-T6: as dealer accept generously when weak, refuse only when very strong."""
-    cfg = configurations((policy.to_array(), policy.to_array(force_response=0)),
-                         (policy.to_array(), policy.to_array(force_response=1)))
-    train = cell_tallies(n, seed + 1, rules, cfg, by_dealer=True)
-    test = cell_tallies(n, seed, rules, cfg, by_dealer=True)
-    tr = train.groupby("class")[["n", "diff"]].sum()
-    te = test.groupby("class")[["n", "diff", "diff_sq", "a_net", "a_net_sq"]].sum()
-    refuse_best = tr["diff"] < 0  # elder's net is lower when the dealer refuses
-    proposals = int(te["n"].sum())
-    share = proportion(int(te["n"][refuse_best].sum()), proposals)
-    gain = paired_difference(-int(te["diff"][refuse_best].sum()), int(te["diff_sq"][refuse_best].sum()), proposals)
-    refusing = [class_label(c) for c in tr.index[refuse_best]]
-    min_trumps = min((CLASSES[c][0] for c in tr.index[refuse_best]), default=None)
-    if share.hi <= 0.30:
+    """EC-T6: as dealer accept generously when weak, refuse only when very strong: the computed
+    best answer for every dealer hand class."""
+    from analysis.ecarte import table_kernel as TK
+    from analysis.ecarte.strategy import hands, summarise
+
+    fit, _, dealer_table, _, rows, deals = _tables(rules, n, seed, policy)
+    s = summarise(rows)
+    w = hands().weights() * rows[:, TK.R_N] / np.maximum(rows[:, TK.R_TRIES], 1)
+    w = w / w.sum()  # the dealer's hands as they meet a proposal
+    refuse = dealer_table == 1
+    share = float(w[refuse].sum())
+    # The share is bracketed by the classes whose best answer is clear on the evaluation seed.
+    clear_refuse = s["diff"] + s["half_diff"] < 0
+    clear_accept = s["diff"] - s["half_diff"] > 0
+    est = Estimate(share, min(share, float(w[clear_refuse].sum())), max(share, 1 - float(w[clear_accept].sum())),
+                   int(rows[:, TK.R_N].sum()))
+    gain = _weighted_mean(w, np.where(refuse, -rows[:, TK.R_DIFF], 0), np.where(refuse, rows[:, TK.R_DIFF_SQ], 0),
+                          rows[:, TK.R_N])
+    trumps = hands().trumps
+    by_trumps = {int(t): float(w[(trumps == t) & refuse].sum() / max(w[trumps == t].sum(), 1e-300))
+                 for t in range(6) if w[trumps == t].sum() > 0}
+    if est.hi <= 0.30:
         verdict = "supported"
-    elif share.lo > 0.5:
+    elif est.lo > 0.5:
         verdict = "refuted"
     else:
         verdict = "partly"
-    reading = ("After elder (heuristic policy) proposes, the dealer's accept and refuse are played on the same "
-               "deals; the best answer per dealer hand class is fitted on an independent seed. Supported if "
-               "refusing is best for at most 30% of proposals (95% upper bound: 'refuse only when very "
-               "strong'); refuted if for more than half; partly otherwise.")
-    return _verdict("EC-T6", rules.name, verdict, share, "share of proposals the dealer should refuse", reading,
-                    proposals, seed, {"both": policy.describe()},
-                    {"refuse_in_classes": refusing, "fewest_trumps_among_refusals": min_trumps,
+    reading = ("The dealer's best answer to elder's first proposal is computed for every dealer hand up to suit "
+               "symmetry (strategy tables: best responses, elder proposing by his fitted table), accept and "
+               "refuse played on the same deals. The share of proposals he should refuse is bracketed by the "
+               "hand classes whose answer is clear at 95% on an independent seed. Supported if at most 30% "
+               "('refuse only when very strong'); refuted if more than half; partly otherwise.")
+    return _verdict("EC-T6", rules.name, verdict, est, "share of proposals the dealer should refuse", reading,
+                    int(rows[:, TK.R_N].sum()), seed, {"exchanges_and_play": policy.describe()},
+                    {"refuse_share_by_dealer_trumps": by_trumps, "deals_per_hand_class": deals,
                      "dealer_gain_of_best_answer_over_always_accept": gain.to_dict()})
+
+
+def ec_t5(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+    """EC-T5: always announce the trump king: its value in the chance of winning the game, by score."""
+    from analysis.ecarte.strategy import by_score
+
+    fit = _tables(rules, n, seed, policy)[0]
+    table, _ = by_score(fit)
+    worst = table.loc[table["king_value_elder"].idxmin()]
+    v = float(worst["king_value_elder"])
+    est = Estimate(v, v, v, int(fit.elder["n"].sum()))
+    verdict = "supported" if (table[["king_value_elder", "king_value_dealer"]] >= 0).all().all() else "refuted"
+    reading = ("From the game's Markov chain over scores (strategy tables' outcome distributions, deal "
+               "alternating, king point scored before the tricks'), the change in the announcing side's chance "
+               "of winning the game when the king point is announced rather than withheld, at every score. "
+               "Supported if it is never negative. In this model the trick play (heuristic) does not use the "
+               "information an announcement gives, so withholding can only lose the point; the classic reason "
+               "to hide the king (not telling the opponent) needs search play in the tables (not yet). The "
+               "effect is a point estimate: the smallest gain over all scores, for elder.")
+    details = {f"{int(r.elder_score)}-{int(r.dealer_score)}": {"elder": float(r.king_value_elder),
+                                                               "dealer": float(r.king_value_dealer)}
+               for r in table.itertuples()}
+    return _verdict("EC-T5", rules.name, verdict, est, "smallest gain in P(win game) from announcing, by score",
+                    reading, int(fit.elder["n"].sum()), seed, {"exchanges_and_play": policy.describe()},
+                    {"gain_by_score": details, "worst_score": f"{int(worst.elder_score)}-{int(worst.dealer_score)}"})
 
 
 def ec_t8(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
@@ -185,7 +236,7 @@ def ec_t8(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
                     {"played_without_proposing": est["a"].to_dict(), "refused_proposal": est["b"].to_dict()})
 
 
-STUDIES = {"EC-T2": ec_t2, "EC-T3": ec_t3, "EC-T4": ec_t4, "EC-T6": ec_t6, "EC-T8": ec_t8}
+STUDIES = {"EC-T2": ec_t2, "EC-T3": ec_t3, "EC-T4": ec_t4, "EC-T5": ec_t5, "EC-T6": ec_t6, "EC-T8": ec_t8}
 """Tips with a study, and the variants each is run under."""
 VARIANTS = {"EC-T2": ("seed-de", "classic"), "EC-T3": ("seed-de",), "EC-T4": ("seed-de",),
-            "EC-T6": ("seed-de", "classic"), "EC-T8": ("seed-de", "classic")}
+            "EC-T5": ("seed-de", "classic"), "EC-T6": ("seed-de", "classic"), "EC-T8": ("seed-de", "classic")}

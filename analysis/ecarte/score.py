@@ -1,0 +1,92 @@
+"""Écarté by score: the chance of winning the game from every score, and the decisions that
+maximise it (docs/ecarte-engine.md, "By score").
+
+A hand's outcome is one of the 64 cells of ``table_kernel`` (who scored the king point, elder's and
+the dealer's trick points). From the strategy tables' per-hand outcome distributions, the game is a
+Markov chain over scores (elder's, dealer's) with the deal alternating: ``W[x, y]`` is the chance
+that the player who is elder at score x (the dealer having y) wins the game. Every hand scores at
+least one point, so ``W`` is exact by dynamic programming from the highest totals down; at each
+score the decision per hand class that maximises the chance of winning is taken there (for elder
+against the dealer's points table, for the dealer against elder's points table: each side's
+best response by score to the other's points-maximising table).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.ecarte import table_kernel as TK
+
+CELLS = np.arange(TK.N_CELLS)
+KING = CELLS >> 4
+ELDER_TRICK_POINTS = (CELLS >> 2) & 3
+DEALER_TRICK_POINTS = CELLS & 3
+
+
+def cell_values(W: np.ndarray, x: int, y: int, target: int) -> np.ndarray:
+    """For elder at score x against the dealer's y: his chance of winning the game after each
+    outcome cell (king point first, then the tricks'; the deal then passes)."""
+    ke = (KING == TK.KING_ELDER).astype(int)
+    kd = (KING >= TK.KING_TURNUP).astype(int)
+    v = np.empty(TK.N_CELLS)
+    for c in CELLS:
+        if x + ke[c] >= target:
+            v[c] = 1.0
+        elif y + kd[c] >= target:
+            v[c] = 0.0
+        else:
+            xe, yd = x + ke[c] + ELDER_TRICK_POINTS[c], y + kd[c] + DEALER_TRICK_POINTS[c]
+            v[c] = 1.0 if xe >= target else 0.0 if yd >= target else 1.0 - W[yd, xe]
+    return v
+
+
+def distributions(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per item, the outcome distribution under a and under b (rows of table_kernel tallies)."""
+    n = np.maximum(rows[:, TK.R_N], 1)[:, None].astype(np.float64)
+    return rows[:, TK.R_A:TK.R_A + TK.N_CELLS] / n, rows[:, TK.R_B:TK.R_B + TK.N_CELLS] / n
+
+
+def chain(target: int, elder_w: np.ndarray, elder_rows: np.ndarray, elder_table: np.ndarray,
+          dealer_w: np.ndarray, dealer_rows: np.ndarray, dealer_table: np.ndarray) -> dict:
+    """The game by score under the points tables and with decisions by score.
+
+    ``elder_w`` weights elder's hand classes, ``dealer_w`` the dealer's as they meet a proposal;
+    the tables hold 1 for propose / refuse. Returns the win chances ``W_points`` (both players
+    by the points tables), ``W_elder`` (whoever is elder decides by score, the dealer answers by
+    his points table), ``W_dealer`` (whoever is dealer answers by score, elder by his points
+    table), per score the classes whose decision changes, and the king point's value in the
+    chance of winning to the side that may announce it (points tables)."""
+    play, propose = distributions(elder_rows)
+    accept, refuse = distributions(dealer_rows)
+    p_propose = float(elder_w[elder_table == 1].sum())
+    elder_play_part = (elder_w * (elder_table == 0)) @ play  # outcome mass when elder plays
+    elder_points_dist = elder_w @ np.where(elder_table[:, None] == 1, propose, play)
+    T = target
+    W_points = np.zeros((T, T))
+    W_elder = np.zeros((T, T))
+    W_dealer = np.zeros((T, T))
+    elder_changes = np.zeros((T, T, len(elder_table)), dtype=bool)
+    dealer_changes = np.zeros((T, T, len(dealer_table)), dtype=bool)
+    king_value = {"elder": np.zeros((T, T)), "dealer": np.zeros((T, T))}
+    drop = np.where(KING == TK.KING_NONE, CELLS, CELLS - 16 * KING)  # the same cell without the king
+    for total in range(2 * T - 2, -1, -1):
+        for x in range(max(0, total - T + 1), min(T - 1, total) + 1):
+            y = total - x
+            W_points[x, y] = elder_points_dist @ cell_values(W_points, x, y, T)
+            v = cell_values(W_elder, x, y, T)
+            ev_play, ev_prop = play @ v, propose @ v
+            best = np.where(ev_prop > ev_play, 1, 0)
+            elder_changes[x, y] = best != elder_table
+            W_elder[x, y] = elder_w @ np.maximum(ev_play, ev_prop)
+            v = cell_values(W_dealer, x, y, T)
+            ev_acc, ev_ref = accept @ v, refuse @ v  # elder's chances: the dealer takes the lower
+            best = np.where(ev_ref < ev_acc, 1, 0)
+            dealer_changes[x, y] = best != dealer_table
+            W_dealer[x, y] = elder_play_part @ v + p_propose * (dealer_w @ np.minimum(ev_acc, ev_ref))
+            v = cell_values(W_points, x, y, T)
+            mass = elder_points_dist
+            for side, kind in (("elder", TK.KING_ELDER), ("dealer", TK.KING_DEALER)):
+                has = KING == kind
+                gain = (mass[has] * (v[has] - v[drop[has]])).sum()
+                king_value[side][x, y] = gain if side == "elder" else -gain
+    return {"W_points": W_points, "W_elder": W_elder, "W_dealer": W_dealer, "elder_changes": elder_changes,
+            "dealer_changes": dealer_changes, "king_value": king_value}

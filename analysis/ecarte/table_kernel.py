@@ -1,0 +1,251 @@
+"""Kernels of the Écarté strategy tables (analysis/ecarte/strategy.py).
+
+Hands are taken relative to the trump suit, which is suit 0 here: a hand's index in a decision
+table is its rank among the C(32, 5) five-card masks (``hand_rank``). The elder block plays the
+hands of one elder hand ("item") twice on the same deal, playing and proposing; the dealer block
+plays one dealer hand accepting and refusing, on deals in which elder proposed by his table. The
+rest of the hand is played by the policies of ``kernel.play_hand`` (heuristic exchanges and trick
+play), with the tables deciding elder's first proposal and the dealer's first answer.
+
+Deal i of item h has stream index ``h << ITEM_SHIFT | i``: lane 0 deals, lane 1 is the choices
+stream, lane 2 draws the turn-up (uniform among the trumps not in the fixed hand: the turn-up's
+rank is marginalised).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from analysis.bits import lowest_bit, nth_bit, popcount
+from analysis.ecarte.kernel import (
+    N_OUT,
+    O_ANNOUNCED,
+    O_DEALER_TRICK_POINTS,
+    O_ELDER_TRICK_POINTS,
+    O_ELDER_TRICKS,
+    O_ENDING,
+    O_TURNUP_KING,
+    deal_with_elder,
+    play_hand,
+    strength,
+    sure_winners,
+    uses_choices,
+)
+from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE
+from analysis.rng import EMPTY_HALF, below, stream_start
+
+ITEM_SHIFT = 32
+N_HANDS = 201_376  # C(32, 5)
+MAX_TRIES = 100_000
+"""Deals tried per sample of the dealer block before giving up (elder never proposes)."""
+
+BINOM = np.zeros((33, 6), dtype=np.int64)
+for _n in range(33):
+    BINOM[_n, 0] = 1
+    for _k in range(1, 6):
+        BINOM[_n, _k] = BINOM[_n - 1, _k - 1] + BINOM[_n - 1, _k] if _n else 0
+
+# Outcome cells of a hand: king * 16 + elder's trick points * 4 + dealer's trick points, where
+# king is 0 (no king point), 1 (elder announced the trump king), 2 (the turn-up is the king: the
+# dealer's) or 3 (the dealer announced it). Every point of the hand: the king point is scored
+# before the tricks' (EC-GAME), so a score chain can follow the order.
+N_CELLS = 64
+KING_NONE, KING_ELDER, KING_TURNUP, KING_DEALER = 0, 1, 2, 3
+# Row of an item's tallies: a = playing (elder block) or accepting (dealer block), b = proposing or
+# refusing; DIFF is b's elder net minus a's; TIP counts deals where the rule of thumb picks b
+# (elder: fewer than 3 sure winners, EC-T2), with the sums of the difference over them.
+R_N = 0
+R_A = 1
+R_B = R_A + N_CELLS
+R_DIFF = R_B + N_CELLS
+R_DIFF_SQ = R_DIFF + 1
+R_A_VOLE = R_DIFF + 2
+R_B_VOLE = R_DIFF + 3
+R_B_REFUSED = R_DIFF + 4
+R_TIP_N = R_DIFF + 5
+R_TIP_DIFF = R_DIFF + 6
+R_TIP_DIFF_SQ = R_DIFF + 7
+R_TRIES = R_DIFF + 8
+N_ROW = R_DIFF + 9
+
+
+@njit(cache=True, inline="always")
+def hand_rank(mask):
+    """Index of a five-card mask among the C(32, 5) masks (colexicographic order)."""
+    r = 0
+    k = 1
+    m = mask
+    while m:
+        c = lowest_bit(m)
+        r += BINOM[c, k]
+        k += 1
+        m &= m - 1
+    return r
+
+
+@njit(cache=True)
+def all_hands():
+    """Every five-card mask, by rank."""
+    out = np.empty(N_HANDS, dtype=np.int64)
+    for a in range(32):
+        for b in range(a):
+            for c in range(b):
+                for d in range(c):
+                    for e in range(d):
+                        m = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
+                        out[hand_rank(m)] = m
+    return out
+
+
+@njit(cache=True)
+def heuristic_tables(elder_threshold, dealer_threshold):
+    """The heuristic policy's first decisions on every hand (trumps suit 0): elder proposes (1)
+    below ``elder_threshold``, the dealer refuses (1) from ``dealer_threshold``."""
+    hands = all_hands()
+    elder = np.zeros(N_HANDS, dtype=np.int8)
+    dealer = np.zeros(N_HANDS, dtype=np.int8)
+    for r in range(N_HANDS):
+        s = strength(hands[r], 0)
+        elder[r] = 1 if s < elder_threshold else 0
+        dealer[r] = 1 if s >= dealer_threshold else 0
+    return elder, dealer
+
+
+@njit(cache=True, inline="always")
+def outcome_cell(out):
+    """The outcome cell of a played hand (see N_CELLS)."""
+    ann = out[O_ANNOUNCED]
+    king = KING_ELDER if ann & 1 else (KING_TURNUP if out[O_TURNUP_KING] else (KING_DEALER if ann >> 1 else 0))
+    return king * 16 + out[O_ELDER_TRICK_POINTS] * 4 + out[O_DEALER_TRICK_POINTS]
+
+
+@njit(cache=True, inline="always")
+def elder_net(cell):
+    """Elder's points minus the dealer's of an outcome cell."""
+    king = cell >> 4
+    return (1 if king == KING_ELDER else 0) - (1 if king >= KING_TURNUP else 0) + ((cell >> 2) & 3) - (cell & 3)
+
+
+@njit(cache=True, inline="always")
+def turnup_for(hand, st):
+    """A turn-up uniform among the trumps (suit 0) not in ``hand``."""
+    free = 0xFF & ~hand
+    st, j = below(st, popcount(free))
+    return st, nth_bit(free, j)
+
+
+@njit(cache=True, inline="always")
+def codes_of(mask, codes):
+    k = 0
+    m = mask
+    while m:
+        codes[k] = lowest_bit(m)
+        k += 1
+        m &= m - 1
+
+
+@njit(cache=True, inline="always")
+def play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row, tip):
+    """Play the dealt hand under a and under b on the same streams; tally both into ``row``."""
+    for i in range(32):
+        deck2[i] = deck[i]
+    play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, out, False)
+    ca = outcome_cell(out)
+    va = out[O_ELDER_TRICKS] == 5
+    play_hand(deck, 11, stc, stb, sto, elder, dealer, turnup, rules, pe_b, pd_b, out, False)
+    cb = outcome_cell(out)
+    d = elder_net(cb) - elder_net(ca)
+    row[R_N] += 1
+    row[R_A + ca] += 1
+    row[R_B + cb] += 1
+    row[R_DIFF] += d
+    row[R_DIFF_SQ] += d * d
+    row[R_A_VOLE] += 1 if va else 0
+    row[R_B_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
+    row[R_B_REFUSED] += out[O_ENDING]
+    if tip:
+        row[R_TIP_N] += 1
+        row[R_TIP_DIFF] += d
+        row[R_TIP_DIFF_SQ] += d * d
+
+
+@njit(cache=True, parallel=True)
+def elder_block(seed, starts, counts, hands, dealer_table, rules, pe, pd):
+    """Per chunk of deals of elder hand ``hands[start >> ITEM_SHIFT]``: playing (a) against
+    proposing (b), the dealer answering the first proposal by ``dealer_table``."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_ROW), dtype=np.int64)
+    useed = np.uint64(seed)
+    choices = uses_choices(pe, pd)
+    for ci in prange(nc):
+        deck = np.empty(32, dtype=np.int8)
+        deck2 = np.empty(32, dtype=np.int8)
+        out = np.empty(N_OUT, dtype=np.int64)
+        row = np.zeros(N_ROW, dtype=np.int64)
+        my_rules = rules.copy()
+        pe_a = pe.copy()
+        pe_b = pe.copy()
+        pd_b = pd.copy()
+        pe_a[P_FORCE_FIRST] = 0
+        pe_b[P_FORCE_FIRST] = 1
+        elder = hands[starts[ci] >> ITEM_SHIFT]
+        codes = np.empty(5, dtype=np.int64)
+        codes_of(elder, codes)
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            ui = np.uint64(i)
+            stc = stream_start(useed, ui, np.uint64(0))
+            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+            stu = stream_start(useed, ui, np.uint64(2))
+            stu, turnup = turnup_for(elder, stu)
+            stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+            pd_b[P_FORCE_RESPONSE] = dealer_table[hand_rank(dealer)]
+            tip = sure_winners(elder, turnup) < 3
+            play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_a, pd, pe_b, pd_b, out, row,
+                      tip)
+        tallies[ci, :] = row
+    return tallies
+
+
+@njit(cache=True, parallel=True)
+def dealer_block(seed, starts, counts, hands, elder_table, rules, pe, pd):
+    """Per chunk of deals of dealer hand ``hands[start >> ITEM_SHIFT]`` in which elder proposed
+    first by ``elder_table`` (found by rejection; R_TRIES counts the deals tried): accepting (a)
+    against refusing (b) the first proposal."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_ROW), dtype=np.int64)
+    useed = np.uint64(seed)
+    choices = uses_choices(pe, pd)
+    for ci in prange(nc):
+        deck = np.empty(32, dtype=np.int8)
+        deck2 = np.empty(32, dtype=np.int8)
+        out = np.empty(N_OUT, dtype=np.int64)
+        row = np.zeros(N_ROW, dtype=np.int64)
+        my_rules = rules.copy()
+        pe_f = pe.copy()
+        pd_a = pd.copy()
+        pd_b = pd.copy()
+        pe_f[P_FORCE_FIRST] = 1
+        pd_a[P_FORCE_RESPONSE] = 0
+        pd_b[P_FORCE_RESPONSE] = 1
+        dealer = hands[starts[ci] >> ITEM_SHIFT]
+        codes = np.empty(5, dtype=np.int64)
+        codes_of(dealer, codes)
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            ui = np.uint64(i)
+            stc = stream_start(useed, ui, np.uint64(0))
+            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+            stu = stream_start(useed, ui, np.uint64(2))
+            found = False
+            for _ in range(MAX_TRIES):
+                stu, turnup = turnup_for(dealer, stu)
+                # The same deal layout with the dealer's hand fixed: the hand drawn is elder's.
+                stc, stb, elder = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+                row[R_TRIES] += 1
+                if elder_table[hand_rank(elder)] == 1:
+                    found = True
+                    break
+            if found:
+                play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_f, pd_a, pe_f, pd_b, out,
+                          row, False)
+        tallies[ci, :] = row
+    return tallies
