@@ -257,6 +257,20 @@ def ecarte():
     """Écarté: one hand explained, a record replayed, a hand's propose/play decision."""
 
 
+def _parse_score(text: str, rules) -> tuple[int, int]:
+    """``A-B`` (elder's score, the dealer's), each from 0 to the target minus one."""
+    from analysis.errors import InputError
+
+    target = int(rules.switches().get("target", 5))
+    try:
+        a, b = (int(v) for v in text.split("-"))
+    except ValueError:
+        raise InputError(f"--score must look like 3-4 (elder's score, the dealer's), not {text!r}") from None
+    if not (0 <= a < target and 0 <= b < target):
+        raise InputError(f"--score: each score must be from 0 to {target - 1} (the game is to {target}), not {text}")
+    return a, b
+
+
 @ecarte.command()
 @click.argument("hand")
 @click.option("--turnup", required=True, help="The turned-up card (fixes trumps).")
@@ -264,15 +278,50 @@ def ecarte():
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
 @policy_options
+@click.option("--score", default=None, metavar="A-B", help="Elder's and the dealer's game score (needs the tables).")
+@click.option("--tables", default="reports/tables", show_default=True, type=click.Path(file_okay=False),
+              help="Where `salon study ecarte strategy` wrote its tables.")
+@click.option("--simulate", is_flag=True, help="Simulate even when strategy tables are present.")
 @click.option("--threads", type=int, default=None, callback=positive)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
-def propose(hand, turnup, samples, seed, rules, rule, policy, param, threads, as_json, quiet):
-    """Should elder holding HAND (five cards) play without proposing, or propose?"""
-    from analysis.ecarte.studies import propose_hand
+def propose(hand, turnup, samples, seed, rules, rule, policy, param, score, tables, simulate, threads, as_json,
+            quiet):
+    """Should elder holding HAND (five cards) play without proposing, or propose?
 
-    res = propose_hand(hand, turnup, samples, seed, ecarte_rules(rules, rule), ecarte_policy(policy, param),
-                       threads=threads, quiet=quiet)
+    With strategy tables for these rules and policy (``salon study ecarte strategy``) the answer
+    is read from them (and ``--score A-B`` gives the decision that maximises the chance of winning
+    the game); otherwise it is simulated for this hand and turn-up."""
+    from analysis.ecarte.studies import parse_elder_hand, propose_hand
+
+    r, pol = ecarte_rules(rules, rule), ecarte_policy(policy, param)
+    codes, up = parse_elder_hand(hand, turnup)
+    at = _parse_score(score, r) if score else None
+    from analysis.ecarte import strategy
+
+    stored = None if simulate else strategy.lookup(codes, up, r, pol, tables, at)
+    if stored is not None:
+        def fmt_h(d):
+            return f"{d['value']:+.4f} ± {d['halfwidth']:.4f}"
+
+        lines = [f"Elder holds {hand}, turn-up {turnup} · rules {r.name} · from {stored['source']}",
+                 f"hand class {stored['class']} (turn-up rank marginalised), {stored['deals']:,} deals:",
+                 f"  play without proposing  {fmt_h(stored['play'])}",
+                 f"  propose                 {fmt_h(stored['propose'])}",
+                 f"  propose minus play      {fmt_h(stored['difference'])}"]
+        if at is not None:
+            lines.append(f"points decision: {stored['points_recommendation']}; at {at[0]}-{at[1]} the decision that "
+                         f"maximises the chance of winning the game: {stored['recommendation']}")
+        else:
+            lines.append(f"recommendation: {stored['recommendation']}")
+        emit(stored, as_json, "\n".join(lines))
+        return
+    if at is not None:
+        from analysis.errors import InputError
+
+        raise InputError(f"--score needs the strategy tables for rules {r.name} in {tables}; "
+                         "run `salon study ecarte strategy` first")
+    res = propose_hand(hand, turnup, samples, seed, r, pol, threads=threads, quiet=quiet)
 
     def fmt(d):
         return f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]"
@@ -532,6 +581,54 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
     emit({"rows": df.to_dict(orient="records"), "files": [stem + ".csv"] + figs, **df.attrs}, as_json, text)
 
 
+@study_ecarte.command("strategy")
+@click.option("--deals-per-hand", default=2_000, show_default=True, callback=positive,
+              help="Deals per hand class and evaluation (38,304 classes).")
+@click.option("--rounds", "max_rounds", default=4, show_default=True, callback=positive,
+              help="Best-response rounds at most (elder, then dealer, per round).")
+@click.option("--quick", is_flag=True, help="20 deals per hand class and 2 rounds: a minute, for tests and demos.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@click.option("--param", multiple=True, metavar="KEY=VALUE", help="Override one heuristic policy parameter.")
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def strategy_cmd(deals_per_hand, max_rounds, quick, seed, rules, rule, param, out, threads, as_json, quiet):
+    """Elder's propose/play and the dealer's accept/refuse decision for every hand (up to suit
+    symmetry), iterated to best responses, and the decisions by game score; tables and figures."""
+    from analysis.ecarte import strategy
+
+    if quick:
+        deals_per_hand, max_rounds = 20, 2
+    r = ecarte_rules(rules, rule)
+    res = strategy.compute(deals_per_hand, seed, r, ecarte_policy("heuristic", param), max_rounds=max_rounds,
+                           threads=threads, quiet=quiet)
+    score_df, changes = strategy.by_score(res)
+    paths = strategy.table_paths(out, r.name)
+    files = strategy.write_tables(res, score_df, changes, out)
+    files += strategy.figures(res, score_df, paths["figures"])
+    summary = strategy.summary(res, score_df)
+    lines = [f"Écarté strategy tables · rules {r.name} · {deals_per_hand:,} deals per hand class and evaluation "
+             f"· seed {seed} · heuristic exchanges and trick play"]
+    for rd in res.rounds:
+        lines.append(f"  round {rd['round']}: elder changed {rd['elder_changes']:,} classes "
+                     f"({rd['elder_changed_weight']:.1%} of hands), dealer {rd['dealer_changes']:,} "
+                     f"({rd['dealer_changed_weight']:.1%})")
+    ex = res.exploitability
+    lines += [f"  {'converged' if ex['converged'] else 'not converged'}; elder could gain {ex['elder']:.4f} "
+              "points per hand by deviating at the end (the dealer's table is his best response)",
+              f"elder proposes with {summary['elder_propose_share']:.1%} of hands "
+              f"(heuristic {summary['heuristic_propose_share']:.1%}); the dealer refuses "
+              f"{summary['dealer_refuse_share']:.1%} of proposals (heuristic {summary['heuristic_refuse_share']:.1%})",
+              f"elder's net points per hand: tables {summary['elder_net']:+.4f}",
+              f"game from 0-0 (first elder wins): points tables {summary['win_from_0_0']:.4f}, elder by score "
+              f"{summary['win_from_0_0_elder_by_score']:.4f}",
+              "wrote " + ", ".join(files)]
+    emit({"spec": res.spec, "rounds": res.rounds, "exploitability": ex, "summary": summary, "files": files},
+         as_json, "\n".join(lines))
+
+
 @study.group("piquet")
 def study_piquet():
     """Piquet studies."""
@@ -674,19 +771,32 @@ def report(quick, out, seed):
 # --------------------------------------------------------------------------- results
 @cli.group()
 def results():
-    """The result store: finished chunks of every run, reused by repeated and resumed runs."""
+    """The result store: finished chunks of every run and finished items of item studies (the Piquet
+    discard study's hands), reused by repeated and resumed runs."""
+
+
+def _ranges(items) -> str:
+    """Item numbers as ranges: 0-11, 15, 20-23."""
+    out: list[list[int]] = []
+    for i in sorted(int(x) for x in items):
+        if out and i == out[-1][1] + 1:
+            out[-1][1] = i
+        else:
+            out.append([i, i])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in out)
 
 
 @results.command("list")
 @click.option("--json", "as_json", is_flag=True)
 def results_list(as_json):
-    """Every stored run: key, kernel block, seed, chunks and deals stored."""
+    """Every stored run: key, kind, kernel block or study, seed, chunks and deals or items stored."""
     from analysis import store
 
     base = store.root()
     rows = store.runs()
     lines = [f"result store: {base if base else 'off (SALON_RESULTS=off)'}"]
-    lines += [f"{r['key']}  {r['block']}  seed {r['seed']}  {r['deals']:,} deals in {r['chunks']} chunks"
+    lines += [f"{r['key']}  {r['study']}  seed {r['seed']}  {r['items']:,} items" if r["kind"] == "items" else
+              f"{r['key']}  {r['block']}  seed {r['seed']}  {r['deals']:,} deals in {r['chunks']} chunks"
               for r in rows]
     emit({"store": str(base) if base else None, "runs": rows}, as_json, "\n".join(lines))
 
@@ -695,14 +805,24 @@ def results_list(as_json):
 @click.argument("key")
 @click.option("--json", "as_json", is_flag=True)
 def results_show(key, as_json):
-    """A stored run's spec and the deals its chunks cover."""
+    """A stored run's spec and the deals its chunks cover, or the items it holds."""
     import numpy as np
 
     from analysis import store
 
+    spec = store.spec_of(key)
     df = store.run_table(key)
-    spec = json.loads((store.root() / key / "_spec.json").read_text())
-    res = {"key": key, "spec": spec, "chunks": int(len(df)), "deals": int(df["count"].sum()),
+    if store.kind_of(spec) == "items":
+        items = [{"item": int(i), "row": json.loads(r)} for i, r in zip(df["item"], df["row"], strict=True)]
+        res = {"key": key, "kind": "items", "spec": spec, "count": len(items), "items": items}
+        lines = [f"{key}: {spec['study']}, seed {spec.get('seed')}, salon {spec['version']}",
+                 f"{len(items):,} items: {_ranges(df['item']) or 'none'}"]
+        for it in items:
+            fields = ", ".join(f"{k} {v}" for k, v in list(it["row"].items())[:6])
+            lines.append(f"  {it['item']:>6}  {fields}")
+        emit(res, as_json, "\n".join(lines))
+        return
+    res = {"key": key, "kind": "chunks", "spec": spec, "chunks": int(len(df)), "deals": int(df["count"].sum()),
            "tallies": np.sum(np.stack(df["tallies"].map(np.asarray)), axis=0).tolist() if len(df) else []}
     text = (f"{key}: {spec['block']}, seed {spec['seed']}, chunk {spec['chunk']}, salon {spec['version']}\n"
             f"{res['deals']:,} deals in {res['chunks']} chunks")
@@ -714,22 +834,26 @@ def results_show(key, as_json):
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "json"]), default="csv", show_default=True)
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False))
 def results_export(key, fmt, out):
-    """Write a stored run's chunks (one row per chunk, with provenance) to OUT."""
+    """Write a stored run to OUT: one row per chunk, or per item with its row's fields as columns
+    (with provenance)."""
     from analysis import store
 
-    df = store.run_table(key)
+    items = store.kind_of(store.spec_of(key)) == "items"
+    df = store.item_rows(key) if items else store.run_table(key)
     if fmt == "parquet":
         df.to_parquet(out, index=False)
     elif fmt == "json":
         df.to_json(out, orient="records")
+    elif items:
+        df.to_csv(out, index=False)
     else:
         df.assign(tallies=df["tallies"].map(lambda t: " ".join(str(int(x)) for x in t))).to_csv(out, index=False)
-    click.echo(f"{len(df)} chunks written to {out}")
+    click.echo(f"{len(df)} {'items' if items else 'chunks'} written to {out}")
 
 
 @results.command("prune")
 def results_prune():
-    """Remove files left by killed runs and unreadable chunk files."""
+    """Remove files left by killed runs and unreadable chunk and item files."""
     from analysis import store
 
     removed = store.prune()

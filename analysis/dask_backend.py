@@ -5,6 +5,10 @@ the installed package (nothing is pickled from ``__main__``), runs it on its own
 returns the integer tally rows. The client sums them, so the total is bit-identical to the local
 backend whatever the number of workers or the order the batches finish in. A batch on a worker
 that dies is run again elsewhere by the scheduler; its numbers are the same.
+
+Studies that work item by item (the Piquet discard study) use :meth:`DaskBackend.map_calls`: a
+task calls a module-level function named ``module.function`` with plain arguments, on the worker,
+and the client puts the results back in order.
 """
 from __future__ import annotations
 
@@ -24,10 +28,20 @@ def run_batch(name: str, seed: int, starts: np.ndarray, counts: np.ndarray, args
     """On a worker: the tally rows of one batch of chunks."""
     from analysis.runner import set_threads
 
-    module, attr = name.rsplit(".", 1)
-    block = getattr(importlib.import_module(module), attr)
+    block = function_by_name(name)
     set_threads(threads)
     return block(seed, starts, counts, *args)
+
+
+def function_by_name(name: str):
+    """The function ``module.name``, imported from the installed package."""
+    module, attr = name.rsplit(".", 1)
+    return getattr(importlib.import_module(module), attr)
+
+
+def run_call(name: str, args: tuple):
+    """On a worker: ``module.function(*args)``, the function imported by name."""
+    return function_by_name(name)(*args)
 
 
 class DaskBackend:
@@ -63,6 +77,19 @@ class DaskBackend:
         for fut in as_completed(futures):
             s, c = futures[fut]
             yield s, c, fut.result()
+
+    def map_calls(self, name, calls: list[tuple]):
+        """Yield (i, result) of ``name(*calls[i])`` for every call, as the calls finish. ``name`` is
+        a module-level function's ``module.function`` (or the function itself): the worker imports
+        it (nothing is pickled from ``__main__``); a call on a worker that dies is run again elsewhere."""
+        from distributed import as_completed
+
+        if not isinstance(name, str):
+            name = block_name(name)
+        futures = {self.client.submit(run_call, name, tuple(args), pure=False, retries=2): i
+                   for i, args in enumerate(calls)}
+        for fut in as_completed(futures):
+            yield futures[fut], fut.result()
 
     def close(self) -> None:
         self.client.close()

@@ -1,16 +1,28 @@
-"""The result store: finished chunks' integer tallies as Parquet, keyed by the run's full spec.
+"""The result store: finished work of every run as Parquet, keyed by the run's full spec.
 
-A run of ``runner.run_tallies`` is keyed by a hash of everything that decides its numbers: the
-kernel block (module and name), its argument arrays (rules and policies), the seed, the chunk
-size, the package version and a fingerprint of the package's source files (so an edited kernel
-never reuses old tallies). Its finished chunks are written batch by batch to
-``ROOT/KEY/part-<first>-<last>.parquet`` (the spec beside them as ``_spec.json``) (write to a temporary file, then rename: a run killed at
-any moment leaves no partial file), with provenance columns. A repeated run reads the chunks it
-finds instead of computing them; a run with more deals reuses the chunks it has, so a run
-interrupted by Ctrl-C or ``kill -9`` continues where it stopped, with identical numbers.
+Two kinds of run share it:
+
+- **chunks**: a run of ``runner.run_tallies`` is keyed by a hash of everything that decides its
+  numbers: the kernel block (module and name), its argument arrays (rules and policies), the seed,
+  the chunk size, the package version and a fingerprint of the package's source files (so an
+  edited kernel never reuses old tallies). Its finished chunks' integer tallies are written batch
+  by batch to ``ROOT/KEY/part-<first>-<last>.parquet``.
+- **items**: a study that analyses many items one by one (the Piquet discard study: one row per
+  dealt hand) is keyed by a hash of its study name and spec (seat, rules, policies, samples,
+  seed, ..., the package version and the code fingerprint; not the number of items, so a larger
+  study reuses the items it has). Its finished items (item number -> row dict, stored as JSON
+  text: ints, floats and bools come back exactly) are written to
+  ``ROOT/KEY/items-<first>-<last>.parquet``.
+
+Either way the spec is kept beside the files as ``_spec.json``, every row carries provenance
+columns (spec, seed, version, numba version, written time), and files are written atomically
+(temporary file, then rename: a run killed at any moment leaves no partial file). A repeated run
+reads what it finds instead of computing it; a run interrupted by Ctrl-C or ``kill -9``
+continues where it stopped, with identical numbers.
 
 ROOT is ``$SALON_RESULTS`` or ``~/.cache/salon``; ``SALON_RESULTS=off`` turns the store off.
-A corrupt or foreign file is reported on stderr and skipped.
+A corrupt or foreign file is reported on stderr and skipped; a store that cannot be written is
+reported once and the run goes on without it.
 """
 from __future__ import annotations
 
@@ -21,12 +33,15 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from analysis import __version__
 
 OFF = ("off", "none", "0", "")
+KINDS = {"chunks": "part-*.parquet", "items": "items-*.parquet"}
+"""The kinds of run and the glob of their data files."""
 
 
 def root() -> Path | None:
@@ -50,86 +65,183 @@ def code_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
+BIG_ARG = 1000
+"""Argument arrays longer than this are kept in the spec by their hash (e.g. decision tables)."""
+
+
+def spec_arg(a) -> object:
+    """An argument array as the spec holds it: its values, or for a big one its shape, dtype and hash."""
+    a = np.asarray(a)
+    if a.size <= BIG_ARG:
+        return a.tolist()
+    data = np.ascontiguousarray(a)
+    return {"shape": list(a.shape), "dtype": str(a.dtype), "sha256": hashlib.sha256(data.tobytes()).hexdigest()}
+
+
 def run_spec(block, args: tuple, seed: int, chunk: int) -> dict:
     """What decides a run's tallies (the key is its hash; the store keeps it as _spec.json)."""
     from analysis.dask_backend import block_name
 
     return {
         "block": block_name(block),
-        "args": [np.asarray(a).tolist() for a in args],
+        "args": [spec_arg(a) for a in args],
         "seed": int(seed), "chunk": int(chunk), "version": __version__, "code": code_fingerprint(),
     }
+
+
+def items_spec(study: str, spec: dict) -> dict:
+    """What decides an item study's rows: its name, its spec (JSON values), version and code."""
+    return {"kind": "items", "study": study, **spec, "version": __version__, "code": code_fingerprint()}
 
 
 def spec_key(spec: dict) -> str:
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:20]
 
 
+def kind_of(spec: dict) -> str:
+    """``chunks`` (a runner run) or ``items`` (an item study)."""
+    return spec.get("kind", "chunks")
+
+
 def _warn(message: str) -> None:
     print(f"salon: results store: {message}", file=sys.stderr)
 
 
-class RunStore:
-    """The stored chunks of one run spec."""
+def _why(e: Exception) -> str:
+    """The first line of an exception's message, or its type."""
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def _plain(value):
+    """JSON for numpy scalars (their Python value); anything else JSON cannot hold is an error."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"a stored row holds a {type(value).__name__}, which JSON cannot keep exactly")
+
+
+def _write_spec(directory: Path, spec: dict) -> None:
+    """``_spec.json`` of a run, written once, atomically."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "_spec.json"
+    if not path.exists():
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(spec, sort_keys=True))
+        os.replace(tmp, path)
+
+
+def _provenance(spec: dict, n: int) -> dict:
+    """The provenance columns of n rows: spec, seed, salon and numba versions, time written."""
+    import numba
+
+    now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return {"spec": [json.dumps(spec, sort_keys=True)] * n, "seed": [spec.get("seed")] * n,
+            "version": [__version__] * n, "numba": [numba.__version__] * n, "written": [now] * n}
+
+
+def _write_table(final: Path, columns: dict) -> None:
+    """Write a Parquet file atomically: a temporary file beside it, then rename."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tmp = final.with_name(f".{final.name}.tmp{os.getpid()}")
+    pq.write_table(pa.table(columns), tmp)
+    os.replace(tmp, final)
+
+
+class _Stored:
+    """The stored files of one run spec (shared by RunStore and ItemStore)."""
+
+    kind = ""
 
     def __init__(self, base: Path, spec: dict) -> None:
         self.spec = spec
         self.key = spec_key(spec)
         self.dir = base / self.key
+        self.failed = False
 
-    def load(self) -> dict[tuple[int, int], np.ndarray]:
-        """Stored chunks: (start, count) -> tally row. Unreadable or foreign files are skipped."""
+    def files(self) -> list[Path]:
+        return sorted(self.dir.glob(KINDS[self.kind])) if self.dir.is_dir() else []
+
+    def _read(self, parse: Callable[[dict], list]) -> list:
+        """``parse(columns)`` of every own file, in file order; unreadable or foreign files are skipped."""
         import pyarrow.parquet as pq
 
-        found: dict[tuple[int, int], np.ndarray] = {}
-        if not self.dir.is_dir():
-            return found
-        for path in sorted(self.dir.glob("part-*.parquet")):
+        out = []
+        for path in self.files():
             try:
                 t = pq.read_table(path).to_pydict()
                 if any(k != self.key for k in t["key"]):
                     raise ValueError("it belongs to another run")
-                for s, c, row in zip(t["start"], t["count"], t["tallies"], strict=True):
-                    found[(int(s), int(c))] = np.asarray(row, dtype=np.int64)
+                out.extend(parse(t))
             except Exception as e:  # noqa: BLE001 - any unreadable file is reported and skipped
-                _warn(f"skipped {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
-        return found
+                _warn(f"skipped {path}: {_why(e)}")
+        return out
 
-    def save(self, starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> None:
-        """Write finished chunks atomically (temporary file, then rename). A store that cannot be
-        written is reported once and the run goes on without it (nothing computed is lost)."""
-        if getattr(self, "failed", False):
+    def save(self, *args) -> None:
+        """Write finished work atomically. A store that cannot be written is reported once and the
+        run goes on without it (nothing computed is lost)."""
+        if self.failed:
             return
         try:
-            self._write(starts, counts, rows)
+            _write_spec(self.dir, self.spec)
+            self._write(*args)
         except OSError as e:
             self.failed = True
             _warn(f"cannot write to {self.dir} ({e.strerror or e}); the run goes on without the store")
 
-    def _write(self, starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> None:
-        import numba
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+    def _write(self, *args) -> None:
+        raise NotImplementedError
 
-        self.dir.mkdir(parents=True, exist_ok=True)
-        spec_path = self.dir / "_spec.json"
-        if not spec_path.exists():
-            tmp = spec_path.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_text(json.dumps(self.spec, sort_keys=True))
-            os.replace(tmp, spec_path)
+
+class RunStore(_Stored):
+    """The stored chunks of one run spec."""
+
+    kind = "chunks"
+
+    def load(self) -> dict[tuple[int, int], np.ndarray]:
+        """Stored chunks: (start, count) -> tally row. Unreadable or foreign files are skipped."""
+        return dict(self._read(lambda t: [((int(s), int(c)), np.asarray(row, dtype=np.int64)) for s, c, row
+                                          in zip(t["start"], t["count"], t["tallies"], strict=True)]))
+
+    def save(self, starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> None:
+        super().save(starts, counts, rows)
+
+    def _write(self, starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> None:
         n = len(starts)
-        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-        table = pa.table({
-            "key": [self.key] * n, "start": [int(s) for s in starts], "count": [int(c) for c in counts],
-            "tallies": [r.tolist() for r in rows], "block": [self.spec["block"]] * n,
-            "spec": [json.dumps(self.spec, sort_keys=True)] * n,
-            "seed": [self.spec["seed"]] * n, "version": [__version__] * n, "numba": [numba.__version__] * n,
-            "written": [now] * n,
-        })
         final = self.dir / f"part-{int(starts[0]):020d}-{int(starts[-1] + counts[-1]):020d}.parquet"
-        tmp = self.dir / f".{final.name}.tmp{os.getpid()}"
-        pq.write_table(table, tmp)
-        os.replace(tmp, final)
+        _write_table(final, {
+            "key": [self.key] * n, "start": [int(s) for s in starts], "count": [int(c) for c in counts],
+            "tallies": [r.tolist() for r in rows], "block": [self.spec["block"]] * n, **_provenance(self.spec, n),
+        })
+
+
+class ItemStore(_Stored):
+    """The stored items of one item study (item number -> row dict)."""
+
+    kind = "items"
+
+    def load(self) -> dict[int, dict]:
+        """Stored items: item -> row dict. Unreadable or foreign files are skipped."""
+        def parse(t):
+            out = [(int(i), json.loads(r)) for i, r in zip(t["item"], t["row"], strict=True)]
+            if not all(isinstance(r, dict) for _, r in out):
+                raise ValueError("a row is not a JSON object")
+            return out
+
+        return dict(self._read(parse))
+
+    def save(self, items: list[int], rows: list[dict]) -> None:
+        """Write finished items (one file; the items should be consecutive, so two files of the
+        same name always hold the same items)."""
+        if items:
+            super().save(list(items), list(rows))
+
+    def _write(self, items: list[int], rows: list[dict]) -> None:
+        n = len(items)
+        texts = [json.dumps(r, default=_plain) for r in rows]
+        final = self.dir / f"items-{int(min(items)):020d}-{int(max(items)):020d}.parquet"
+        _write_table(final, {"key": [self.key] * n, "item": [int(i) for i in items], "row": texts,
+                             "study": [self.spec["study"]] * n, **_provenance(self.spec, n)})
 
 
 def open_run(block, args: tuple, seed: int, chunk: int) -> RunStore | None:
@@ -140,9 +252,22 @@ def open_run(block, args: tuple, seed: int, chunk: int) -> RunStore | None:
     return RunStore(base, run_spec(block, args, seed, chunk))
 
 
+def open_items(study: str, spec: dict) -> ItemStore | None:
+    """The item study's store (``spec``: JSON values, without the number of items), or None when
+    the store is off."""
+    base = root()
+    if base is None:
+        return None
+    return ItemStore(base, items_spec(study, spec))
+
+
 # ------------------------------------------------------------------------------------------ queries
+def _store_of(base: Path, spec: dict) -> RunStore | ItemStore:
+    return (ItemStore if kind_of(spec) == "items" else RunStore)(base, spec)
+
+
 def runs(base: Path | None = None) -> list[dict]:
-    """Every stored run: key, block, seed, chunks, deals covered, files."""
+    """Every stored run: key, kind (chunks or items), block or study, seed, what it holds, files."""
     base = base or root()
     out = []
     if base is None or not base.is_dir():
@@ -153,37 +278,74 @@ def runs(base: Path | None = None) -> list[dict]:
         except (OSError, ValueError):
             _warn(f"skipped {d}: no readable _spec.json")
             continue
-        chunks = RunStore(base, spec).load()
-        out.append({"key": d.name, "block": spec.get("block"), "seed": spec.get("seed"),
-                    "version": spec.get("version"), "chunks": len(chunks),
-                    "deals": sum(c for _, c in chunks), "files": len(list(d.glob("part-*.parquet")))})
+        s = _store_of(base, spec)
+        s.dir = d
+        held = s.load()
+        row = {"key": d.name, "kind": s.kind, "block": spec.get("block"), "study": spec.get("study"),
+               "seed": spec.get("seed"), "version": spec.get("version"), "chunks": None, "deals": None,
+               "items": None, "files": len(s.files())}
+        if s.kind == "items":
+            row["items"] = len(held)
+        else:
+            row.update(chunks=len(held), deals=sum(c for _, c in held))
+        out.append(row)
     return out
 
 
-def run_table(key: str, base: Path | None = None):
-    """The stored chunks of run ``key`` as a pandas DataFrame (one row per chunk)."""
-    import pandas as pd
-    import pyarrow.parquet as pq
-
+def spec_of(key: str, base: Path | None = None) -> dict:
+    """The spec of stored run ``key``."""
     from analysis.errors import InputError
 
     base = base or root()
-    d = (base / key) if base else None
-    if d is None or not (d / "_spec.json").exists():
-        raise InputError(f"no stored run {key!r}; `salon results list` shows the keys")
+    try:
+        if base is None:
+            raise OSError("the store is off")
+        return json.loads((base / key / "_spec.json").read_text())
+    except (OSError, ValueError):
+        raise InputError(f"no stored run {key!r}; `salon results list` shows the keys") from None
+
+
+def run_table(key: str, base: Path | None = None):
+    """The stored files of run ``key`` as a pandas DataFrame: one row per chunk (start, count,
+    tallies) or per item (item, row as JSON text), with the provenance columns."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    base = base or root()
+    kind = kind_of(spec_of(key, base))
     frames = []
-    for path in sorted(d.glob("part-*.parquet")):
+    for path in sorted((base / key).glob(KINDS[kind])):
         try:
             frames.append(pq.read_table(path).to_pandas())
         except Exception as e:  # noqa: BLE001
-            _warn(f"skipped {path}: {type(e).__name__}")
+            _warn(f"skipped {path}: {_why(e)}")
+    if kind == "items":
+        if not frames:
+            return pd.DataFrame(columns=["key", "item", "row"])
+        df = pd.concat(frames, ignore_index=True).drop_duplicates("item")
+        return df.sort_values("item").reset_index(drop=True)
     if not frames:
         return pd.DataFrame(columns=["key", "start", "count", "tallies"])
     return pd.concat(frames, ignore_index=True).sort_values("start").reset_index(drop=True)
 
 
+def item_rows(key: str, base: Path | None = None):
+    """The stored items of item run ``key`` as a table: item, the row dict expanded into columns,
+    then the provenance columns."""
+    import pandas as pd
+
+    df = run_table(key, base)
+    if "item" not in df:
+        from analysis.errors import InputError
+
+        raise InputError(f"stored run {key!r} holds chunks, not items")
+    rows = pd.DataFrame([json.loads(r) for r in df["row"]], index=df.index)
+    rest = [c for c in df.columns if c not in ("item", "row") and c not in rows.columns]
+    return pd.concat([df[["item"]], rows, df[rest]], axis=1)
+
+
 def prune(base: Path | None = None) -> list[str]:
-    """Remove temporary files left by killed runs and unreadable part files; their paths."""
+    """Remove temporary files left by killed runs and unreadable data files; their paths."""
     import pyarrow.parquet as pq
 
     base = base or root()
@@ -194,7 +356,7 @@ def prune(base: Path | None = None) -> list[str]:
         if not path.is_file():
             continue
         bad = ".tmp" in path.name
-        if not bad and path.name.startswith("part-"):
+        if not bad and path.name.startswith(("part-", "items-")):
             try:
                 pq.read_metadata(path)
             except Exception:  # noqa: BLE001

@@ -1,9 +1,11 @@
 """The Dask backend: a real local cluster on loopback (a scheduler and two worker processes) gives
-the same tallies as the local backend, bit for bit, even when a worker is killed mid-study."""
+the same tallies as the local backend, bit for bit, even when a worker is killed mid-study; the
+Piquet discard study (hands sent to the workers in batches) gives the same table."""
 import os
 import signal
 
 import numpy as np
+import pandas as pd
 import pytest
 
 distributed = pytest.importorskip("distributed")
@@ -11,6 +13,7 @@ distributed = pytest.importorskip("distributed")
 from analysis import runner  # noqa: E402
 from analysis.bezique import studies as bezique_studies  # noqa: E402
 from analysis.dask_backend import DaskBackend  # noqa: E402
+from analysis.piquet import discard_study as DS  # noqa: E402
 from analysis.piquet import kernel as K  # noqa: E402
 from analysis.piquet.policies import HeuristicPolicy  # noqa: E402
 from analysis.piquet.rules import get_rules  # noqa: E402
@@ -68,3 +71,40 @@ def test_a_bad_scheduler_address_is_one_line_error(capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and len(err.strip().splitlines()) == 1
+
+
+def _same(df, want):
+    assert list(df.columns) == list(want.columns) and list(df.dtypes) == list(want.dtypes)
+    pd.testing.assert_frame_equal(df, want, check_exact=True)
+    assert df.equals(want) and {**df.attrs, "hands": len(want)} == {**want.attrs, "hands": len(want)}
+
+
+def test_the_discard_study_on_dask_equals_the_local_one(backend, monkeypatch):
+    monkeypatch.setattr(DS, "DASK_HANDS", 2)  # several tasks per worker, finishing in any order
+    calls = []
+    real = backend.map_calls
+    monkeypatch.setattr(backend, "map_calls", lambda name, c: calls.append(c) or real(name, c))
+    younger = DS.study_hands(7, "younger", samples=300, seed=5)
+    elder = DS.study_hands(4, "elder", samples=300, seed=6)
+    assert [[c[0] for c in batch] for batch in calls] == [[[0, 1], [2, 3], [4, 5], [6]], [[0, 1], [2, 3]]]
+    runner.use_backend(None)
+    _same(younger, DS.study_hands(7, "younger", samples=300, seed=5))
+    _same(elder, DS.study_hands(4, "elder", samples=300, seed=6))
+
+
+@pytest.mark.uses_store
+def test_the_discard_study_on_dask_fills_the_store(backend, monkeypatch, tmp_path):
+    from analysis import store
+
+    monkeypatch.setenv("SALON_RESULTS", "off")
+    runner.use_backend(None)
+    want = DS.study_hands(8, "younger", samples=300, seed=8)
+    runner.use_backend(backend)
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    _same(DS.study_hands(3, "younger", samples=300, seed=8), want.iloc[:3])
+    _same(DS.study_hands(8, "younger", samples=300, seed=8), want)  # hands 3-7 on the workers
+    [run] = store.runs()
+    assert run["items"] == 8 and run["files"] == 3  # hands 0-2, then 3-6 and 7 (DASK_HANDS = 4)
+    runner.use_backend(None)
+    monkeypatch.setattr(DS, "analyse_hand", lambda *a, **k: pytest.fail("a stored hand was recomputed"))
+    _same(DS.study_hands(8, "younger", samples=300, seed=8), want)

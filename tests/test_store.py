@@ -1,5 +1,6 @@
 """The result store (analysis/store.py): repeated runs read it, longer runs reuse its chunks, a run
-killed with kill -9 resumes with identical numbers, and bad files are reported and skipped."""
+killed with kill -9 resumes with identical numbers, and bad files are reported and skipped. The
+same for the item runs of the Piquet discard study (one stored row per hand)."""
 import json
 import os
 import signal
@@ -8,10 +9,12 @@ import sys
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis import store
 from analysis.cli import main
+from analysis.piquet import discard_study as DS
 from analysis.piquet import kernel as K
 from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import get_rules
@@ -119,3 +122,185 @@ def test_an_unwritable_store_is_reported_and_the_run_goes_on(tmp_path, monkeypat
     monkeypatch.setenv("SALON_RESULTS", str(blocker))
     assert np.array_equal(_run(2500), want)
     assert capsys.readouterr().err.count("cannot write") == 1
+
+
+# ------------------------------------------------------------------ item runs: the discard study
+def _study(hands, seat="younger", seed=3):
+    return DS.study_hands(hands, seat, samples=300, seed=seed)
+
+
+def _same(df, want):
+    """The same table: values (exactly), column order, dtypes."""
+    want = want.reset_index(drop=True)
+    assert list(df.columns) == list(want.columns) and list(df.dtypes) == list(want.dtypes)
+    pd.testing.assert_frame_equal(df, want, check_exact=True)
+    assert df.equals(want)
+
+
+def test_item_rows_keep_their_types_exactly(tmp_path):
+    s = store.ItemStore(tmp_path, store.items_spec("test", {"seed": 1}))
+    rows = [{"i": np.int64(7), "x": np.float64(0.1) + 0.2, "b": np.bool_(True), "f": 1e-310, "z": -0.0,
+             "n": float("nan"), "big": 2**62 + 1, "s": "7S 8H", "t": False, "whole": 3.0}]
+    s.save([4], rows)
+    [(item, row)] = s.load().items()
+    assert item == 4 and list(row) == list(rows[0])
+    want = {"i": 7, "x": 0.1 + 0.2, "b": True, "f": 1e-310, "z": -0.0, "n": float("nan"), "big": 2**62 + 1,
+            "s": "7S 8H", "t": False, "whole": 3.0}
+    for k, v in want.items():
+        assert type(row[k]) is type(v), k
+        assert row[k] == v or (v != v and row[k] != row[k]), k
+    assert str(row["z"]) == "-0.0"
+
+
+def test_discard_study_is_identical_with_and_without_the_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("SALON_RESULTS", "off")
+    fresh = _study(6, "elder")
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    monkeypatch.setattr(DS, "SAVE_HANDS", 4)
+    filled = _study(6, "elder")
+    [run] = store.runs()
+    assert run["kind"] == "items" and run["items"] == 6 and run["files"] == 2  # hands 0-3, then 4-5
+    monkeypatch.setattr(DS, "analyse_hand", lambda *a, **k: pytest.fail("a stored hand was recomputed"))
+    read = _study(6, "elder")
+    for df in (filled, read):
+        _same(df, fresh)
+        assert df.attrs == fresh.attrs
+
+
+def test_repeated_and_larger_discard_studies_reuse_the_stored_hands(tmp_path, monkeypatch):
+    monkeypatch.setenv("SALON_RESULTS", "off")
+    fresh = _study(10)
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    _same(_study(6), fresh.iloc[:6])
+    computed = []
+    real = DS.analyse_hand
+    monkeypatch.setattr(DS, "analyse_hand", lambda hand, *a, **k: computed.append(hand) or real(hand, *a, **k))
+    _same(_study(6), fresh.iloc[:6])
+    assert computed == []  # read back: nothing computed
+    _same(_study(10), fresh)
+    assert computed == [DS.dealt_hand(3, h, "younger") for h in range(6, 10)]  # only the new hands
+    computed.clear()
+    _same(_study(4), fresh.iloc[:4])
+    assert computed == []
+    _study(2, seed=4)
+    assert sorted(r["items"] for r in store.runs()) == [2, 10]  # another seed is another run
+
+
+def test_a_corrupt_or_foreign_item_file_is_reported_and_skipped(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SALON_RESULTS", "off")
+    want = _study(6)
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    _study(6)
+    [run] = store.runs()
+    d = tmp_path / run["key"]
+    (d / "items-00000000000000000000-00000000000000000002.parquet").write_bytes(b"not parquet")
+    foreign = store.ItemStore(tmp_path, store.items_spec("another", {"seed": 1}))
+    foreign.dir = d
+    foreign.save([3], [{"hand": 99}])  # a readable file of another run, in this run's directory
+    (d / ".items-x.parquet.tmp99").write_bytes(b"left by a killed run")
+    capsys.readouterr()
+    monkeypatch.setattr(DS, "analyse_hand", lambda *a, **k: pytest.fail("a stored hand was recomputed"))
+    _same(_study(6), want)
+    err = capsys.readouterr().err
+    assert err.count("skipped") == 2 and "another run" in err
+    removed = store.prune()
+    assert len(removed) == 2 and all("items-x" in p or "00000000000000000002" in p for p in removed)
+    _same(_study(6), want)
+
+
+def test_an_unwritable_store_is_reported_once_and_the_study_goes_on(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SALON_RESULTS", "off")
+    want = _study(6)
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the store's directory should be")
+    monkeypatch.setenv("SALON_RESULTS", str(blocker))
+    monkeypatch.setattr(DS, "SAVE_HANDS", 2)
+    _same(_study(6), want)
+    assert capsys.readouterr().err.count("cannot write") == 1
+
+
+RESUMABLE = """
+import signal, sys
+from analysis.piquet import discard_study as d
+signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even if started with SIGINT ignored
+d.SAVE_HANDS, d.SAVE_SECONDS = int(sys.argv[2]), 1e9
+row = d.hand_row
+def traced(h, *a):
+    r = row(h, *a)
+    print(h, flush=True)
+    return r
+d.hand_row = traced
+d.study_hands(int(sys.argv[1]), "elder", samples=300, seed=9).to_pickle(sys.argv[3])
+"""
+
+
+def test_a_discard_study_stopped_by_ctrl_c_or_kill_9_resumes_identically(tmp_path):
+    """A real process is stopped by SIGINT (its finished hands are written on the way out), then
+    another is killed with SIGKILL mid-study, then the study is run to the end."""
+    hands, out = 8, tmp_path / "df.pkl"
+    results = tmp_path / "store"
+    env = {**os.environ, "SALON_RESULTS": str(results)}
+
+    def start(save_every):
+        return subprocess.Popen([sys.executable, "-c", RESUMABLE, str(hands), str(save_every), str(out)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+    def stored():
+        runs = store.runs(results)
+        assert len(runs) <= 1, "the package's sources changed during the test (a new key)"
+        return runs[0]["items"] if runs else 0
+
+    proc = start(save_every=100)  # writes nothing until stopped
+    finished = [proc.stdout.readline() for _ in range(3)]
+    assert all(finished), proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=120) != 0 and "KeyboardInterrupt" in proc.stderr.read()
+    after_ctrl_c = stored()
+    assert 2 <= after_ctrl_c < hands  # hands 0 and 1 were finished before hand 2 was printed
+
+    proc = start(save_every=1)
+    deadline = time.time() + 120
+    while stored() < after_ctrl_c + 2 and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    after_kill = stored()
+    assert after_ctrl_c < after_kill < hands and not out.exists(), "the run was not cut mid-way"
+
+    proc = start(save_every=1)
+    recomputed = proc.communicate(timeout=300)[0].split()
+    assert proc.returncode == 0 and len(recomputed) == hands - after_kill
+    clean = DS.study_hands(hands, "elder", samples=300, seed=9)  # SALON_RESULTS is off here
+    resumed = pd.read_pickle(out)
+    _same(resumed, clean)
+    assert resumed.attrs == clean.attrs
+
+
+def test_results_commands_on_an_item_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    df = _study(4)
+    _run(1000)
+    main(["results", "list", "--json"])
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    assert sorted(r["kind"] for r in runs) == ["chunks", "items"]
+    [run] = [r for r in runs if r["kind"] == "items"]
+    assert run["study"] == DS.STUDY and run["items"] == 4 and run["seed"] == 3
+    main(["results", "list"])
+    assert "piquet.discards  seed 3  4 items" in capsys.readouterr().out
+    main(["results", "show", run["key"], "--json"])
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["kind"] == "items" and shown["spec"]["seat"] == "younger"
+    assert [i["item"] for i in shown["items"]] == [0, 1, 2, 3]
+    assert pd.DataFrame([i["row"] for i in shown["items"]]).equals(df)
+    main(["results", "show", run["key"]])
+    text = capsys.readouterr().out
+    assert "4 items: 0-3" in text and text.count("hand ") == 4
+    for fmt, read in (("csv", pd.read_csv), ("parquet", pd.read_parquet), ("json", pd.read_json)):
+        out = tmp_path / f"export.{fmt}"
+        main(["results", "export", run["key"], "--format", fmt, "--out", str(out)])
+        table = read(out)
+        assert list(table["item"]) == [0, 1, 2, 3] and list(table.columns[1:len(df.columns) + 1]) == list(df.columns)
+        assert {"key", "seed", "version", "numba", "written", "spec"} <= set(table.columns)
+        assert np.allclose(table["best_net"], df["best_net"]) and list(table["cards"]) == list(df["cards"])
+    assert "4 items written" in capsys.readouterr().out
+    assert store.prune() == []

@@ -4,7 +4,9 @@ discards``, the PQ-T2/T4/T5/T7/T13/T14 verdicts).
 
 Hand ``h`` of a study with seed ``s`` is the dealt hand of the seat in deal ``h`` of
 ``reference.deal_cards(s, h)``; its analysis samples with seed ``s + 1 + h`` so hands do not
-share sampled deals.
+share sampled deals. Finished rows go to the result store (an item run of ``analysis/store.py``)
+and are read back instead of recomputed, so a study interrupted by Ctrl-C or ``kill -9`` resumes
+and a larger study reuses the hands it has; ``hand_rows`` is also the Dask task.
 """
 from __future__ import annotations
 
@@ -93,59 +95,148 @@ def _paired(race, a: int, b: int) -> tuple[float, int]:
     return float((x[:n] - y[:n]).mean()), n
 
 
+def hand_row(h: int, seat: str, rules: PiquetRules, samples: int, seed: int, elder_took: int,
+             threads: int | None = None) -> dict:
+    """The study's row of hand ``h``: the best exchange and what each rule of thumb and a random
+    exchange cost (plain Python ints, floats, bools and strings)."""
+    hand = dealt_hand(seed, h, seat)
+    rule_masks = rule_discards(hand, seat, rules, elder_took)
+    a = analyse_hand(hand, seat, rules, samples=samples, seed=seed + 1 + h, elder_took=elder_took,
+                     exact=False, threads=threads, keep=list(rule_masks.values()))
+    t = a.table
+    best = t.iloc[0]
+    _, hi = exchange_bounds(seat, rules, elder_took)
+    row = {"hand": h, "cards": " ".join(best["keep"] + best["discard"]), "best_discard": " ".join(best["discard"]),
+           "best_takes": int(best["cards"]), "best_net": float(best["net"]), "deals": int(best["n"]),
+           "dealt_declarations": _declaration_value(hand)}
+    best_mask = int(a.options[int(best["option"])])
+    row.update({f"best_{k}": v for k, v in discard_features(hand, best_mask).items()})
+    # Random legal exchange: the average option (each option's mean over the deals it played).
+    row["random_cost"] = float(best["net"] - t["net"].mean())
+    take_all = t[t["cards"] == hi].iloc[0]
+    row["take_all_cost"] = float(-take_all["diff_to_best"])
+    for name, mask in rule_masks.items():
+        r = a.row(mask)
+        row[f"{name}_cost"] = float(-r["diff_to_best"])
+        row[f"{name}_cost_sq_n"] = int(r["n"])
+        row[f"{name}_is_best"] = bool(r["rank"] == 1)
+    # Trade-offs among the options every deal of round 1 played (all of them).
+    first = a.race.rounds[0]
+    f = first.flags
+    share = {name: ((f & bit) != 0).mean(axis=0) for name, bit in (("point", 1), ("seq", 2), ("sets", 4),
+                                                                     ("repique", 8), ("cards", 64))}
+    best_o = int(best["option"])
+    for label, score in (("repique", share["repique"]), ("declaring", share["point"] + share["seq"] + share["sets"]),
+                         ("tricks", share["cards"]), ("point", share["point"]), ("sequence", share["seq"])):
+        o = int(first.options[int(np.argmax(score))])
+        row[f"max_{label}_differs"] = o != best_o
+        row[f"max_{label}_cost"], _ = _paired(a.race, best_o, o)
+        row[f"max_{label}_option"] = o
+    row["declaring_minus_tricks"], _ = _paired(a.race, row["max_declaring_option"], row["max_tricks_option"])
+    row["sequence_minus_point"], _ = _paired(a.race, row["max_sequence_option"], row["max_point_option"])
+    return row
+
+
+def hand_rows(hands: list[int], seat: str, rules: PiquetRules, samples: int, seed: int, elder_took: int,
+              threads: int | None = None) -> list[dict]:
+    """The rows of the listed hands, in order (one Dask task of the study)."""
+    return [hand_row(int(h), seat, rules, samples, seed, elder_took, threads) for h in hands]
+
+
+STUDY = "piquet.discards"
+SAVE_HANDS = 8
+"""Locally, finished rows go to the result store every SAVE_HANDS hands or SAVE_SECONDS seconds."""
+SAVE_SECONDS = 5.0
+DASK_HANDS = 4
+"""Hands per Dask task (seconds of work each at the default samples)."""
+
+
+def study_spec(seat: str, rules: PiquetRules, samples: int, seed: int, elder_took: int) -> dict:
+    """What decides the study's rows (the result store's key; the number of hands is left out so a
+    larger study reuses the hands it has). Elder's rows do not depend on ``elder_took``."""
+    younger = seat == "younger"
+    opponent = HeuristicPolicy().to_array(force_count=elder_took) if younger else HeuristicPolicy().to_array()
+    return {"seat": seat, "rules": rules.name, "switches": rules.to_array().tolist(),
+            "policies": {"me": HeuristicPolicy().to_array().tolist(), "opponent": opponent.tolist()},
+            "samples": int(samples), "seed": int(seed), "elder_took": int(elder_took) if younger else None}
+
+
+def _consecutive(items: list[int], most: int) -> list[list[int]]:
+    """The items cut into runs of consecutive numbers of at most ``most`` (a stored file holds one)."""
+    out: list[list[int]] = []
+    for i in items:
+        if out and i == out[-1][-1] + 1 and len(out[-1]) < most:
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
 def study_hands(hands: int, seat: str = "elder", rules: PiquetRules | None = None, *, samples: int = 4_000,
                 seed: int = 0, elder_took: int = 5, threads: int | None = None, progress: bool = False):
-    """One row per hand: the best exchange and what each rule of thumb and a random exchange cost."""
+    """One row per hand: the best exchange and what each rule of thumb and a random exchange cost.
+
+    Rows already in the result store (analysis/store.py, an item run keyed by ``study_spec``) are
+    read, not computed; finished rows are written to it as the study goes, so an interrupted study
+    resumes. With a Dask backend (``runner.use_backend``) the missing hands go to the workers,
+    DASK_HANDS per task. The table is the same, value for value and dtype for dtype, either way."""
     import pandas as pd
 
-    rules = rules or get_rules()
-    rows = []
-    it = range(hands)
-    if progress:
-        from tqdm.auto import tqdm
+    from analysis import runner, store
 
-        it = tqdm(it, desc="hands", leave=False)
-    for h in it:
-        hand = dealt_hand(seed, h, seat)
-        rule_masks = rule_discards(hand, seat, rules, elder_took)
-        a = analyse_hand(hand, seat, rules, samples=samples, seed=seed + 1 + h, elder_took=elder_took,
-                         exact=False, threads=threads, keep=list(rule_masks.values()))
-        t = a.table
-        best = t.iloc[0]
-        _, hi = exchange_bounds(seat, rules, elder_took)
-        row = {"hand": h, "cards": " ".join(best["keep"] + best["discard"]), "best_discard": " ".join(best["discard"]),
-               "best_takes": int(best["cards"]), "best_net": float(best["net"]), "deals": int(best["n"]),
-               "dealt_declarations": _declaration_value(hand)}
-        best_mask = int(a.options[int(best["option"])])
-        row.update({f"best_{k}": v for k, v in discard_features(hand, best_mask).items()})
-        # Random legal exchange: the average option (each option's mean over the deals it played).
-        row["random_cost"] = float(best["net"] - t["net"].mean())
-        take_all = t[t["cards"] == hi].iloc[0]
-        row["take_all_cost"] = float(-take_all["diff_to_best"])
-        for name, mask in rule_masks.items():
-            r = a.row(mask)
-            row[f"{name}_cost"] = float(-r["diff_to_best"])
-            row[f"{name}_cost_sq_n"] = int(r["n"])
-            row[f"{name}_is_best"] = bool(r["rank"] == 1)
-        # Trade-offs among the options every deal of round 1 played (all of them).
-        first = a.race.rounds[0]
-        f = first.flags
-        share = {name: ((f & bit) != 0).mean(axis=0) for name, bit in (("point", 1), ("seq", 2), ("sets", 4),
-                                                                         ("repique", 8), ("cards", 64))}
-        best_o = int(best["option"])
-        for label, score in (("repique", share["repique"]), ("declaring", share["point"] + share["seq"] + share["sets"]),
-                             ("tricks", share["cards"]), ("point", share["point"]), ("sequence", share["seq"])):
-            o = int(first.options[int(np.argmax(score))])
-            row[f"max_{label}_differs"] = o != best_o
-            row[f"max_{label}_cost"], _ = _paired(a.race, best_o, o)
-            row[f"max_{label}_option"] = o
-        row["declaring_minus_tricks"], _ = _paired(a.race, row["max_declaring_option"], row["max_tricks_option"])
-        row["sequence_minus_point"], _ = _paired(a.race, row["max_sequence_option"], row["max_point_option"])
-        rows.append(row)
-    df = pd.DataFrame(rows)
+    rules = rules or get_rules()
+    exchange_bounds(seat, rules, elder_took)
+    runner.check_seed(seed)
+    stored = store.open_items(STUDY, study_spec(seat, rules, samples, seed, elder_took))
+    have = stored.load() if stored is not None else {}
+    rows = {h: have[h] for h in range(hands) if h in have}
+    missing = [h for h in range(hands) if h not in rows]
+    from tqdm.auto import tqdm
+
+    with tqdm(total=hands, initial=len(rows), desc="hands", leave=False, disable=not progress) as bar:
+        if missing and runner._backend is not None:
+            backend = runner._backend
+            batches = _consecutive(missing, DASK_HANDS)
+            calls = [(b, seat, rules, samples, seed, elder_took, backend.threads) for b in batches]
+            for i, done in backend.map_calls(hand_rows, calls):
+                rows.update(zip(batches[i], done, strict=True))
+                if stored is not None:
+                    stored.save(batches[i], done)
+                bar.update(len(done))
+        elif missing:
+            _run_locally(missing, rows, stored, bar, (seat, rules, samples, seed, elder_took, threads))
+    df = pd.DataFrame([rows[h] for h in range(hands)])
     df.attrs.update({"seat": seat, "rules": rules.name, "hands": hands, "samples": samples, "seed": seed,
                      "elder_took": elder_took if seat == "younger" else None})
     return df
+
+
+def _run_locally(missing: list[int], rows: dict, stored, bar, args: tuple) -> None:
+    """Compute the missing hands one by one; write the finished rows to the store every
+    SAVE_HANDS hands or SAVE_SECONDS seconds, and what is finished when stopped (Ctrl-C)."""
+    import time
+
+    pending: list[int] = []
+    last = time.monotonic()
+
+    def flush() -> None:
+        nonlocal last
+        if stored is not None and pending:
+            stored.save(pending, [rows[h] for h in pending])
+        pending.clear()
+        last = time.monotonic()
+
+    try:
+        for h in missing:
+            if pending and h != pending[-1] + 1:
+                flush()  # a stored file holds consecutive hands
+            rows[h] = hand_row(h, *args)
+            pending.append(h)
+            bar.update(1)
+            if len(pending) >= SAVE_HANDS or time.monotonic() - last >= SAVE_SECONDS:
+                flush()
+    finally:
+        flush()
 
 
 def mean_over_hands(values) -> Estimate:
