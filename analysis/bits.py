@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
@@ -67,3 +68,24 @@ def nth_bit(x: int, n: int) -> int:
     for _ in range(n):
         x &= x - 1
     return lowest_bit(x)
+
+
+BINOM = np.zeros((65, 6), dtype=np.int64)
+"""BINOM[n, k] = C(n, k) for k <= 5 (ranks of five-card masks)."""
+for _n in range(65):
+    for _k in range(6):
+        BINOM[_n, _k] = 1 if _k == 0 else (BINOM[_n - 1, _k - 1] + BINOM[_n - 1, _k] if _n else 0)
+
+
+@njit(cache=True, inline="always")
+def rank_of_mask(mask):
+    """Index of a mask of up to five bits among the masks of as many bits (colexicographic):
+    for five of 32 cards, 0 .. C(32, 5) - 1."""
+    r = 0
+    k = 1
+    m = mask
+    while m:
+        r += BINOM[lowest_bit(m), k]
+        k += 1
+        m &= m - 1
+    return r

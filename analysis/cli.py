@@ -586,7 +586,9 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
               help="Deals per hand class and evaluation (38,304 classes).")
 @click.option("--rounds", "max_rounds", default=4, show_default=True, callback=positive,
               help="Best-response rounds at most (elder, then dealer, per round).")
-@click.option("--quick", is_flag=True, help="20 deals per hand class and 2 rounds: a minute, for tests and demos.")
+@click.option("--discard-deals", default=100, show_default=True, callback=non_negative,
+              help="Deals per hand class and discard option when choosing the discards (0: heuristic discards).")
+@click.option("--quick", is_flag=True, help="20 deals per hand class, 2 rounds, 4 per discard option: about a minute.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
 @click.option("--param", multiple=True, metavar="KEY=VALUE", help="Override one heuristic policy parameter.")
@@ -594,28 +596,36 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
 @click.option("--threads", type=int, default=None, callback=positive)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
-def strategy_cmd(deals_per_hand, max_rounds, quick, seed, rules, rule, param, out, threads, as_json, quiet):
+def strategy_cmd(deals_per_hand, max_rounds, discard_deals, quick, seed, rules, rule, param, out, threads, as_json,
+                 quiet):
     """Elder's propose/play and the dealer's accept/refuse decision for every hand (up to suit
     symmetry), iterated to best responses, and the decisions by game score; tables and figures."""
     from analysis.ecarte import strategy
 
     if quick:
-        deals_per_hand, max_rounds = 20, 2
+        deals_per_hand, max_rounds, discard_deals = 20, 2, 4
     r = ecarte_rules(rules, rule)
     res = strategy.compute(deals_per_hand, seed, r, ecarte_policy("heuristic", param), max_rounds=max_rounds,
-                           threads=threads, quiet=quiet)
+                           discard_deals=discard_deals, threads=threads, quiet=quiet)
     score_df, changes = strategy.by_score(res)
     paths = strategy.table_paths(out, r.name)
     files = strategy.write_tables(res, score_df, changes, out)
     files += strategy.figures(res, score_df, paths["figures"])
     summary = strategy.summary(res, score_df)
     lines = [f"Écarté strategy tables · rules {r.name} · {deals_per_hand:,} deals per hand class and evaluation "
-             f"· seed {seed} · heuristic exchanges and trick play"]
+             f"· seed {seed} · heuristic trick play"]
     for rd in res.rounds:
         lines.append(f"  round {rd['round']}: elder changed {rd['elder_changes']:,} classes "
                      f"({rd['elder_changed_weight']:.1%} of hands), dealer {rd['dealer_changes']:,} "
                      f"({rd['dealer_changed_weight']:.1%})")
     ex = res.exploitability
+    disc = res.spec["discards"]
+    if isinstance(disc, dict):
+        lines.append(f"  discards chosen ({disc['deals_per_option']:,} deals per hand class and option): on fresh "
+                     f"deals they gain {disc['elder']['gain_over_heuristic']:+.4f} (elder) and "
+                     f"{disc['dealer']['gain_over_heuristic']:+.4f} (dealer) points per exchange over the heuristic")
+    else:
+        lines.append("  discards by the heuristic (--discard-deals 0)")
     lines += [f"  {'converged' if ex['converged'] else 'not converged'}; elder could gain {ex['elder']:.4f} "
               "points per hand by deviating at the end (the dealer's table is his best response)",
               f"elder proposes with {summary['elder_propose_share']:.1%} of hands "

@@ -52,6 +52,40 @@ def test_forced_first_decision_matches(force):
     _compare(VARIANTS["classic"], POLICIES["heuristic"], 5000, seed=12, force_first=force)
 
 
+def _random_discard_table(seed: int) -> np.ndarray:
+    """A discard table with an arbitrary entry for every hand: a random non-empty subset of the
+    hand (relative to trumps), or -1 (the heuristic decides) for about a third of the hands."""
+    from analysis.ecarte.table_kernel import all_hands
+
+    hands = all_hands()
+    rng = np.random.default_rng(seed)
+    table = np.full(len(hands), -1, dtype=np.int64)
+    for r, h in enumerate(hands.tolist()):
+        if rng.random() < 0.67:
+            bits = [b for b in range(32) if h >> b & 1]
+            pick = rng.random(5) < 0.5
+            pick[rng.integers(5)] = True
+            table[r] = sum(1 << b for b, p in zip(bits, pick, strict=True) if p)
+    return table
+
+
+@pytest.mark.parametrize("variant", ["seed-de", "classic-switches"])
+def test_discard_tables_match(variant):
+    """Policies whose discards come from a table (ChosenDiscards), for both players."""
+    from analysis.ecarte.policies import ChosenDiscards
+
+    elder = ChosenDiscards(HeuristicPolicy(elder_play_threshold=12), _random_discard_table(1))
+    dealer = ChosenDiscards(HeuristicPolicy(dealer_refuse_threshold=14), _random_discard_table(2))
+    rules, n, seed = VARIANTS[variant], 6000, 21
+    got = K.hand_outcomes(seed, 0, n, rules.to_array(), elder.to_array(), dealer.to_array())
+    used = 0
+    for i in range(n):
+        res = play_hand(seed, i, rules, elder, dealer)
+        assert got[i, :K.N_COMPARED].tolist() == list(res.outcome_vector()), f"hand {i}"
+        used += len(res.exchanges)
+    assert used > 1000  # exchanges happened, so the tables were read
+
+
 @pytest.mark.parametrize("variant", ["seed-de", "classic-switches"])
 def test_games_match(variant):
     rules = VARIANTS[variant]

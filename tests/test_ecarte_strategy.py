@@ -59,7 +59,7 @@ def _expected_rows(block: str, item: int, n: int, seed: int, table: np.ndarray, 
             stc, stb, other = K.deal_with_elder(deck, stc, EMPTY_HALF, codes, j)
             stc, stb = np.uint64(stc), np.uint64(stb)
             row[TK.R_TRIES] += 1
-            if block == "elder" or table[TK.hand_rank(other)] == 1:
+            if block == "elder" or table[TK.rank_of_mask(other)] == 1:
                 break
         elder, dealer = (fixed, other) if block == "elder" else (other, fixed)
         results = []
@@ -67,7 +67,7 @@ def _expected_rows(block: str, item: int, n: int, seed: int, table: np.ndarray, 
             e, d = pe.copy(), pd.copy()
             if block == "elder":
                 e[6] = option
-                d[7] = table[TK.hand_rank(dealer)] if option else -1
+                d[7] = table[TK.rank_of_mask(dealer)] if option else -1
             else:
                 e[6], d[7] = 1, option
             deck2[:] = deck
@@ -113,6 +113,14 @@ def test_the_table_blocks_play_each_deal_as_the_engine_does(variant):
             want = _expected_rows(block, item, n, 11, table, rules, pol.to_array(), pol.to_array())
             assert np.array_equal(got[k], want), (block, item)
     assert d_tab.dtype == np.int8
+    # More chunks than the blocks' groups: each chunk's row is its own.
+    starts = np.arange(70, dtype=np.int64) << TK.ITEM_SHIFT
+    counts = np.full(70, 3, dtype=np.int64)
+    every = TK.elder_block(4, starts, counts, masks, mixed, rules, pol.to_array(), pol.to_array())
+    for k in (0, 1, 64, 69):
+        alone = TK.elder_block(4, starts[k:k + 1], counts[k:k + 1], masks, mixed, rules, pol.to_array(),
+                               pol.to_array())
+        assert np.array_equal(every[k], alone[0])
 
 
 def test_the_score_chain_on_exact_cases():

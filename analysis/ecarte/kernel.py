@@ -9,12 +9,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analysis.bits import highest_bit, lowest_bit, nth_bit, popcount
+from analysis.bits import highest_bit, lowest_bit, nth_bit, popcount, rank_of_mask
 from analysis.ecarte.policies import (
     KIND_RANDOM,
+    N_POLICY_SLOTS,
     P_ANNOUNCE_KING,
     P_DEALER_REFUSE_THRESHOLD,
     P_ELDER_PLAY_THRESHOLD,
+    P_FORCE_DISCARD,
     P_FORCE_FIRST,
     P_FORCE_RESPONSE,
     P_KEEP_PLAIN_MIN_RANK,
@@ -144,6 +146,23 @@ def heuristic_discard(hand, t, lo, hi, keep_min_rank):
 
 
 @njit(cache=True, inline="always")
+def chosen_discard(p, hand, t, lo, hi, rnd):
+    """A discard the policy array fixes: the forced first discard, or its discard table's entry
+    for the hand (taken relative to trumps); -1 when the policy's rule decides."""
+    if rnd == 0 and p[P_FORCE_DISCARD] >= 0:
+        return p[P_FORCE_DISCARD]
+    if p.shape[0] > N_POLICY_SLOTS:
+        sh = 8 * t
+        rel = ((hand >> sh) | (hand << (32 - sh))) & 0xFFFFFFFF
+        d = p[N_POLICY_SLOTS + rank_of_mask(rel)]
+        if d >= 0:
+            d = ((d << sh) | (d >> (32 - sh))) & 0xFFFFFFFF
+            if lo <= popcount(d) <= hi:
+                return d
+    return -1
+
+
+@njit(cache=True, inline="always")
 def random_discard(hand, lo, hi, st):
     """A uniformly random discard of lo..hi cards (rejection on 5-bit masks over the hand)."""
     while True:
@@ -224,7 +243,8 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
     """EC-PROPOSE / EC-STOCK / EC-DEALER-MIN: the proposal rounds, exchanges and draws.
 
     Returns (p, stc, stb, sto, elder, dealer, rounds, ending, played without proposing, refused
-    round, proposed first)."""
+    round, proposed first, elder's discards, the dealer's discards): the discards are the cards
+    each player put out over all rounds (what he knows to be out of play; search.py uses them)."""
     force = pe[P_FORCE_FIRST]
     stock_left = 32 - p
     rnd = 0
@@ -232,6 +252,8 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
     pwp = 0
     refused_round = -1
     proposed_first = 0
+    e_disc = 0
+    d_disc = 0
     # EC-PROPOSE / EC-STOCK / EC-DEALER-MIN
     while True:
         if stock_left == 0:
@@ -264,9 +286,12 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
         if pe[P_KIND] == KIND_RANDOM:
             sto, disc = random_discard(elder, 1, hi, sto)
         else:
-            disc = heuristic_discard(elder, t, 1, hi, pe[P_KEEP_PLAIN_MIN_RANK])
+            disc = chosen_discard(pe, elder, t, 1, hi, rnd)
+            if disc < 0:
+                disc = heuristic_discard(elder, t, 1, hi, pe[P_KEEP_PLAIN_MIN_RANK])
         k = popcount(disc)
         elder &= ~disc
+        e_disc |= disc
         for _ in range(k):
             stc, stb, c = draw(deck, p, stc, stb)
             p += 1
@@ -278,16 +303,19 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
             if pd[P_KIND] == KIND_RANDOM:
                 sto, disc = random_discard(dealer, lo, hi, sto)
             else:
-                disc = heuristic_discard(dealer, t, lo, hi, pd[P_KEEP_PLAIN_MIN_RANK])
+                disc = chosen_discard(pd, dealer, t, lo, hi, rnd)
+                if disc < 0:
+                    disc = heuristic_discard(dealer, t, lo, hi, pd[P_KEEP_PLAIN_MIN_RANK])
             k = popcount(disc)
             dealer &= ~disc
+            d_disc |= disc
             for _ in range(k):
                 stc, stb, c = draw(deck, p, stc, stb)
                 p += 1
                 dealer |= 1 << c
             stock_left -= k
         rnd += 1
-    return p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first
+    return p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first, e_disc, d_disc
 
 
 @njit(cache=True, inline="always")
@@ -437,7 +465,7 @@ def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out,
     out[O_ELDER_DEALT] = elder
     out[O_DEALER_DEALT] = dealer
     p0 = p
-    p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first = exchanges(
+    p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first, _, _ = exchanges(
         deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd)
     if record:
         out[O_ELDER_FINAL] = elder
@@ -559,7 +587,7 @@ def exchange_phase(deck, useed, ui, rules, pe, pd, out):
     out[O_TURNUP] = turnup
     out[O_ELDER_DEALT] = elder
     out[O_DEALER_DEALT] = dealer
-    p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused, proposed = exchanges(
+    p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused, proposed, _, _ = exchanges(
         deck, 11, stc, stb, np.uint64(0), elder, dealer, t, rules, pe, pd)
     sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
     return elder, dealer, turnup, p - 11, rnd, ending, pwp, refused, proposed, announced

@@ -25,7 +25,13 @@ P_LEAD_TRUMPS = 5
 P_FORCE_FIRST = 6
 # The dealer's forced response to the first proposal: -1 the policy decides, 0 accept, 1 refuse.
 P_FORCE_RESPONSE = 7
-N_POLICY_SLOTS = 8
+# A forced first discard (mask of cards, 0 = none where the rules allow it), used by studies that
+# compare discards on the same deals: -1 the policy decides.
+P_FORCE_DISCARD = 8
+N_POLICY_SLOTS = 9
+# A policy array longer than N_POLICY_SLOTS carries a discard table after the slots: for every
+# five-card hand taken relative to trumps (trumps as suit 0; index bits.rank_of_mask), the
+# discard (a mask of the same relative cards), or -1 where the heuristic decides.
 
 KIND_HEURISTIC = 0
 KIND_RANDOM = 1
@@ -56,7 +62,7 @@ class HeuristicPolicy:
 
     kind = "heuristic"
 
-    def to_array(self, force_first: int = -1, force_response: int = -1) -> np.ndarray:
+    def to_array(self, force_first: int = -1, force_response: int = -1, force_discard: int = -1) -> np.ndarray:
         """The parameters as the kernel's int64 array."""
         a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
         a[P_KIND] = KIND_HEURISTIC
@@ -67,6 +73,7 @@ class HeuristicPolicy:
         a[P_LEAD_TRUMPS] = int(self.lead_trumps)
         a[P_FORCE_FIRST] = force_first
         a[P_FORCE_RESPONSE] = force_response
+        a[P_FORCE_DISCARD] = force_discard
         return a
 
     def describe(self) -> dict:
@@ -80,17 +87,45 @@ class RandomPolicy:
 
     kind = "random"
 
-    def to_array(self, force_first: int = -1, force_response: int = -1) -> np.ndarray:
+    def to_array(self, force_first: int = -1, force_response: int = -1, force_discard: int = -1) -> np.ndarray:
         """The kernel's int64 array."""
         a = np.zeros(N_POLICY_SLOTS, dtype=np.int64)
         a[P_KIND] = KIND_RANDOM
         a[P_FORCE_FIRST] = force_first
         a[P_FORCE_RESPONSE] = force_response
+        a[P_FORCE_DISCARD] = force_discard
         return a
 
     def describe(self) -> dict:
         """Name, for outputs and provenance."""
         return {"kind": self.kind}
+
+
+class ChosenDiscards:
+    """The heuristic policy with its discards read from a table (``N_POLICY_SLOTS``): ``table``
+    holds, for every hand relative to trumps, the discard chosen for it, or -1 where the
+    heuristic decides (analysis/ecarte/strategy.py builds it from evaluated discards)."""
+
+    kind = "heuristic"
+
+    def __init__(self, base: HeuristicPolicy, table: np.ndarray) -> None:
+        self.base = base
+        self.discard_table = np.asarray(table, dtype=np.int64)
+
+    def __getattr__(self, name: str):
+        return getattr(self.base, name)
+
+    def to_array(self, force_first: int = -1, force_response: int = -1, force_discard: int = -1) -> np.ndarray:
+        """The base policy's array with the discard table after it."""
+        return np.concatenate([self.base.to_array(force_first, force_response, force_discard), self.discard_table])
+
+    def describe(self) -> dict:
+        """The base policy's parameters, and how many hands' discards the table decides."""
+        import hashlib
+
+        return {**self.base.describe(), "discards": "table",
+                "table_hands": int((self.discard_table >= 0).sum()),
+                "table_sha256": hashlib.sha256(self.discard_table.tobytes()).hexdigest()[:16]}
 
 
 def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | None = None):

@@ -12,6 +12,7 @@ int bitmask with bit ``code`` set for each card held.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 from typing import NamedTuple
 
 from analysis.ecarte.rules import KING, VARIANTS, EcarteRules, codes_of_mask, name_of
@@ -251,6 +252,11 @@ class Decisions:
                 m = self.choices.below(32)
                 if lo <= m.bit_count() <= hi:
                     return [codes[b] for b in range(len(codes)) if m >> b & 1]
+        table = getattr(self.policy, "discard_table", None)
+        if table is not None:
+            chosen = self.table_discard(table, hand, lo, hi)
+            if chosen is not None:
+                return chosen
         order = weakest_first(hand, self.trump)
         keep_from = self.policy.keep_plain_min_rank
         chosen = [c for c in order if suit_of(c) != self.trump and rank_of(c) < keep_from][:hi]
@@ -260,6 +266,17 @@ class Decisions:
             if c not in chosen:
                 chosen.append(c)
         return sorted(chosen)
+
+    def table_discard(self, table, hand: int, lo: int, hi: int) -> list[int] | None:
+        """The discard a table gives the hand: entries are indexed by the hand with trumps moved
+        to suit 0 (its rank among the five-card masks) and hold the discard in the same terms."""
+        relative = [(8 * ((suit_of(c) - self.trump) % 4) + c % 8) for c in codes_of_mask(hand)]
+        rank = sum(comb(code, k + 1) for k, code in enumerate(sorted(relative)))
+        entry = int(table[rank])
+        if entry < 0:
+            return None
+        cards = sorted(8 * ((b // 8 + self.trump) % 4) + b % 8 for b in range(32) if entry >> b & 1)
+        return cards if lo <= len(cards) <= hi else None
 
     def announce(self) -> bool:
         """EC-KING: announce the king of trumps (only asked of its holder)."""

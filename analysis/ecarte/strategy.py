@@ -5,7 +5,7 @@ every hand, iterated to best responses (``salon study ecarte strategy``; docs/ec
 Hands are taken up to suit symmetry: the trump suit is distinguished and the three plain suits are
 interchangeable, which leaves 38,304 hands. The turn-up's rank is marginalised: each hand is played
 with a turn-up drawn uniformly from the trumps it does not hold. A hand's decision covers every
-hand in its symmetry class; the tables are indexed by ``table_kernel.hand_rank`` of the hand with
+hand in its symmetry class; the tables are indexed by ``bits.rank_of_mask`` of the hand with
 trumps as suit 0.
 """
 from __future__ import annotations
@@ -74,26 +74,106 @@ def hand_label(mask: int) -> str:
 
 
 # ------------------------------------------------------------------------------ evaluation
-def _evaluate(block, decisions_by_rank: np.ndarray, deals: int, seed: int, rules: EcarteRules,
-              policy: HeuristicPolicy, threads: int | None, quiet: bool, desc: str) -> np.ndarray:
+Policies = tuple  # (elder's policy, the dealer's): HeuristicPolicy or ChosenDiscards
+
+
+def _pair(policy) -> Policies:
+    return policy if isinstance(policy, tuple) else (policy, policy)
+
+
+def _run_items(block, extra: tuple, deals: int, seed: int, rules: EcarteRules, policies: Policies,
+               threads: int | None, quiet: bool, desc: str) -> np.ndarray:
+    """One range of ``deals`` deals per hand class through ``block`` (the runner and its store)."""
     h = hands()
+    pe, pd = _pair(policies)
     ranges = [(i << TK.ITEM_SHIFT, deals) for i in range(len(h.masks))]
-    args = (h.masks, decisions_by_rank.astype(np.int8), rules.to_array(), policy.to_array(), policy.to_array())
+    args = (h.masks, *extra, rules.to_array(), pe.to_array(), pd.to_array())
     return run_ranges(block, args, ranges, seed, chunk=min(deals, 2048), threads=threads, quiet=quiet, desc=desc)
 
 
-def evaluate_elder(dealer_table: np.ndarray, deals: int, seed: int, rules: EcarteRules, policy: HeuristicPolicy,
+def evaluate_elder(dealer_table: np.ndarray, deals: int, seed: int, rules: EcarteRules, policy,
                    *, threads: int | None = None, quiet: bool = True) -> np.ndarray:
     """Per elder hand class: tallies (table_kernel R_* layout) of playing (a) and proposing (b)
-    over ``deals`` deals, the dealer answering the first proposal by ``dealer_table``."""
-    return _evaluate(TK.elder_block, dealer_table, deals, seed, rules, policy, threads, quiet, "elder hands")
+    over ``deals`` deals, the dealer answering the first proposal by ``dealer_table``.
+    ``policy``: both players' policy, or (elder's, the dealer's)."""
+    return _run_items(TK.elder_block, (dealer_table.astype(np.int8),), deals, seed, rules, policy, threads, quiet,
+                      "elder hands")
 
 
-def evaluate_dealer(elder_table: np.ndarray, deals: int, seed: int, rules: EcarteRules, policy: HeuristicPolicy,
+def evaluate_dealer(elder_table: np.ndarray, deals: int, seed: int, rules: EcarteRules, policy,
                     *, threads: int | None = None, quiet: bool = True) -> np.ndarray:
     """Per dealer hand class: tallies of accepting (a) and refusing (b) elder's first proposal,
     over ``deals`` deals in which elder proposed by ``elder_table``."""
-    return _evaluate(TK.dealer_block, elder_table, deals, seed + 1, rules, policy, threads, quiet, "dealer hands")
+    return _run_items(TK.dealer_block, (elder_table.astype(np.int8),), deals, seed + 1, rules, policy, threads,
+                      quiet, "dealer hands")
+
+
+# --------------------------------------------------------------------------- chosen discards
+def option_masks() -> np.ndarray:
+    """Per hand class and option 0..31: the discard mask (option bit b takes the hand's b-th card)."""
+    h = hands()
+    out = np.zeros((len(h.masks), 32), dtype=np.int64)
+    for c, m in enumerate(h.masks.tolist()):
+        codes = [b for b in range(32) if m >> b & 1]
+        for o in range(32):
+            out[c, o] = sum(1 << codes[b] for b in range(5) if o >> b & 1)
+    return out
+
+
+def expand_discards(per_class: np.ndarray) -> np.ndarray:
+    """A discard per hand class (a mask of the class's canonical hand) as a table over every hand
+    relative to trumps: the canonical plain suits are mapped back onto the hand's own."""
+    h = hands()
+    every = TK.all_hands()
+    lanes = np.stack([(every >> (8 * s)) & 0xFF for s in range(4)], axis=1)
+    order = np.argsort(-lanes[:, 1:], axis=1, kind="stable")  # canonical plain lane k is lane order[k] + 1
+    d = np.asarray(per_class, dtype=np.int64)[h.class_of_rank]
+    table = d & 0xFF
+    for k in range(3):
+        table |= ((d >> (8 * (k + 1))) & 0xFF) << (8 * (order[:, k] + 1))
+    return np.where(d < 0, -1, table)
+
+
+def choose_discards(side: str, other_table: np.ndarray, deals: int, seed: int, rules: EcarteRules, policies,
+                    *, threads: int | None = None, quiet: bool = True) -> dict:
+    """Every discard of every hand class played on the same deals after a proposal and an
+    acceptance (elder's: deals the dealer accepts by ``other_table``; the dealer's: deals elder
+    proposes in); the best per class, as a table for ``ChosenDiscards``. What the chosen discards
+    gain over the heuristic's (points per hand, weighted over classes) is measured on fresh deals
+    (a quarter as many), since the best of 31 noisy means flatters itself."""
+    from analysis.ecarte.kernel import heuristic_discard
+
+    as_dealer = side == "dealer"
+    first = 0 if as_dealer and rules.dealer_min_discard == 0 else 1
+    sign = -1 if as_dealer else 1  # the dealer minimises elder's net
+    lane = 3 if as_dealer else 2
+
+    def option_means(n_deals: int, at_seed: int) -> tuple[np.ndarray, np.ndarray]:
+        rows = _run_items(TK.discard_block, (other_table.astype(np.int8), as_dealer, first), n_deals, at_seed,
+                          rules, policies, threads, quiet, f"{side} discards")
+        n = rows[:, TK.D_N].astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = sign * rows[:, TK.D_SUM:TK.D_SUM + 32] / n[:, None]
+        means[:, :first] = np.nan
+        return rows, np.where(n[:, None] > 0, means, 0)
+
+    rows, means = option_means(deals, seed + lane)
+    masks = option_masks()
+    has = rows[:, TK.D_N] > 0
+    idx = np.arange(len(masks))
+    best = np.nanargmax(means, axis=1)
+    per_class = np.where(has, masks[idx, best], -1)
+    policy = _pair(policies)[1 if as_dealer else 0]
+    keep = getattr(policy, "keep_plain_min_rank", 7)
+    heur = [heuristic_discard(int(m), 0, first, 5, keep) for m in hands().masks.tolist()]
+    heur_option = np.array([int(np.flatnonzero(masks[c] == heur[c])[0]) for c in idx])
+    check_rows, check = option_means(max(2, deals // 4), seed + lane + 1_000_003)
+    n = check_rows[:, TK.D_N]
+    w = hands().weights() * n / np.maximum(check_rows[:, TK.D_TRIES], 1)
+    w = w / w.sum()
+    return {"table": expand_discards(per_class), "per_class": per_class, "rows": rows,
+            "gain_over_heuristic": float((w * (check[idx, best] - check[idx, heur_option])).sum()),
+            "classes_changed": int((has & (best != heur_option)).sum())}
 
 
 def _nets() -> np.ndarray:
@@ -138,6 +218,7 @@ class Strategy:
     spec: dict
     elder_rows: np.ndarray = field(repr=False)
     dealer_rows: np.ndarray = field(repr=False)
+    policies: tuple = field(repr=False, default=())
 
 
 def _gain(best_minus_chosen: np.ndarray, weights: np.ndarray) -> float:
@@ -146,11 +227,15 @@ def _gain(best_minus_chosen: np.ndarray, weights: np.ndarray) -> float:
 
 
 def compute(deals: int = 2_000, seed: int = 0, rules: EcarteRules | None = None,
-            policy: HeuristicPolicy | None = None, *, max_rounds: int = 4, threads: int | None = None,
-            quiet: bool = True) -> Strategy:
+            policy: HeuristicPolicy | None = None, *, max_rounds: int = 4, discard_deals: int = 0,
+            threads: int | None = None, quiet: bool = True) -> Strategy:
     """Iterate best responses from the heuristic policy's decisions: elder's best table against
     the dealer's, then the dealer's against elder's, until a round changes no decision or after
-    ``max_rounds`` rounds; every evaluation plays ``deals`` deals per hand class."""
+    ``max_rounds`` rounds; every evaluation plays ``deals`` deals per hand class.
+
+    With ``discard_deals`` > 0 the discards are chosen first (``choose_discards``: elder's against
+    the heuristic's answers, then the dealer's against elder's chosen discards, ``discard_deals``
+    deals per hand class and option) and both players discard by them throughout."""
     if deals < 2:
         raise InputError(f"--deals-per-hand must be at least 2, not {deals}")
     if max_rounds < 1:
@@ -166,11 +251,22 @@ def compute(deals: int = 2_000, seed: int = 0, rules: EcarteRules | None = None,
     elder_dec, dealer_dec = heuristic_elder.copy(), heuristic_dealer.copy()
     rounds = []
     kw = {"threads": threads, "quiet": quiet}
+    discards = {}
+    policies = (policy, policy)
+    if discard_deals > 0:
+        from analysis.ecarte.policies import ChosenDiscards
+
+        got = choose_discards("elder", d_tab, discard_deals, seed, rules, policies, **kw)
+        policies = (ChosenDiscards(policy, got["table"]), policy)
+        discards["elder"] = got
+        got = choose_discards("dealer", e_tab, discard_deals, seed, rules, policies, **kw)
+        policies = (policies[0], ChosenDiscards(policy, got["table"]))
+        discards["dealer"] = got
     for r in range(1, max_rounds + 1):
-        e_rows = evaluate_elder(h.expand(dealer_dec), deals, seed, rules, policy, **kw)
+        e_rows = evaluate_elder(h.expand(dealer_dec), deals, seed, rules, policies, **kw)
         e_sum = summarise(e_rows)
         new_elder = (e_sum["diff"] > 0).astype(np.int8)
-        d_rows = evaluate_dealer(h.expand(new_elder), deals, seed, rules, policy, **kw)
+        d_rows = evaluate_dealer(h.expand(new_elder), deals, seed, rules, policies, **kw)
         d_sum = summarise(d_rows)
         has = d_rows[:, TK.R_N] > 0
         new_dealer = np.where(has, (d_sum["diff"] < 0).astype(np.int8), dealer_dec)
@@ -185,16 +281,19 @@ def compute(deals: int = 2_000, seed: int = 0, rules: EcarteRules | None = None,
     # At the end: elder's gain from a best response to the final dealer table (the dealer table
     # is already the best response to the final elder table, so his gain is zero by construction).
     if not stable:
-        e_rows = evaluate_elder(h.expand(dealer_dec), deals, seed, rules, policy, **kw)
+        e_rows = evaluate_elder(h.expand(dealer_dec), deals, seed, rules, policies, **kw)
         e_sum = summarise(e_rows)
     chosen = np.where(elder_dec == PROPOSE, e_sum["diff"], -e_sum["diff"])
     exploit = {"elder": _gain(-chosen, w), "dealer": 0.0, "converged": bool(stable)}
     spec = {"game": "ecarte", "study": "strategy", "rules": rules.name, "switches": rules.switches(),
             "policy": policy.describe(), "deals_per_hand": deals, "seed": seed, "max_rounds": max_rounds,
-            "hands": len(h.masks), "version": __version__}
+            "hands": len(h.masks), "version": __version__,
+            "discards": ({"deals_per_option": discard_deals,
+                          **{side: {k: got[k] for k in ("gain_over_heuristic", "classes_changed")}
+                             for side, got in discards.items()}} if discards else "heuristic")}
     elder_df = _frame(e_rows, elder_dec, heuristic_elder, "play", "propose", spec)
     dealer_df = _frame(d_rows, dealer_dec, heuristic_dealer, "accept", "refuse", spec)
-    return Strategy(elder_df, dealer_df, rounds, exploit, spec, e_rows, d_rows)
+    return Strategy(elder_df, dealer_df, rounds, exploit, spec, e_rows, d_rows, policies)
 
 
 def _frame(rows: np.ndarray, decision: np.ndarray, heuristic: np.ndarray, a: str, b: str, spec: dict):

@@ -1,7 +1,7 @@
 """Kernels of the Écarté strategy tables (analysis/ecarte/strategy.py).
 
 Hands are taken relative to the trump suit, which is suit 0 here: a hand's index in a decision
-table is its rank among the C(32, 5) five-card masks (``hand_rank``). The elder block plays the
+table is its rank among the C(32, 5) five-card masks (``bits.rank_of_mask``). The elder block plays the
 hands of one elder hand ("item") twice on the same deal, playing and proposing; the dealer block
 plays one dealer hand accepting and refusing, on deals in which elder proposed by his table. The
 rest of the hand is played by the policies of ``kernel.play_hand`` (heuristic exchanges and trick
@@ -16,11 +16,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analysis.bits import lowest_bit, nth_bit, popcount
+from analysis.bits import lowest_bit, nth_bit, popcount, rank_of_mask
 from analysis.ecarte.kernel import (
     N_OUT,
     O_ANNOUNCED,
+    O_DEALER_POINTS,
     O_DEALER_TRICK_POINTS,
+    O_ELDER_POINTS,
     O_ELDER_TRICK_POINTS,
     O_ELDER_TRICKS,
     O_ENDING,
@@ -31,19 +33,16 @@ from analysis.ecarte.kernel import (
     sure_winners,
     uses_choices,
 )
-from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE
+from analysis.ecarte.policies import P_FORCE_DISCARD, P_FORCE_FIRST, P_FORCE_RESPONSE
 from analysis.rng import EMPTY_HALF, below, stream_start
 
 ITEM_SHIFT = 32
 N_HANDS = 201_376  # C(32, 5)
+GROUPS = 64
+"""Chunks are taken by this many groups, each with its own copies of the arrays: policy arrays
+that carry a discard table are large, so a copy per chunk would cost more than the chunk."""
 MAX_TRIES = 100_000
 """Deals tried per sample of the dealer block before giving up (elder never proposes)."""
-
-BINOM = np.zeros((33, 6), dtype=np.int64)
-for _n in range(33):
-    BINOM[_n, 0] = 1
-    for _k in range(1, 6):
-        BINOM[_n, _k] = BINOM[_n - 1, _k - 1] + BINOM[_n - 1, _k] if _n else 0
 
 # Outcome cells of a hand: king * 16 + elder's trick points * 4 + dealer's trick points, where
 # king is 0 (no king point), 1 (elder announced the trump king), 2 (the turn-up is the king: the
@@ -69,20 +68,6 @@ R_TRIES = R_DIFF + 8
 N_ROW = R_DIFF + 9
 
 
-@njit(cache=True, inline="always")
-def hand_rank(mask):
-    """Index of a five-card mask among the C(32, 5) masks (colexicographic order)."""
-    r = 0
-    k = 1
-    m = mask
-    while m:
-        c = lowest_bit(m)
-        r += BINOM[c, k]
-        k += 1
-        m &= m - 1
-    return r
-
-
 @njit(cache=True)
 def all_hands():
     """Every five-card mask, by rank."""
@@ -93,7 +78,7 @@ def all_hands():
                 for d in range(c):
                     for e in range(d):
                         m = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
-                        out[hand_rank(m)] = m
+                        out[rank_of_mask(m)] = m
     return out
 
 
@@ -177,7 +162,8 @@ def elder_block(seed, starts, counts, hands, dealer_table, rules, pe, pd):
     tallies = np.zeros((nc, N_ROW), dtype=np.int64)
     useed = np.uint64(seed)
     choices = uses_choices(pe, pd)
-    for ci in prange(nc):
+    groups = min(nc, GROUPS)
+    for g in prange(groups):
         deck = np.empty(32, dtype=np.int8)
         deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
@@ -188,21 +174,23 @@ def elder_block(seed, starts, counts, hands, dealer_table, rules, pe, pd):
         pd_b = pd.copy()
         pe_a[P_FORCE_FIRST] = 0
         pe_b[P_FORCE_FIRST] = 1
-        elder = hands[starts[ci] >> ITEM_SHIFT]
-        codes = np.empty(5, dtype=np.int64)
-        codes_of(elder, codes)
-        for i in range(starts[ci], starts[ci] + counts[ci]):
-            ui = np.uint64(i)
-            stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stu = stream_start(useed, ui, np.uint64(2))
-            stu, turnup = turnup_for(elder, stu)
-            stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
-            pd_b[P_FORCE_RESPONSE] = dealer_table[hand_rank(dealer)]
-            tip = sure_winners(elder, turnup) < 3
-            play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_a, pd, pe_b, pd_b, out, row,
-                      tip)
-        tallies[ci, :] = row
+        for ci in range(g, nc, groups):
+            row[:] = 0
+            elder = hands[starts[ci] >> ITEM_SHIFT]
+            codes = np.empty(5, dtype=np.int64)
+            codes_of(elder, codes)
+            for i in range(starts[ci], starts[ci] + counts[ci]):
+                ui = np.uint64(i)
+                stc = stream_start(useed, ui, np.uint64(0))
+                sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+                stu = stream_start(useed, ui, np.uint64(2))
+                stu, turnup = turnup_for(elder, stu)
+                stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+                pd_b[P_FORCE_RESPONSE] = dealer_table[rank_of_mask(dealer)]
+                tip = sure_winners(elder, turnup) < 3
+                play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_a, pd, pe_b, pd_b, out, row,
+                          tip)
+            tallies[ci, :] = row
     return tallies
 
 
@@ -215,7 +203,8 @@ def dealer_block(seed, starts, counts, hands, elder_table, rules, pe, pd):
     tallies = np.zeros((nc, N_ROW), dtype=np.int64)
     useed = np.uint64(seed)
     choices = uses_choices(pe, pd)
-    for ci in prange(nc):
+    groups = min(nc, GROUPS)
+    for g in prange(groups):
         deck = np.empty(32, dtype=np.int8)
         deck2 = np.empty(32, dtype=np.int8)
         out = np.empty(N_OUT, dtype=np.int64)
@@ -227,25 +216,108 @@ def dealer_block(seed, starts, counts, hands, elder_table, rules, pe, pd):
         pe_f[P_FORCE_FIRST] = 1
         pd_a[P_FORCE_RESPONSE] = 0
         pd_b[P_FORCE_RESPONSE] = 1
-        dealer = hands[starts[ci] >> ITEM_SHIFT]
-        codes = np.empty(5, dtype=np.int64)
-        codes_of(dealer, codes)
-        for i in range(starts[ci], starts[ci] + counts[ci]):
-            ui = np.uint64(i)
-            stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stu = stream_start(useed, ui, np.uint64(2))
-            found = False
-            for _ in range(MAX_TRIES):
-                stu, turnup = turnup_for(dealer, stu)
-                # The same deal layout with the dealer's hand fixed: the hand drawn is elder's.
-                stc, stb, elder = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
-                row[R_TRIES] += 1
-                if elder_table[hand_rank(elder)] == 1:
-                    found = True
-                    break
-            if found:
-                play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_f, pd_a, pe_f, pd_b, out,
-                          row, False)
-        tallies[ci, :] = row
+        for ci in range(g, nc, groups):
+            row[:] = 0
+            dealer = hands[starts[ci] >> ITEM_SHIFT]
+            codes = np.empty(5, dtype=np.int64)
+            codes_of(dealer, codes)
+            for i in range(starts[ci], starts[ci] + counts[ci]):
+                ui = np.uint64(i)
+                stc = stream_start(useed, ui, np.uint64(0))
+                sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+                stu = stream_start(useed, ui, np.uint64(2))
+                found = False
+                for _ in range(MAX_TRIES):
+                    stu, turnup = turnup_for(dealer, stu)
+                    # The same deal layout with the dealer's hand fixed: the hand drawn is elder's.
+                    stc, stb, elder = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+                    row[R_TRIES] += 1
+                    if elder_table[rank_of_mask(elder)] == 1:
+                        found = True
+                        break
+                if found:
+                    play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_f, pd_a, pe_f, pd_b, out,
+                              row, False)
+            tallies[ci, :] = row
+    return tallies
+
+
+# Discard evaluation (the exchange chosen, not assumed): per item, every discard of the fixed hand
+# on the same deals. Row: n, deals tried, then Σ and Σ² of elder's net per option (option o is
+# the subset o of the hand's five cards, ascending codes; 0 = no discard, legal for the dealer
+# only when the rules allow it).
+D_N = 0
+D_TRIES = 1
+D_SUM = 2
+D_SQ = D_SUM + 32
+N_DISCARD_ROW = D_SQ + 32
+
+
+@njit(cache=True, inline="always")
+def option_mask(codes, o):
+    """The cards of option o: bit b of o takes the hand's b-th card."""
+    m = 0
+    for b in range(5):
+        if (o >> b) & 1:
+            m |= 1 << codes[b]
+    return m
+
+
+@njit(cache=True, parallel=True)
+def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_option, rules, pe, pd):
+    """Per chunk of deals of hand ``hands[start >> ITEM_SHIFT]``: elder's net under every discard
+    option of that hand after a proposal and an acceptance. For elder's hand (``as_dealer``
+    False) the deals are those in which the dealer accepts by ``other_table`` (1 = refuse); for
+    the dealer's, those in which elder proposes by it (1 = propose). Options
+    ``first_option``..31 (0 allows the dealer not to discard)."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_DISCARD_ROW), dtype=np.int64)
+    useed = np.uint64(seed)
+    choices = uses_choices(pe, pd)
+    groups = min(nc, GROUPS)
+    for g in prange(groups):
+        deck = np.empty(32, dtype=np.int8)
+        deck2 = np.empty(32, dtype=np.int8)
+        out = np.empty(N_OUT, dtype=np.int64)
+        row = np.zeros(N_DISCARD_ROW, dtype=np.int64)
+        my_rules = rules.copy()
+        my_pe = pe.copy()
+        my_pd = pd.copy()
+        my_pe[P_FORCE_FIRST] = 1
+        my_pd[P_FORCE_RESPONSE] = 0
+        for ci in range(g, nc, groups):
+            row[:] = 0
+            fixed = hands[starts[ci] >> ITEM_SHIFT]
+            codes = np.empty(5, dtype=np.int64)
+            codes_of(fixed, codes)
+            for i in range(starts[ci], starts[ci] + counts[ci]):
+                ui = np.uint64(i)
+                stc = stream_start(useed, ui, np.uint64(0))
+                sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+                stu = stream_start(useed, ui, np.uint64(2))
+                found = False
+                for _ in range(MAX_TRIES):
+                    stu, turnup = turnup_for(fixed, stu)
+                    stc, stb, other = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+                    row[D_TRIES] += 1
+                    entry = other_table[rank_of_mask(other)]
+                    if (entry == 1) if as_dealer else (entry == 0):
+                        found = True
+                        break
+                if not found:
+                    continue
+                elder, dealer = (other, fixed) if as_dealer else (fixed, other)
+                row[D_N] += 1
+                for o in range(first_option, 32):
+                    if as_dealer:
+                        my_pd[P_FORCE_DISCARD] = option_mask(codes, o)
+                    else:
+                        my_pe[P_FORCE_DISCARD] = option_mask(codes, o)
+                    for k in range(32):
+                        deck2[k] = deck[k]
+                    play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe, my_pd, out, False)
+                    net = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+                    row[D_SUM + o] += net
+                    row[D_SQ + o] += net * net
+            tallies[ci, :] = row
     return tallies
