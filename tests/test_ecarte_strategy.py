@@ -226,3 +226,73 @@ def test_propose_with_a_bad_score_or_without_tables_is_a_one_line_error(args, ca
     err = capsys.readouterr().err
     assert e.value.code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert "--score" in err
+
+
+def test_chosen_discards_map_back_onto_every_hand_of_the_class():
+    """A discard chosen for a class's canonical hand, expanded to every hand relative to trumps:
+    a subset of the hand, trumps kept as they are, and plain suits following their cards."""
+    h = S.hands()
+    masks = S.option_masks()
+    rng = np.random.default_rng(5)
+    per_class = masks[np.arange(len(h.masks)), rng.integers(1, 32, len(h.masks))]
+    per_class[::7] = -1
+    table = S.expand_discards(per_class)
+    every = TK.all_hands()
+    for r in rng.integers(0, TK.N_HANDS, 3000):
+        c, d = h.class_of_rank[r], int(table[r])
+        if per_class[c] < 0:
+            assert d == -1
+            continue
+        hand, canon, cd = int(every[r]), int(h.masks[c]), int(per_class[c])
+        assert d & ~hand == 0 and bin(d).count("1") == bin(cd).count("1")
+        assert d & 0xFF == cd & 0xFF
+
+        def lanes(m, x):
+            return sorted((((m >> (8 * s)) & 0xFF), ((x >> (8 * s)) & 0xFF)) for s in (1, 2, 3))
+
+        assert lanes(hand, d) == lanes(canon, cd)
+
+
+@pytest.mark.parametrize("as_dealer", [False, True])
+def test_the_discard_block_plays_every_option_as_the_engine_does(as_dealer):
+    rules = get_rules("classic", ["dealer_min_discard=0"])
+    pol = HeuristicPolicy()
+    e_tab, d_tab = TK.heuristic_tables(9, 10)
+    other = e_tab if as_dealer else d_tab
+    first = 0 if as_dealer else 1
+    items, n, seed = [3, 30_000], 6, 13
+    masks = S.hands().masks
+    starts = np.array([i << TK.ITEM_SHIFT for i in items], dtype=np.int64)
+    got = TK.discard_block(seed, starts, np.full(2, n, dtype=np.int64), masks, other, as_dealer, first,
+                           rules.to_array(), pol.to_array(), pol.to_array())
+    options = S.option_masks()
+    deck, deck2, out = np.empty(32, np.int8), np.empty(32, np.int8), np.empty(K.N_OUT, np.int64)
+    for k, item in enumerate(items):
+        fixed = int(masks[item])
+        codes = np.array([c for c in range(32) if fixed >> c & 1], dtype=np.int64)
+        want = np.zeros(TK.N_DISCARD_ROW, dtype=np.int64)
+        for i in range(n):
+            ui = np.uint64((item << TK.ITEM_SHIFT) | i)
+            stc = np.uint64(stream_start(np.uint64(seed), ui, np.uint64(0)))
+            stu = np.uint64(stream_start(np.uint64(seed), ui, np.uint64(2)))
+            while True:
+                stu, up = TK.turnup_for(fixed, stu)
+                stu = np.uint64(stu)
+                stc, stb, o = K.deal_with_elder(deck, stc, EMPTY_HALF, codes, up)
+                stc, stb = np.uint64(stc), np.uint64(stb)
+                want[TK.D_TRIES] += 1
+                if other[TK.rank_of_mask(o)] == (1 if as_dealer else 0):
+                    break
+            want[TK.D_N] += 1
+            elder, dealer = (o, fixed) if as_dealer else (fixed, o)
+            for opt in range(first, 32):
+                pe = pol.to_array(force_first=1, force_discard=-1 if as_dealer else int(options[item, opt]))
+                pd = pol.to_array(force_response=0, force_discard=int(options[item, opt]) if as_dealer else -1)
+                deck2[:] = deck
+                K.play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, up, rules.to_array(), pe, pd, out, False)
+                net = int(out[K.O_ELDER_POINTS] - out[K.O_DEALER_POINTS])
+                want[TK.D_SUM + opt] += net
+                want[TK.D_SQ + opt] += net * net
+        assert np.array_equal(got[k], want), item
+    # Options change outcomes: not every option scores the same.
+    assert len(set(got[0, TK.D_SUM + first:TK.D_SUM + 32].tolist())) > 1
