@@ -62,6 +62,15 @@ def bench_ecarte(deals: int = 4_000_000, reference_deals: int = 3_000, repeats: 
             "statistic": "median", "policies": "heuristic", "rules": rules.name}
 
 
+def bench_solver(positions: int = 20_000, repeats: int = 5) -> dict:
+    """Double-dummy solves per second of random 5-card Écarté positions (one thread), median."""
+    from analysis.ecarte.solver import bench_solves
+
+    rates = [bench_solves(positions, seed=1 + r) for r in range(repeats)]
+    return {"positions": positions, "cards_per_hand": 5, "threads": 1, "solves_per_s": statistics.median(rates),
+            "statistic": "median", "repeats": repeats}
+
+
 def bench_piquet(deals: int = 2_000_000, reference_deals: int = 1_000, repeats: int = 5) -> dict:
     """Full Piquet deals (exchanges, declarations, 12 tricks; heuristic policies, seed-de) per second."""
     from analysis.piquet import kernel as K

@@ -731,7 +731,10 @@ def bench(game, deals, reference_deals, repeats, as_json):
     from analysis.bench import bench_ecarte, bench_piquet
 
     if game == "ecarte":
+        from analysis.bench import bench_solver
+
         res = bench_ecarte(deals or 4_000_000, reference_deals or 3_000, repeats)
+        res["solver"] = bench_solver(repeats=repeats)
     elif game == "bezique":
         from analysis.bench import bench_bezique
 
@@ -745,6 +748,9 @@ def bench(game, deals, reference_deals, repeats, as_json):
         f"{r['game']}: {r['threads']} thread(s) {r['deals_per_s']:,.0f} deals/s · reference "
         f"{r['reference_deals_per_s']:,.0f} deals/s · speedup per thread {r['speedup_vs_reference']:,.0f}×"
         for r in res["results"])
+    if "solver" in res:
+        text += (f"\necarte double-dummy solver: {res['solver']['solves_per_s']:,.0f} solves/s (random 5-card "
+                 "positions, 1 thread)")
     if "discard_table" in res:
         d = res["discard_table"]
         text += (f"\npiquet discard analyser: full elder table {d['options']:,} exchanges × {d['samples']:,} deals in "

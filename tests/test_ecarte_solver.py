@@ -254,3 +254,10 @@ def test_random_positions_are_valid():
         assert int(leader) & int(follower) == 0
         assert 0 <= trump < 4 and el in (0, 1)
     assert np.unique(pos[:, 0]).size == 50
+
+
+def test_the_solver_benchmark_reports_a_rate():
+    from analysis.bench import bench_solver
+
+    res = bench_solver(positions=500, repeats=1)
+    assert res["solves_per_s"] > 1000 and res["cards_per_hand"] == 5

@@ -292,6 +292,9 @@ def compute(deals: int = 2_000, seed: int = 0, rules: EcarteRules | None = None,
                           **{side: {k: got[k] for k in ("gain_over_heuristic", "classes_changed")}
                              for side, got in discards.items()}} if discards else "heuristic")}
     elder_df = _frame(e_rows, elder_dec, heuristic_elder, "play", "propose", spec)
+    # The numbers are from the last evaluation against the final dealer table: where they favour
+    # the other decision, elder's table is not yet a best response (the exploitability above).
+    elder_df["best_response"] = np.where(e_sum["diff"] > 0, "propose", "play")
     dealer_df = _frame(d_rows, dealer_dec, heuristic_dealer, "accept", "refuse", spec)
     return Strategy(elder_df, dealer_df, rounds, exploit, spec, e_rows, d_rows, policies)
 
@@ -346,9 +349,11 @@ def by_score(result: Strategy, target: int | None = None):
                 "win_elder_by_score": res["W_elder"][x, y], "win_dealer_by_score": 1 - res["W_dealer"][x, y],
                 "dealer_win_points_tables": 1 - res["W_points"][x, y],
                 "elder_hands_changed": float(e["weight"].to_numpy()[ec].sum()),
+                "elder_clear_changed": float(e["weight"].to_numpy()[ec & e["clear"].to_numpy()].sum()),
                 "elder_to_propose": int((ec & (e["decision"] == "play").to_numpy()).sum()),
                 "elder_to_play": int((ec & (e["decision"] == "propose").to_numpy()).sum()),
                 "dealer_hands_changed": float(d["weight"].to_numpy()[dc].sum()),
+                "dealer_clear_changed": float(d["weight"].to_numpy()[dc & d["clear"].to_numpy()].sum()),
                 "dealer_to_refuse": int((dc & (d["decision"] == "accept").to_numpy()).sum()),
                 "dealer_to_accept": int((dc & (d["decision"] == "refuse").to_numpy()).sum()),
                 "king_value_elder": res["king_value"]["elder"][x, y],
@@ -467,8 +472,9 @@ def figures(result: Strategy, score_df, stem: str) -> list[str]:
         ax.set_ylabel("trumps held")
         ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=axes, shrink=0.8)
+    discards = "chosen discards" if isinstance(result.spec.get("discards"), dict) else "heuristic discards"
     fig.suptitle(f"Écarté strategy tables ({result.spec['rules']}, {result.spec['deals_per_hand']:,} deals per "
-                 "hand class, heuristic exchanges and trick play)", fontsize=9)
+                 f"hand class, {discards}, heuristic trick play)", fontsize=9)
     out = []
     for ext in ("png", "svg"):
         fig.savefig(f"{stem}_frontiers.{ext}", dpi=110)
@@ -476,8 +482,8 @@ def figures(result: Strategy, score_df, stem: str) -> list[str]:
     plt.close(fig)
     T = int(score_df["elder_score"].max()) + 1
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
-    for ax, col, title in ((axes[0], "elder_hands_changed", "elder: share of hands whose decision changes"),
-                           (axes[1], "dealer_hands_changed", "dealer: share of proposals whose answer changes")):
+    for ax, col, title in ((axes[0], "elder_clear_changed", "elder: share of hands whose decision changes"),
+                           (axes[1], "dealer_clear_changed", "dealer: share of proposals whose answer changes")):
         grid = score_df.pivot(index="elder_score", columns="dealer_score", values=col).to_numpy()
         ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=max(0.05, np.nanmax(grid)))
         for x in range(T):
@@ -486,7 +492,8 @@ def figures(result: Strategy, score_df, stem: str) -> list[str]:
         ax.set_xlabel("dealer's score")
         ax.set_ylabel("elder's score")
         ax.set_title(title, fontsize=10)
-    fig.suptitle("Decisions that maximise the chance of winning the game, against the points tables", fontsize=9)
+    fig.suptitle("Decisions that maximise the chance of winning the game and differ from the points tables' "
+                 "(only where the points decision is clear at 95%)", fontsize=9)
     for ext in ("png", "svg"):
         fig.savefig(f"{stem}_by_score.{ext}", dpi=110)
         out.append(f"{stem}_by_score.{ext}")
