@@ -285,6 +285,7 @@ def test_the_discard_block_plays_every_option_as_the_engine_does(as_dealer):
                     break
             want[TK.D_N] += 1
             elder, dealer = (o, fixed) if as_dealer else (fixed, o)
+            nets = {}
             for opt in range(first, 32):
                 pe = pol.to_array(force_first=1, force_discard=-1 if as_dealer else int(options[item, opt]))
                 pd = pol.to_array(force_response=0, force_discard=int(options[item, opt]) if as_dealer else -1)
@@ -293,6 +294,11 @@ def test_the_discard_block_plays_every_option_as_the_engine_does(as_dealer):
                 net = int(out[K.O_ELDER_POINTS] - out[K.O_DEALER_POINTS])
                 want[TK.D_SUM + opt] += net
                 want[TK.D_SQ + opt] += net * net
+                nets[opt] = net
+            heuristic = K.heuristic_discard(fixed, 0, first, 5, pol.keep_plain_min_rank)
+            h_opt = next(o for o in range(32) if options[item, o] == heuristic)
+            for opt in range(first, 32):
+                want[TK.D_DIFF_SQ + opt] += (nets[opt] - nets[h_opt]) ** 2
         assert np.array_equal(got[k], want), item
     # Options change outcomes: not every option scores the same.
     assert len(set(got[0, TK.D_SUM + first:TK.D_SUM + 32].tolist())) > 1

@@ -2,6 +2,8 @@
 import json
 import re
 
+import pytest
+
 from analysis.report.build import build_report, exact_values
 from analysis.tips import evaluate_tips
 from analysis.tips_registry import TIPS
@@ -22,7 +24,7 @@ def test_registry_has_every_tip_of_tips_md():
 def test_tip_verdicts_are_real_or_not_yet_studied():
     res = evaluate_tips("ecarte", "quick", seed=1, deals=40_000)
     by_id = {t["id"]: t for t in res["tips"]}
-    for tip_id in ("EC-T2", "EC-T3", "EC-T5", "EC-T6", "EC-T8"):
+    for tip_id in ("EC-T1", "EC-T2", "EC-T3", "EC-T5", "EC-T6", "EC-T8"):
         verdicts = by_id[tip_id]["verdicts"]
         assert verdicts, tip_id
         for v in verdicts:
@@ -30,8 +32,17 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
             lo, hi = v["effect"]["ci95"]
             assert lo <= v["effect"]["value"] <= hi
             assert v["deals"] > 0 and v["seed"] == 1 and v["variant"] in ("seed-de", "classic")
-    for tip_id in ("EC-T1", "EC-T7"):
-        assert by_id[tip_id]["status"] == "not yet studied" and by_id[tip_id]["verdicts"] == []
+    assert by_id["EC-T7"]["status"] == "not yet studied" and by_id["EC-T7"]["verdicts"] == []
+    # EC-T1: every decision point's loss (worst option against the best, so never negative), and the
+    # effect is the proposal's loss minus the largest of the others.
+    for v in by_id["EC-T1"]["verdicts"]:
+        d = v["details"]
+        losses = {k: d[k]["loss"] for k in ("propose", "accept", "discard", "lead", "king")}
+        for loss in losses.values():
+            assert 0 <= loss["ci95"][0] <= loss["value"] <= loss["ci95"][1]
+        others = max(x["value"] for k, x in losses.items() if k != "propose")
+        assert v["effect"]["value"] == pytest.approx(losses["propose"]["value"] - others)
+        assert d["largest_other"] in losses and set(d["discard"]["by_side"]) == {"elder", "dealer"}
     # EC-T8 under seed-de: both situations are scored alike, so the paired difference is exactly 0;
     # under classic a refusal penalises the dealer, so elder is better off after a refusal.
     t8 = {v["variant"]: v for v in by_id["EC-T8"]["verdicts"]}
@@ -74,7 +85,8 @@ def test_bezique_tip_verdicts_are_real():
 def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
     paths = build_report(str(tmp_path), quick=True, seed=2,
                          budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "tip_deals": 30_000,
-                                 "bezique_deals": 10_000, "bezique_games": 100})
+                                 "bezique_deals": 10_000, "bezique_games": 100,
+                                 "strategy_deals_per_hand": 3, "strategy_rounds": 1})
     md = open(paths["markdown"], encoding="utf-8").read()
     html = open(paths["html"], encoding="utf-8").read()
     for text in (md, html):
@@ -84,9 +96,16 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
         assert "323/578956" in text and "PQ-T9" in text and "cavendish" in text
         assert "Which cards to throw" in text and "a random legal exchange" in text
         assert "Bezique: the variants side by side" in text and "BZ-T1" in text
+        assert "Strategy tables: propose or play, accept or refuse" in text and "38,304 classes" in text
+        assert "exploitability" in text and "The frontier: Elder" in text and "EC-T1" in text
         assert not re.search(r"\bnan\b", text.lower()), "a nan in the report"
     assert (tmp_path / "figures" / "ecarte_propose_seed-de.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "ecarte_propose_classic.svg").exists()
+    for variant in ("seed-de", "classic"):
+        assert (tmp_path / "figures" / f"ecarte_strategy_{variant}_frontiers.png").stat().st_size > 10_000
+        assert (tmp_path / "figures" / f"ecarte_strategy_{variant}_by_score.png").stat().st_size > 10_000
+        assert len((tmp_path / f"ecarte_strategy_{variant}_by_trumps.csv").read_text().splitlines()) == 7
+        assert json.loads((tmp_path / f"ecarte_strategy_{variant}_rounds.json").read_text())["spec"]["deals_per_hand"] == 3
     assert (tmp_path / "figures" / "piquet_overview_scores.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "piquet_overview_edge.svg").exists()
     assert (tmp_path / "figures" / "piquet_discards_younger.png").stat().st_size > 10_000

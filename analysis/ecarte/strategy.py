@@ -134,46 +134,55 @@ def expand_discards(per_class: np.ndarray) -> np.ndarray:
     return np.where(d < 0, -1, table)
 
 
+SWITCH_Z = 3.0
+"""A chosen discard replaces the heuristic's only when its paired gain is this many standard errors
+above zero (about 5% over 31 options, Bonferroni), so the table changes only clear cases."""
+
+
 def choose_discards(side: str, other_table: np.ndarray, deals: int, seed: int, rules: EcarteRules, policies,
                     *, threads: int | None = None, quiet: bool = True) -> dict:
     """Every discard of every hand class played on the same deals after a proposal and an
     acceptance (elder's: deals the dealer accepts by ``other_table``; the dealer's: deals elder
-    proposes in); the best per class, as a table for ``ChosenDiscards``. What the chosen discards
-    gain over the heuristic's (points per hand, weighted over classes) is measured on fresh deals
-    (a quarter as many), since the best of 31 noisy means flatters itself."""
+    proposes in). Per class, the best discard replaces the heuristic's where it is clearly better
+    (paired, ``SWITCH_Z``), as a table for ``ChosenDiscards`` (-1: the heuristic decides). What
+    the table gains over the heuristic's discards (points per exchange, weighted over classes) is
+    measured on fresh deals (a quarter as many), since the best of 31 means flatters itself."""
     from analysis.ecarte.kernel import heuristic_discard
 
     as_dealer = side == "dealer"
     first = 0 if as_dealer and rules.dealer_min_discard == 0 else 1
     sign = -1 if as_dealer else 1  # the dealer minimises elder's net
     lane = 3 if as_dealer else 2
-
-    def option_means(n_deals: int, at_seed: int) -> tuple[np.ndarray, np.ndarray]:
-        rows = _run_items(TK.discard_block, (other_table.astype(np.int8), as_dealer, first), n_deals, at_seed,
-                          rules, policies, threads, quiet, f"{side} discards")
-        n = rows[:, TK.D_N].astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = sign * rows[:, TK.D_SUM:TK.D_SUM + 32] / n[:, None]
-        means[:, :first] = np.nan
-        return rows, np.where(n[:, None] > 0, means, 0)
-
-    rows, means = option_means(deals, seed + lane)
     masks = option_masks()
-    has = rows[:, TK.D_N] > 0
     idx = np.arange(len(masks))
-    best = np.nanargmax(means, axis=1)
-    per_class = np.where(has, masks[idx, best], -1)
     policy = _pair(policies)[1 if as_dealer else 0]
     keep = getattr(policy, "keep_plain_min_rank", 7)
     heur = [heuristic_discard(int(m), 0, first, 5, keep) for m in hands().masks.tolist()]
-    heur_option = np.array([int(np.flatnonzero(masks[c] == heur[c])[0]) for c in idx])
-    check_rows, check = option_means(max(2, deals // 4), seed + lane + 1_000_003)
-    n = check_rows[:, TK.D_N]
-    w = hands().weights() * n / np.maximum(check_rows[:, TK.D_TRIES], 1)
+    h_opt = np.array([int(np.flatnonzero(masks[c] == heur[c])[0]) for c in idx])
+
+    def gains(n_deals: int, at_seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per class and option: n, and the mean and standard error of the paired gain over the
+        heuristic's discard (for the deciding side)."""
+        rows = _run_items(TK.discard_block, (other_table.astype(np.int8), as_dealer, first), n_deals, at_seed,
+                          rules, policies, threads, quiet, f"{side} discards")
+        n = np.maximum(rows[:, TK.D_N], 1).astype(np.float64)[:, None]
+        s = rows[:, TK.D_SUM:TK.D_SUM + 32].astype(np.float64)
+        d = sign * (s - s[idx, h_opt][:, None]) / n
+        var = np.maximum(rows[:, TK.D_DIFF_SQ:TK.D_DIFF_SQ + 32] / n - d * d, 0) / np.maximum(n - 1, 1)
+        d[:, :first] = -np.inf
+        return rows, d, np.sqrt(var)
+
+    rows, gain, se = gains(deals, seed + lane)
+    best = np.argmax(gain, axis=1)
+    clear = (rows[:, TK.D_N] > 1) & (gain[idx, best] - SWITCH_Z * se[idx, best] > 0)
+    choice = np.where(clear, best, h_opt)
+    per_class = np.where(clear, masks[idx, best], -1)
+    check_rows, check, _ = gains(max(2, deals // 4), seed + lane + 1_000_003)
+    w = hands().weights() * check_rows[:, TK.D_N] / np.maximum(check_rows[:, TK.D_TRIES], 1)
     w = w / w.sum()
     return {"table": expand_discards(per_class), "per_class": per_class, "rows": rows,
-            "gain_over_heuristic": float((w * (check[idx, best] - check[idx, heur_option])).sum()),
-            "classes_changed": int((has & (best != heur_option)).sum())}
+            "gain_over_heuristic": float((w * check[idx, choice]).sum()),
+            "classes_changed": int(clear.sum()), "changed_weight": float(w[clear].sum())}
 
 
 def _nets() -> np.ndarray:
@@ -289,7 +298,7 @@ def compute(deals: int = 2_000, seed: int = 0, rules: EcarteRules | None = None,
             "policy": policy.describe(), "deals_per_hand": deals, "seed": seed, "max_rounds": max_rounds,
             "hands": len(h.masks), "version": __version__,
             "discards": ({"deals_per_option": discard_deals,
-                          **{side: {k: got[k] for k in ("gain_over_heuristic", "classes_changed")}
+                          **{side: {k: got[k] for k in ("gain_over_heuristic", "classes_changed", "changed_weight")}
                              for side, got in discards.items()}} if discards else "heuristic")}
     elder_df = _frame(e_rows, elder_dec, heuristic_elder, "play", "propose", spec)
     # The numbers are from the last evaluation against the final dealer table: where they favour

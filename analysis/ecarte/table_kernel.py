@@ -28,12 +28,13 @@ from analysis.ecarte.kernel import (
     O_ENDING,
     O_TURNUP_KING,
     deal_with_elder,
+    heuristic_discard,
     play_hand,
     strength,
     sure_winners,
     uses_choices,
 )
-from analysis.ecarte.policies import P_FORCE_DISCARD, P_FORCE_FIRST, P_FORCE_RESPONSE
+from analysis.ecarte.policies import P_FORCE_DISCARD, P_FORCE_FIRST, P_FORCE_RESPONSE, P_KEEP_PLAIN_MIN_RANK
 from analysis.rng import EMPTY_HALF, below, stream_start
 
 ITEM_SHIFT = 32
@@ -250,7 +251,8 @@ D_N = 0
 D_TRIES = 1
 D_SUM = 2
 D_SQ = D_SUM + 32
-N_DISCARD_ROW = D_SQ + 32
+D_DIFF_SQ = D_SQ + 32  # Σ (net of the option - net of the heuristic's discard)², per option
+N_DISCARD_ROW = D_DIFF_SQ + 32
 
 
 @njit(cache=True, inline="always")
@@ -269,7 +271,8 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
     option of that hand after a proposal and an acceptance. For elder's hand (``as_dealer``
     False) the deals are those in which the dealer accepts by ``other_table`` (1 = refuse); for
     the dealer's, those in which elder proposes by it (1 = propose). Options
-    ``first_option``..31 (0 allows the dealer not to discard)."""
+    ``first_option``..31 (0 allows the dealer not to discard). The squared paired differences to
+    the heuristic's discard (with the deciding side's keep rank) make its comparisons paired."""
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_DISCARD_ROW), dtype=np.int64)
     useed = np.uint64(seed)
@@ -285,11 +288,18 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
         my_pd = pd.copy()
         my_pe[P_FORCE_FIRST] = 1
         my_pd[P_FORCE_RESPONSE] = 0
+        nets = np.zeros(32, dtype=np.int64)
+        keep = pd[P_KEEP_PLAIN_MIN_RANK] if as_dealer else pe[P_KEEP_PLAIN_MIN_RANK]
         for ci in range(g, nc, groups):
             row[:] = 0
             fixed = hands[starts[ci] >> ITEM_SHIFT]
             codes = np.empty(5, dtype=np.int64)
             codes_of(fixed, codes)
+            heuristic = heuristic_discard(fixed, 0, first_option, 5, keep)
+            h_opt = 0
+            for o in range(32):
+                if option_mask(codes, o) == heuristic:
+                    h_opt = o
             for i in range(starts[ci], starts[ci] + counts[ci]):
                 ui = np.uint64(i)
                 stc = stream_start(useed, ui, np.uint64(0))
@@ -317,7 +327,11 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
                         deck2[k] = deck[k]
                     play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe, my_pd, out, False)
                     net = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+                    nets[o] = net
                     row[D_SUM + o] += net
                     row[D_SQ + o] += net * net
+                for o in range(first_option, 32):
+                    d = nets[o] - nets[h_opt]
+                    row[D_DIFF_SQ + o] += d * d
             tallies[ci, :] = row
     return tallies

@@ -1,8 +1,10 @@
 """Écarté tip studies: each turns a tip of TIPS.md into paired simulations and a verdict.
 
-The propose / refuse tips (EC-T2, EC-T5, EC-T6) are judged against the strategy tables
+The propose / refuse tips (EC-T1, EC-T2, EC-T5, EC-T6) are judged against the strategy tables
 (analysis/ecarte/strategy.py): the best decision for every hand up to suit symmetry, fitted on one
-seed and evaluated on another, so its value is not flattered by the noise it was fitted to. EC-T3
+seed and evaluated on another, so its value is not flattered by the noise it was fitted to. EC-T1
+sets the proposal decision's loss beside those of the other decision points (accept by the dealer's
+table; discard, lead and king by the heuristic's options, played on the same deals). EC-T3
 uses cells of hands (hand class × sure winners × holds 10-9-8) whose tallies are summed exactly.
 """
 from __future__ import annotations
@@ -58,6 +60,161 @@ def _weighted_mean(w: np.ndarray, s: np.ndarray, q: np.ndarray, n: np.ndarray) -
     return Estimate(v, v - 1.96 * se, v + 1.96 * se, int(n.sum()))
 
 
+def _always_losses(w: np.ndarray, best_b: np.ndarray, diff: np.ndarray, diff_sq: np.ndarray,
+                   cnt: np.ndarray) -> tuple[Estimate, Estimate]:
+    """Points per hand that always taking b and always taking a lose to a table taking b where
+    ``best_b``, from per-class sums of the paired difference b - a (in the deciding side's
+    points), its squares and the deals: (always b's loss, always a's loss)."""
+    always_b = _weighted_mean(w, np.where(best_b, 0, -diff), np.where(best_b, 0, diff_sq), cnt)
+    always_a = _weighted_mean(w, np.where(best_b, diff, 0), np.where(best_b, diff_sq, 0), cnt)
+    return always_b, always_a
+
+
+def _abs(d: Estimate) -> Estimate:
+    """|d| with the interval of |d| implied by d's: [lo, hi] mirrored, or [0, max] across 0."""
+    if d.lo >= 0:
+        return d
+    if d.hi <= 0:
+        return Estimate(-d.value, -d.hi, -d.lo, d.n)
+    return Estimate(abs(d.value), 0.0, max(-d.lo, d.hi), d.n)
+
+
+def _scaled(e: Estimate, k: float) -> Estimate:
+    lo, hi = sorted((e.lo * k, e.hi * k))
+    return Estimate(e.value * k, lo, hi, e.n)
+
+
+def _worst_against_best(pairs: dict[str, Estimate]) -> tuple[Estimate, str]:
+    """The loss of the worst option against the best, from the paired differences between every
+    two options (``"x vs y"``: the difference's absolute value): the largest |difference|, with
+    the interval [largest lower end, largest upper end] (it holds the largest true |difference|
+    whenever every pair's interval holds its own). Returns it and the pair it comes from."""
+    absd = {k: _abs(v) for k, v in pairs.items()}
+    top = max(absd, key=lambda k: absd[k].value)
+    lo = max(e.lo for e in absd.values())
+    hi = max(e.hi for e in absd.values())
+    return Estimate(absd[top].value, lo, hi, absd[top].n), top
+
+
+def _policy_options(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy, options: dict) -> dict:
+    """Every two heuristic options, for elder's policy and (separately) the dealer's, played on the
+    same deals with the other side's policy unchanged: per side, the paired differences in the
+    deciding side's net points per hand (second option minus first) and the worst-against-best loss."""
+    import dataclasses
+    import itertools
+
+    out = {}
+    for side in ("elder", "dealer"):
+        pairs = {}
+        for (na, ka), (nb, kb) in itertools.combinations(options.items(), 2):
+            pa, pb = dataclasses.replace(policy, **ka), dataclasses.replace(policy, **kb)
+            if side == "elder":
+                cfg = configurations((pa.to_array(), policy.to_array()), (pb.to_array(), policy.to_array()))
+            else:
+                cfg = configurations((policy.to_array(), pa.to_array()), (policy.to_array(), pb.to_array()))
+            d = compare_configurations(n, seed, rules, cfg)["difference"]
+            pairs[f"{nb} vs {na}"] = d if side == "elder" else _scaled(d, -1.0)
+        loss, top = _worst_against_best(pairs)
+        out[side] = {"loss": loss, "pair": top, "pairs": pairs}
+    return out
+
+
+def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+    """EC-T1: the proposal decision is by far the most important: the points per hand lost by the
+    worst reasonable option against the best at each decision point (propose, accept, discard,
+    lead, king), on the same deals."""
+    from analysis.ecarte import table_kernel as TK
+    from analysis.ecarte.strategy import hands
+
+    _, elder_table, dealer_table, e_rows, d_rows, deals = _tables(rules, n, seed, policy)
+    h = hands()
+    w = h.weights()
+    points = {}
+    # Propose: elder's fitted table, always play, always propose (ec_t2's losses), on the same deals.
+    best = elder_table == 1
+    cnt, diff, diff_sq = e_rows[:, TK.R_N], e_rows[:, TK.R_DIFF], e_rows[:, TK.R_DIFF_SQ]
+    always_propose, always_play = _always_losses(w, best, diff, diff_sq, cnt)
+    pairs = {"table vs always play": always_play, "table vs always propose": always_propose,
+             "always propose vs always play": _weighted_mean(w, diff, diff_sq, cnt)}
+    loss, top = _worst_against_best(pairs)
+    points["propose"] = {"side": "elder", "loss": loss, "pair": top, "pairs": pairs}
+    # Accept: the dealer's fitted table, always accept, always refuse, over the proposals elder
+    # makes by his table; per hand = per proposal times the share of hands elder proposes with.
+    p_propose = float(w[best].sum())
+    wd = w * d_rows[:, TK.R_N] / np.maximum(d_rows[:, TK.R_TRIES], 1)
+    wd = wd / wd.sum()
+    refuse = dealer_table == 1
+    cnt, gain, gain_sq = d_rows[:, TK.R_N], -d_rows[:, TK.R_DIFF], d_rows[:, TK.R_DIFF_SQ]  # the dealer's points
+    always_refuse, always_accept = _always_losses(wd, refuse, gain, gain_sq, cnt)
+    pairs = {"table vs always accept": always_accept, "table vs always refuse": always_refuse,
+             "always refuse vs always accept": _weighted_mean(wd, gain, gain_sq, cnt)}
+    pairs = {k: _scaled(v, p_propose) for k, v in pairs.items()}
+    loss, top = _worst_against_best(pairs)
+    points["accept"] = {"side": "dealer", "loss": loss, "pair": top, "pairs": pairs,
+                        "elder_proposes_share": p_propose}
+    # Discard, lead, king: the heuristic's options for either player, the other unchanged.
+    # Discards: keep the plain cards from rank index 7 (kings, the heuristic's default), from 5
+    # (jacks, queens and kings) or none (8). Taking as few cards as allowed (0: after proposing,
+    # one card) is not a reasonable option; its loss is reported beside, not counted.
+    default = {f"keep_plain_min_rank={policy.keep_plain_min_rank}": {}}
+    discard_options = {**default, **{f"keep_plain_min_rank={r}": {"keep_plain_min_rank": r} for r in (5, 8)
+                                     if r != policy.keep_plain_min_rank}}
+    extreme = _policy_options(rules, n, seed, policy, {**default, "keep_plain_min_rank=0": {"keep_plain_min_rank": 0}})
+    for name, options in (("discard", discard_options),
+                          ("lead", {"lead trumps": {"lead_trumps": True}, "no trump leads": {"lead_trumps": False}}),
+                          ("king", {"announce": {"announce_king": True}, "withhold": {"announce_king": False}})):
+        by_side = _policy_options(rules, n, seed, policy, options)
+        side = max(by_side, key=lambda s: by_side[s]["loss"].value)
+        points[name] = {"side": side, "loss": by_side[side]["loss"], "pair": by_side[side]["pair"],
+                        "by_side": {s: {"loss": v["loss"], "pair": v["pair"], "pairs": v["pairs"]}
+                                    for s, v in by_side.items()}}
+    prop = points["propose"]["loss"]
+    others = {k: v["loss"] for k, v in points.items() if k != "propose"}
+    runner_up = max(others, key=lambda k: others[k].value)
+    effect = Estimate(prop.value - others[runner_up].value, prop.lo - max(e.hi for e in others.values()),
+                      prop.hi - max(e.lo for e in others.values()), n)
+    if effect.lo > 0:
+        verdict = "supported"
+    elif effect.hi < 0:
+        verdict = "refuted"
+    elif effect.value > 0:
+        verdict = "partly"
+    else:
+        verdict = "inconclusive"
+    reading = ("At each decision point the options a reasonable player might take are played on the same deals "
+               "and the loss of the worst against the best is taken, in net points per hand for the side "
+               "deciding (absolute values of paired differences). Propose: elder's fitted table (strategy "
+               "tables, best responses, fitted on an independent seed), always play, always propose; accept: "
+               "the dealer's fitted table, always accept, always refuse, per proposal times the share of hands "
+               "elder proposes with; discard: keep the plain kings (the heuristic), the plain jacks, queens "
+               "and kings, or no plain card (taking as few cards as allowed, one after proposing, is not "
+               "counted: its loss is in the details); lead: lead trumps first or not; king: "
+               "announce or withhold; each for elder's and the dealer's policy (the other unchanged), the worse "
+               "side counting. Discard, lead and king are measured with the heuristic's proposals and answers "
+               "(elder proposes and the dealer accepts more often than by the fitted tables, so exchanges, and "
+               "the discard, weigh more there than under the tables). "
+               "Effect: the proposal decision's loss minus the largest other loss; its interval is "
+               "conservative, combining the ends of the individual 95% intervals (the proposal's lower end "
+               "minus the largest upper end among the others, and the reverse), each loss's interval being "
+               "[largest lower end, largest upper end] over the pairs of options. Supported if above 0; "
+               "refuted if below 0 (another point clearly loses more); partly if the proposal's loss is the "
+               "largest estimate but not clearly; inconclusive otherwise.")
+    details = {k: {"side": v["side"], "loss": v["loss"].to_dict(), "worst_against_best": v["pair"],
+                   **({"pairs": {p: e.to_dict() for p, e in v["pairs"].items()}} if "pairs" in v else {}),
+                   **({"by_side": {s: {"loss": b["loss"].to_dict(), "worst_against_best": b["pair"],
+                                       "pairs": {p: e.to_dict() for p, e in b["pairs"].items()}}
+                                   for s, b in v["by_side"].items()}} if "by_side" in v else {}),
+                   **({"elder_proposes_share": v["elder_proposes_share"]} if "elder_proposes_share" in v else {})}
+               for k, v in points.items()}
+    details["discard_not_counted_take_fewest"] = {side: v["loss"].to_dict() for side, v in extreme.items()}
+    details["largest_other"] = runner_up
+    details["deals_per_hand_class"] = deals
+    return _verdict("EC-T1", rules.name, verdict, effect,
+                    "points per hand lost at the proposal minus the largest loss elsewhere", reading, n, seed,
+                    {"tables": "fitted best responses (first proposal and answer)", "heuristic": policy.describe()},
+                    details)
+
+
 def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
     """EC-T2: propose with fewer than 3 sure winners, play with 3 or more, against the computed
     best decision for every elder hand class."""
@@ -74,8 +231,7 @@ def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
     loss = _weighted_mean(w, np.where(best, diff - tip_d, -tip_d), np.where(best, diff_sq - tip_q, tip_q), cnt)
     share_tip = tip_n / np.maximum(cnt, 1)
     agreement = float((w * np.where(best, share_tip, 1 - share_tip)).sum())
-    always_propose = _weighted_mean(w, np.where(best, 0, -diff), np.where(best, 0, diff_sq), cnt)
-    always_play = _weighted_mean(w, np.where(best, diff, 0), np.where(best, diff_sq, 0), cnt)
+    always_propose, always_play = _always_losses(w, best, diff, diff_sq, cnt)
     if loss.hi < 0:
         verdict = "inconclusive"  # the tip beats the fitted tables: too few deals per hand class
     elif agreement >= 0.9 and loss.hi < 0.05:
@@ -236,7 +392,8 @@ def ec_t8(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
                     {"played_without_proposing": est["a"].to_dict(), "refused_proposal": est["b"].to_dict()})
 
 
-STUDIES = {"EC-T2": ec_t2, "EC-T3": ec_t3, "EC-T4": ec_t4, "EC-T5": ec_t5, "EC-T6": ec_t6, "EC-T8": ec_t8}
+STUDIES = {"EC-T1": ec_t1, "EC-T2": ec_t2, "EC-T3": ec_t3, "EC-T4": ec_t4, "EC-T5": ec_t5, "EC-T6": ec_t6,
+           "EC-T8": ec_t8}
 """Tips with a study, and the variants each is run under."""
-VARIANTS = {"EC-T2": ("seed-de", "classic"), "EC-T3": ("seed-de",), "EC-T4": ("seed-de",),
-            "EC-T5": ("seed-de", "classic"), "EC-T6": ("seed-de", "classic"), "EC-T8": ("seed-de", "classic")}
+VARIANTS = {"EC-T1": ("seed-de", "classic"), "EC-T2": ("seed-de", "classic"), "EC-T3": ("seed-de",),
+            "EC-T4": ("seed-de",), "EC-T5": ("seed-de", "classic"), "EC-T6": ("seed-de", "classic"), "EC-T8": ("seed-de", "classic")}

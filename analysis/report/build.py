@@ -13,10 +13,18 @@ from analysis import __version__
 
 BUDGETS = {
     "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "bezique_deals": 100_000,
-              "bezique_games": 2_000, "tips": "quick"},
+              "bezique_games": 2_000, "strategy_deals_per_hand": 20, "strategy_rounds": 2, "strategy_discard_deals": 0,
+              "tips": "quick"},
     "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "bezique_deals": 1_000_000,
-             "bezique_games": 20_000, "tips": "full"},
+             "bezique_games": 20_000, "strategy_deals_per_hand": 300, "strategy_rounds": 3,
+             "strategy_discard_deals": 0, "tips": "full"},
 }
+"""Deals and rounds per study. The Écarté strategy tables play every one of the 38,304 hand classes
+``strategy_deals_per_hand`` times both ways in each evaluation (two per best-response round, one
+more at the end when the rounds do not converge). ``strategy_discard_deals`` > 0 chooses the discards
+per hand class first (strategy.compute's ``discard_deals``); 0 keeps the heuristic's, because at the
+budgets tried (4 to 100 deals per class and option) the chosen discards still lose to the heuristic's
+on fresh deals (the best of 31 noisy means flatters itself)."""
 
 PIQUET_EXACT = {"carte_blanche_elder": (323, 578956), "carte_blanche_younger": (323, 578956)}
 """A named player is dealt carte blanche with probability C(20,12)/C(32,12) (RULES.md invariants)."""
@@ -136,11 +144,96 @@ def _discard_section(out_dir: str, fig_dir: str, n: int, seed: int) -> list[dict
     return out
 
 
+def _frontier(elder, dealer) -> list[dict]:
+    """By trump count: the share of elder's hands with that many trumps, the share of them the
+    tables and the heuristic propose with; the same for the dealer's hands meeting a proposal
+    and refusing."""
+    rows = []
+    for t in range(6):
+        e, d = elder[elder["trumps"] == t], dealer[dealer["trumps"] == t]
+        we, wd = float(e["weight"].sum()), float(d["weight"].sum())
+        rows.append({
+            "trumps": t, "elder_hands": we,
+            "elder_propose": float(e["weight"][e["decision"] == "propose"].sum() / we) if we else None,
+            "elder_propose_heuristic": float(e["weight"][e["heuristic"] == "propose"].sum() / we) if we else None,
+            "dealer_hands": wd,
+            "dealer_refuse": float(d["weight"][d["decision"] == "refuse"].sum() / wd) if wd else None,
+            "dealer_refuse_heuristic": float(d["weight"][d["heuristic"] == "refuse"].sum() / wd) if wd else None,
+        })
+    return rows
+
+
+def _frontier_words(rows: list[dict], key: str, yes: str, no: str, who: str) -> str:
+    """The frontier in a sentence: which trump counts mostly take each decision, with the shares."""
+    have = [r for r in rows if r[key] is not None]
+    most = [r["trumps"] for r in have if r[key] > 0.5]
+    rest = [r["trumps"] for r in have if r[key] <= 0.5]
+
+    def counts(ts):
+        return ", ".join(str(t) for t in ts) + (" trump" if ts == [1] else " trumps")
+
+    if most and rest:
+        text = f"{who} {yes}s with most hands of {counts(most)} and {no}s with most hands of {counts(rest)}"
+    else:
+        text = f"{who} {yes if most else no}s with most hands whatever the trumps held"
+    shares = ", ".join(f"{r['trumps']}: {100 * r[key]:.0f}%" for r in have)
+    return text + f" (share that {yes}s, by trumps held: {shares})."
+
+
+def _strategy_section(out_dir: str, fig_dir: str, rules, policy, deals: int, rounds: int, discard_deals: int,
+                      seed: int, threads: int | None) -> dict:
+    """The strategy tables of one variant at the budget: best-response rounds, exploitability, how
+    often each side proposes / refuses (tables against the heuristic), the frontier by trump count,
+    the game from 0-0 by the points tables and by score, the scores where decisions change most,
+    and the two figures. Writes the small tables (by trumps, by score, rounds) beside the report;
+    the full per-hand tables come from ``salon study ecarte strategy``."""
+    import json
+
+    from analysis.ecarte import strategy as S
+
+    res = S.compute(deals, seed, rules, policy, max_rounds=rounds, discard_deals=discard_deals, threads=threads)
+    score_df, _ = S.by_score(res)
+    stem = os.path.join(fig_dir, f"ecarte_strategy_{rules.name}")
+    figs = S.figures(res, score_df, stem)
+    summary = S.summary(res, score_df)
+    e, d = res.elder, res.dealer
+    frontier = _frontier(e, d)
+    base = os.path.join(out_dir, f"ecarte_strategy_{rules.name}")
+    import pandas as pd
+
+    pd.DataFrame.from_records(frontier).to_csv(base + "_by_trumps.csv", index=False)
+    score_df.to_csv(base + "_by_score.csv", index=False)
+    with open(base + "_rounds.json", "w") as fh:
+        json.dump({"spec": res.spec, "rounds": res.rounds, "exploitability": res.exploitability,
+                   "summary": summary}, fh, indent=1)
+    changes = []
+    for side, col, to_b, to_a, b, a in (("elder", "elder_hands_changed", "elder_to_propose", "elder_to_play",
+                                         "propose", "play"),
+                                        ("dealer", "dealer_hands_changed", "dealer_to_refuse", "dealer_to_accept",
+                                         "refuse", "accept")):
+        top = score_df.sort_values(col, ascending=False).head(3)
+        changes.append({"side": side, "b": b, "a": a, "scores": [
+            {"score": f"{int(r['elder_score'])}-{int(r['dealer_score'])}", "share": float(r[col]),
+             "to_b": int(r[to_b]), "to_a": int(r[to_a])} for _, r in top.iterrows() if r[col] > 0]})
+    return {
+        "deals": deals, "max_rounds": rounds, "classes": len(e), "rounds": res.rounds,
+        "discards": res.spec.get("discards", "heuristic"),
+        "exploitability": res.exploitability, "summary": summary, "frontier": frontier,
+        "elder_words": _frontier_words(frontier, "elder_propose", "propose", "play", "Elder"),
+        "dealer_words": _frontier_words(frontier, "dealer_refuse", "refuse", "accept", "The dealer"),
+        "elder_clear": float(e["weight"][e["clear"]].sum()), "dealer_clear": float(d["weight"][d["clear"]].sum()),
+        "changes": changes, "target": int(score_df.attrs.get("target", 5)),
+        "figures": [os.path.relpath(f, out_dir) for f in figs if f.endswith(".png")],
+    }
+
+
 def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0, threads: int | None = None,
                  budget: dict | None = None) -> dict:
     """Run the studies at the budget and write ``index.html`` and ``README.md`` into ``out_dir``.
 
-    ``budget`` overrides the named budget (keys of BUDGETS, and ``tip_deals``), for tests.
+    ``budget`` overrides the named budget (keys of BUDGETS, and ``tip_deals``), for tests; the
+    Écarté strategy tables take ``strategy_deals_per_hand``, ``strategy_rounds`` and
+    ``strategy_discard_deals``.
     """
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
@@ -161,7 +254,10 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
         stem = os.path.join(fig_dir, f"ecarte_propose_{name}")
         propose_table_figure(table, stem)
         table.to_csv(os.path.join(out_dir, f"ecarte_propose_table_{name}.csv"), index=False)
+        strategy = _strategy_section(out_dir, fig_dir, rules, policy, budget["strategy_deals_per_hand"],
+                                     budget["strategy_rounds"], budget["strategy_discard_deals"], seed, threads)
         variants.append({
+            "strategy": strategy,
             "name": name, "switches": rules.switches(), "sim": sim,
             "exact": compare_with_exact(sim["stats"]),
             "table": table.to_dict(orient="records"), "caption": table.attrs["caption"],
