@@ -130,6 +130,22 @@ def codes_of(mask, codes):
         m &= m - 1
 
 
+@njit(cache=True)
+def scratch(rules, width):
+    """A group's private arrays: two decks, an outcome vector, a tally row of ``width`` and a copy
+    of the rules (see kernel.hands_block on why private)."""
+    return (np.empty(32, dtype=np.int8), np.empty(32, dtype=np.int8), np.empty(N_OUT, dtype=np.int64),
+            np.zeros(width, dtype=np.int64), rules.copy())
+
+
+@njit(cache=True, inline="always")
+def item_streams(useed, i, choices):
+    """Deal i's streams: cards (lane 0), choices (lane 1, when a policy draws), turn-up (lane 2)."""
+    ui = np.uint64(i)
+    sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+    return stream_start(useed, ui, np.uint64(0)), sto, stream_start(useed, ui, np.uint64(2))
+
+
 @njit(cache=True, inline="always")
 def play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row, tip):
     """Play the dealt hand under a and under b on the same streams; tally both into ``row``."""
@@ -165,11 +181,7 @@ def elder_block(seed, starts, counts, hands, dealer_table, rules, pe, pd):
     choices = uses_choices(pe, pd)
     groups = min(nc, GROUPS)
     for g in prange(groups):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        row = np.zeros(N_ROW, dtype=np.int64)
-        my_rules = rules.copy()
+        deck, deck2, out, row, my_rules = scratch(rules, N_ROW)
         pe_a = pe.copy()
         pe_b = pe.copy()
         pd_b = pd.copy()
@@ -181,10 +193,7 @@ def elder_block(seed, starts, counts, hands, dealer_table, rules, pe, pd):
             codes = np.empty(5, dtype=np.int64)
             codes_of(elder, codes)
             for i in range(starts[ci], starts[ci] + counts[ci]):
-                ui = np.uint64(i)
-                stc = stream_start(useed, ui, np.uint64(0))
-                sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-                stu = stream_start(useed, ui, np.uint64(2))
+                stc, sto, stu = item_streams(useed, i, choices)
                 stu, turnup = turnup_for(elder, stu)
                 stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
                 pd_b[P_FORCE_RESPONSE] = dealer_table[rank_of_mask(dealer)]
@@ -206,11 +215,7 @@ def dealer_block(seed, starts, counts, hands, elder_table, rules, pe, pd):
     choices = uses_choices(pe, pd)
     groups = min(nc, GROUPS)
     for g in prange(groups):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        row = np.zeros(N_ROW, dtype=np.int64)
-        my_rules = rules.copy()
+        deck, deck2, out, row, my_rules = scratch(rules, N_ROW)
         pe_f = pe.copy()
         pd_a = pd.copy()
         pd_b = pd.copy()
@@ -223,10 +228,7 @@ def dealer_block(seed, starts, counts, hands, elder_table, rules, pe, pd):
             codes = np.empty(5, dtype=np.int64)
             codes_of(dealer, codes)
             for i in range(starts[ci], starts[ci] + counts[ci]):
-                ui = np.uint64(i)
-                stc = stream_start(useed, ui, np.uint64(0))
-                sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-                stu = stream_start(useed, ui, np.uint64(2))
+                stc, sto, stu = item_streams(useed, i, choices)
                 found = False
                 for _ in range(MAX_TRIES):
                     stu, turnup = turnup_for(dealer, stu)
@@ -279,11 +281,7 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
     choices = uses_choices(pe, pd)
     groups = min(nc, GROUPS)
     for g in prange(groups):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        row = np.zeros(N_DISCARD_ROW, dtype=np.int64)
-        my_rules = rules.copy()
+        deck, deck2, out, row, my_rules = scratch(rules, N_DISCARD_ROW)
         my_pe = pe.copy()
         my_pd = pd.copy()
         my_pe[P_FORCE_FIRST] = 1
@@ -301,10 +299,7 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
                 if option_mask(codes, o) == heuristic:
                     h_opt = o
             for i in range(starts[ci], starts[ci] + counts[ci]):
-                ui = np.uint64(i)
-                stc = stream_start(useed, ui, np.uint64(0))
-                sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-                stu = stream_start(useed, ui, np.uint64(2))
+                stc, sto, stu = item_streams(useed, i, choices)
                 found = False
                 for _ in range(MAX_TRIES):
                     stu, turnup = turnup_for(fixed, stu)
