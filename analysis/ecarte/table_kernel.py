@@ -147,6 +147,22 @@ def item_streams(useed, i, choices):
 
 
 @njit(cache=True, inline="always")
+def deal_meeting(deck, stc, stu, fixed, codes, table, want):
+    """Deal around the fixed hand (turn-up first, then the other five) until the other hand's
+    ``table`` entry is ``want``, at most MAX_TRIES times. Returns (stc, stb, stu, turn-up, the
+    other hand, deals tried, found)."""
+    stb = EMPTY_HALF
+    turnup = 0
+    other = 0
+    for k in range(1, MAX_TRIES + 1):
+        stu, turnup = turnup_for(fixed, stu)
+        stc, stb, other = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+        if table[rank_of_mask(other)] == want:
+            return stc, stb, stu, turnup, other, k, True
+    return stc, stb, stu, turnup, other, MAX_TRIES, False
+
+
+@njit(cache=True, inline="always")
 def play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row, tip):
     """Play the dealt hand under a and under b on the same streams; tally both into ``row``."""
     for i in range(32):
@@ -229,15 +245,10 @@ def dealer_block(seed, starts, counts, hands, elder_table, rules, pe, pd):
             codes_of(dealer, codes)
             for i in range(starts[ci], starts[ci] + counts[ci]):
                 stc, sto, stu = item_streams(useed, i, choices)
-                found = False
-                for _ in range(MAX_TRIES):
-                    stu, turnup = turnup_for(dealer, stu)
-                    # The same deal layout with the dealer's hand fixed: the hand drawn is elder's.
-                    stc, stb, elder = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
-                    row[R_TRIES] += 1
-                    if elder_table[rank_of_mask(elder)] == 1:
-                        found = True
-                        break
+                # The deal layout with the dealer's hand fixed: the hand drawn is elder's.
+                stc, stb, stu, turnup, elder, tries, found = deal_meeting(deck, stc, stu, dealer, codes, elder_table,
+                                                                          1)
+                row[R_TRIES] += tries
                 if found:
                     play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_f, pd_a, pe_f, pd_b, out,
                               row, False)
@@ -300,15 +311,9 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
                     h_opt = o
             for i in range(starts[ci], starts[ci] + counts[ci]):
                 stc, sto, stu = item_streams(useed, i, choices)
-                found = False
-                for _ in range(MAX_TRIES):
-                    stu, turnup = turnup_for(fixed, stu)
-                    stc, stb, other = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
-                    row[D_TRIES] += 1
-                    entry = other_table[rank_of_mask(other)]
-                    if (entry == 1) if as_dealer else (entry == 0):
-                        found = True
-                        break
+                stc, stb, stu, turnup, other, tries, found = deal_meeting(deck, stc, stu, fixed, codes, other_table,
+                                                                          1 if as_dealer else 0)
+                row[D_TRIES] += tries
                 if not found:
                     continue
                 elder, dealer = (other, fixed) if as_dealer else (fixed, other)
