@@ -588,6 +588,8 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
               help="Best-response rounds at most (elder, then dealer, per round).")
 @click.option("--discard-deals", default=100, show_default=True, callback=non_negative,
               help="Deals per hand class and discard option when choosing the discards (0: heuristic discards).")
+@click.option("--search-check", default=0, show_default=True, callback=non_negative, metavar="N",
+              help="Check elder's table against search play on N hand classes drawn by weight (1,000 deals, S=10).")
 @click.option("--quick", is_flag=True, help="20 deals per hand class, 2 rounds, 4 per discard option: about a minute.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
@@ -596,8 +598,8 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
 @click.option("--threads", type=int, default=None, callback=positive)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
-def strategy_cmd(deals_per_hand, max_rounds, discard_deals, quick, seed, rules, rule, param, out, threads, as_json,
-                 quiet):
+def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, quick, seed, rules, rule, param, out, threads,
+                 as_json, quiet):
     """Elder's propose/play and the dealer's accept/refuse decision for every hand (up to suit
     symmetry), iterated to best responses, and the decisions by game score; tables and figures."""
     from analysis.ecarte import strategy
@@ -635,8 +637,22 @@ def strategy_cmd(deals_per_hand, max_rounds, discard_deals, quick, seed, rules, 
               f"game from 0-0 (first elder wins): points tables {summary['win_from_0_0']:.4f}, elder by score "
               f"{summary['win_from_0_0_elder_by_score']:.4f}",
               "wrote " + ", ".join(files)]
-    emit({"spec": res.spec, "rounds": res.rounds, "exploitability": ex, "summary": summary, "files": files},
-         as_json, "\n".join(lines))
+    check = None
+    if search_check:
+        from analysis.ecarte.search import search_check as run_check
+
+        per_class, check = run_check(res, search_check, 1_000, 10, seed + 1, r, threads, quiet=quiet)
+        per_class.to_csv(paths["figures"] + "_search_check.csv", index=False)
+        files.append(paths["figures"] + "_search_check.csv")
+        lines.insert(-1, f"search check ({search_check} hand classes by weight, 1,000 fresh deals each, both players "
+                         f"searching with 10 samples): the table's decision agrees with search play on "
+                         f"{check['agreement_search'].value:.1%} of hands (heuristic play on the same deals: "
+                         f"{check['agreement_heuristic'].value:.1%}); it loses between "
+                         f"{check['loss_search_crossfit'].value:+.4f} and {check['loss_search'].value:+.4f} points "
+                         "per hand under search play")
+        check = {k: (v.to_dict() if hasattr(v, "to_dict") else v) for k, v in check.items()}
+    emit({"spec": res.spec, "rounds": res.rounds, "exploitability": ex, "summary": summary, "search_check": check,
+          "files": files}, as_json, "\n".join(lines))
 
 
 @study.group("piquet")

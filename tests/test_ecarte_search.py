@@ -1,6 +1,7 @@
 """The search policy (analysis/ecarte/search.py): legal play, consistent sampling, the kernel's
-exchanges and heuristic play reproduced, reproducible tallies, double-dummy play when the hidden
-hand is determined."""
+exchanges' discard piles, heuristic play reproduced, reproducible tallies, double-dummy play when
+the hidden hand is determined; the search check of the strategy tables (its heuristic part is
+table_kernel.elder_block deal for deal)."""
 import random
 
 import numpy as np
@@ -9,11 +10,21 @@ import pytest
 from analysis.ecarte import kernel as K
 from analysis.ecarte import search as Q
 from analysis.ecarte import solver as S
-from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
-from analysis.ecarte.rules import get_rules
+from analysis.ecarte import strategy as ST
+from analysis.ecarte import table_kernel as TK
+from analysis.ecarte.policies import (
+    N_POLICY_SLOTS,
+    P_DEALER_REFUSE_THRESHOLD,
+    P_ELDER_PLAY_THRESHOLD,
+    P_KEEP_PLAIN_MIN_RANK,
+    ChosenDiscards,
+    HeuristicPolicy,
+    RandomPolicy,
+)
+from analysis.ecarte.rules import R_DEALER_MIN_DISCARD, get_rules
 from analysis.errors import InputError
 from analysis.rng import EMPTY_HALF, stream_start
-from analysis.runner import run_tallies
+from analysis.runner import run_ranges, run_tallies
 from analysis.stats import chi_square_check
 
 ALL = (1 << 32) - 1
@@ -28,19 +39,15 @@ def scratch():
 
 
 def post_exchange(seed, i, rules, pe, pd):
-    """Deal i, exchanged by both the kernel and exchanges_tracked (asserted equal), kings announced."""
+    """Deal i, exchanged by the kernel (its discard piles checked against the cards), kings announced."""
     r = rules.to_array()
     deck = np.empty(32, dtype=np.int8)
     stc = np.uint64(stream_start(np.uint64(seed), np.uint64(i), np.uint64(0)))
     sto = np.uint64(stream_start(np.uint64(seed), np.uint64(i), np.uint64(1)))
     stc, stb, elder, dealer, turnup = K.deal(deck, stc, EMPTY_HALF)
     stc, stb = np.uint64(stc), np.uint64(stb)  # numba hands uint64 back as Python ints
-    deck2 = deck.copy()
     t = turnup >> 3
-    got = Q.exchanges_tracked(deck, 11, stc, stb, sto, elder, dealer, t, r, pe, pd)
-    want = K.exchanges(deck2, 11, stc, stb, sto, elder, dealer, t, r, pe, pd)
-    assert tuple(got[:11]) == tuple(want), i
-    assert (deck == deck2).all()
+    got = K.exchanges(deck, 11, stc, stb, sto, elder, dealer, t, r, pe, pd)
     p, e_disc, d_disc = got[0], got[11], got[12]
     e_final, d_final = got[4], got[5]
     # Every card dealt or drawn is in a final hand, a discard pile or the turn-up, once.
@@ -48,27 +55,115 @@ def post_exchange(seed, i, rules, pe, pd):
     parts = [e_final, d_final, e_disc, d_disc, 1 << turnup]
     assert sum(bin(x).count("1") for x in parts) == bin(seen).count("1")
     assert e_final | d_final | e_disc | d_disc | (1 << turnup) == seen
-    # What elder discarded he held: his dealt cards or cards drawn from the stock.
-    assert e_disc & ~(elder | sum(1 << int(c) for c in deck[11:p])) == 0
+    # What each discarded he held: his dealt cards or cards drawn from the stock.
+    drawn = sum(1 << int(c) for c in deck[11:p])
+    assert e_disc & ~(elder | drawn) == 0 and d_disc & ~(dealer | drawn) == 0
+    # No discards without an exchange; elder discards at least a card per round.
+    assert (e_disc == 0) == (got[6] == 0)
+    assert bin(e_disc).count("1") >= got[6]
     sto, announced = K.announce_kings(e_final, d_final, t, np.uint64(got[3]), pe, pd)
     return e_final, d_final, turnup, e_disc, d_disc, announced, got
 
 
-@pytest.mark.parametrize("policies", ["heuristic", "random", "forced"])
-def test_exchanges_tracked_equal_the_kernels(policies):
-    """exchanges_tracked makes the kernel's decisions and draws, and its discard piles add up."""
-    rules = get_rules("classic", ["dealer_min_discard=0"]) if policies == "random" else get_rules()
-    if policies == "heuristic":
-        pe = pd = HeuristicPolicy().to_array()
-    elif policies == "random":
-        pe = pd = RandomPolicy().to_array()
-    else:
-        pe, pd = HeuristicPolicy().to_array(force_first=1), HeuristicPolicy(dealer_refuse_threshold=99).to_array()
+def discard_table_policies(seed=0):
+    """Both players discarding by tables (ChosenDiscards): for every hand relative to trumps a
+    random non-empty subset, or -1 (the heuristic decides) for a third of the hands."""
+    rng = np.random.default_rng(seed)
+    every = TK.all_hands()
+    tables = []
+    for _ in range(2):
+        sub = rng.integers(1, 32, size=len(every))
+        table = np.zeros(len(every), dtype=np.int64)
+        for b in range(5):
+            # The b-th lowest card of each hand, where bit b of the subset is set.
+            rest = every.copy()
+            for _ in range(b):
+                rest &= rest - 1
+            table |= np.where((sub >> b) & 1 == 1, rest & -rest, 0)
+        table[rng.random(len(every)) < 1 / 3] = -1
+        tables.append(table)
+    base = HeuristicPolicy(elder_play_threshold=30, dealer_refuse_threshold=40)
+    return ChosenDiscards(base, tables[0]), ChosenDiscards(base, tables[1])
+
+
+def exchange_policies(kind):
+    """(rules, elder's policy array, the dealer's) for the exchange policies the kernel has."""
+    if kind == "random":
+        return get_rules("classic", ["dealer_min_discard=0"]), RandomPolicy().to_array(), RandomPolicy().to_array()
+    if kind == "forced":
+        return (get_rules(), HeuristicPolicy().to_array(force_first=1),
+                HeuristicPolicy(dealer_refuse_threshold=99).to_array())
+    if kind == "table":
+        pe, pd = discard_table_policies()
+        return get_rules(), pe.to_array(), pd.to_array()
+    return get_rules(), HeuristicPolicy().to_array(), HeuristicPolicy().to_array()
+
+
+@pytest.mark.parametrize("policies", ["heuristic", "random", "forced", "table"])
+def test_kernel_exchanges_return_the_discard_piles(policies):
+    """kernel.exchanges' discards: with the final hands and the turn-up they are every card dealt or
+    drawn, each once; each player held what he discarded (post_exchange's checks)."""
+    rules, pe, pd = exchange_policies(policies)
     rounds = 0
     for i in range(600):
         got = post_exchange(11, i, rules, pe, pd)[-1]
         rounds += got[6]
     assert rounds > 100  # the exchanges were exercised
+
+
+def relative(mask, t):
+    """A mask with trumps (suit t) rotated to suit 0, and back with -t."""
+    sh = (8 * t) % 32
+    return ((mask >> sh) | (mask << (32 - sh))) & ALL
+
+
+def one_exchange(seed, i, r, pe, pd):
+    """Deal i and kernel.exchanges with elder proposing, the dealer accepting and elder then
+    playing: one round. Returns (elder, dealer, turnup, exchanges' result, play_hand's outcome)."""
+    deck = np.empty(32, dtype=np.int8)
+    stc = np.uint64(stream_start(np.uint64(seed), np.uint64(i), np.uint64(0)))
+    stc, stb, elder, dealer, turnup = K.deal(deck, stc, EMPTY_HALF)
+    stc, stb = np.uint64(stc), np.uint64(stb)
+    deck2 = deck.copy()
+    got = K.exchanges(deck, 11, stc, stb, np.uint64(0), elder, dealer, turnup >> 3, r, pe, pd)
+    out = np.zeros(K.N_OUT, dtype=np.int64)
+    K.play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, turnup, r, pe, pd, out, True)
+    assert got[6] == 1 and (got[4], got[5]) == (out[K.O_ELDER_FINAL], out[K.O_DEALER_FINAL])
+    return elder, dealer, turnup, got
+
+
+def test_discards_are_the_chosen_ones():
+    """The discard piles are what the policy arrays fix: each player's discard table entry for his
+    hand (relative to trumps; the heuristic's where it is -1), or elder's forced first discard."""
+    r = get_rules().to_array()
+    e_pol, d_pol = discard_table_policies()
+    # One round: elder proposes (forced) and then stops proposing; the dealer accepts (forced).
+    pe = e_pol.to_array(force_first=1)
+    pe[P_ELDER_PLAY_THRESHOLD] = 0  # no second proposal
+    pd = d_pol.to_array(force_response=0)
+    from_table = 0
+    for i in range(300):
+        elder, dealer, turnup, got = one_exchange(4, i, r, pe, pd)
+        t = turnup >> 3
+        for hand, pol, pile, lo in ((elder, pe, got[11], 1), (dealer, pd, got[12], int(r[R_DEALER_MIN_DISCARD]))):
+            d = int(pol[N_POLICY_SLOTS + TK.rank_of_mask(relative(hand, t))])
+            if d >= 0:
+                assert pile == relative(d, -t)
+                from_table += 1
+            else:
+                assert pile == K.heuristic_discard(hand, t, lo, 5, int(pol[P_KEEP_PLAIN_MIN_RANK]))
+    assert from_table > 300
+    # A forced first discard (here elder's two lowest cards) is elder's pile.
+    pe = HeuristicPolicy(elder_play_threshold=0).to_array(force_first=1)
+    pd = HeuristicPolicy(dealer_refuse_threshold=99).to_array(force_response=0)
+    for i in range(100):
+        deck = np.empty(32, dtype=np.int8)
+        stc = np.uint64(stream_start(np.uint64(5), np.uint64(i), np.uint64(0)))
+        _, _, elder, _, _ = K.deal(deck, stc, EMPTY_HALF)
+        rest = elder & (elder - 1)
+        pe[K.P_FORCE_DISCARD] = (elder & -elder) | (rest & -rest)
+        got = one_exchange(5, i, r, pe, pd)[-1]
+        assert got[11] == pe[K.P_FORCE_DISCARD]
 
 
 def test_heuristic_play_is_the_kernels():
@@ -84,8 +179,8 @@ def test_heuristic_play_is_the_kernels():
             for i in range(300):
                 e, d, turnup, e_disc, d_disc, ann, _ = post_exchange(5, i, rules, pe, pe)
                 table = S.value_table(0, 0, r)
-                _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, int(must == "true"), table,
-                                                 0, 0, 1, 1, np.uint64(0), sums, vals, rec)
+                _, _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, int(must == "true"), table,
+                                                    0, 0, 1, 1, np.uint64(0), np.uint64(0), sums, vals, rec)
                 _, want = K.play_tricks(e, d, turnup >> 3, np.uint64(0), r, pe, pe, out, True)
                 assert tricks == want
                 assert list(rec[:10]) == list(out[K.O_TRICKS:K.O_TRICKS + 10])
@@ -108,21 +203,23 @@ def replay_is_legal(elder, dealer, turnup, rec, must):
     return et
 
 
-@pytest.mark.parametrize("must", [1, 0])
-def test_search_plays_only_legal_cards_and_its_constraints_hold(must):
-    """Both players searching, on many post-exchange positions: every card is legal, and the
-    opponent's actual hand always satisfies what the searcher inferred (no violations)."""
-    rules = get_rules("seed-de", [f"must_trump_when_void={'true' if must else 'false'}"])
+@pytest.mark.parametrize("must,policies", [(1, "heuristic"), (0, "heuristic"), (1, "table"), (0, "table")])
+def test_search_plays_only_legal_cards_and_its_constraints_hold(must, policies):
+    """Both players searching, on many post-exchange positions (exchanges by the heuristic, or by
+    discard tables through kernel.chosen_discard): every card is legal, and the opponent's actual
+    hand always satisfies what the searcher inferred (no violations)."""
+    rules, pe, pd = exchange_policies(policies)
+    rules = get_rules(rules.name, [f"must_trump_when_void={'true' if must else 'false'}"])
     r = rules.to_array()
-    pe = HeuristicPolicy().to_array()
     sums, vals, rec = scratch()
-    for i in range(400):
-        e, d, turnup, e_disc, d_disc, ann, got = post_exchange(9, i, rules, pe, pe)
+    for i in range(400 if policies == "heuristic" else 200):
+        e, d, turnup, e_disc, d_disc, ann, got = post_exchange(9, i, rules, pe, pd)
         pen_e, pen_d = S.penalties(got[7], got[8], got[9], r)
         table = S.value_table(pen_e, pen_d, r)
-        st = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(2)))
-        _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, must, table, 4, 4, 1, 1, st,
-                                         sums, vals, rec)
+        st = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(3)))
+        st_d = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(4)))
+        _, _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, must, table, 4, 4, 1, 1, st, st_d,
+                                            sums, vals, rec)
         assert rec[Q.REC_VIOLATIONS] == 0
         assert replay_is_legal(e, d, turnup, rec, must) == tricks
 
@@ -245,11 +342,11 @@ def test_fully_informed_players_reach_the_double_dummy_value():
         for must in (0, 1):
             value = S.solve(elder, dealer, turnup >> 3, True, 0, must, table)
             st = np.uint64(stream_start(np.uint64(6), np.uint64(i), np.uint64(2)))
-            _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, rest, ann, must, table, 30, 30, 1, 1, st,
-                                             sums, vals, rec)
+            _, _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, rest, ann, must, table, 30, 30, 1, 1,
+                                                st, st, sums, vals, rec)
             assert S.unpack_table(table)[tricks] == value
-            _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, 0, ann, must, table, 30, 0, 1, 1, st,
-                                             sums, vals, rec)
+            _, _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, 0, ann, must, table, 30, 0, 1, 1,
+                                                st, np.uint64(0), sums, vals, rec)
             assert S.unpack_table(table)[tricks] >= value
 
 
@@ -265,7 +362,6 @@ def test_baseline_equals_the_kernels_hands():
     assert tot[Q.ST_A_NET] == int((outs[:, K.O_ELDER_POINTS] - outs[:, K.O_DEALER_POINTS]).sum())
     assert tot[Q.ST_A_TRICKS] == int(outs[:, K.O_ELDER_TRICKS].sum())
     assert tot[Q.ST_VIOLATIONS] == 0
-    assert tot[Q.ST_EXCHANGE_MISMATCH] == 0
 
 
 def test_tallies_reproducible_and_independent_of_chunks_and_threads():
@@ -293,3 +389,110 @@ def test_search_strength_wrapper():
     assert res["net_heuristic"].value - res["net_dealer_search"].value == pytest.approx(res["dealer_gain"].value)
     with pytest.raises(InputError):
         Q.search_strength(10, 5, samples=0)
+
+
+# ------------------------------------------------------------------ the search check of the tables
+def decision_args(policies="heuristic", samples=2):
+    """search_decision_block's and elder_block's arguments: the class masks, the heuristic's
+    dealer table, seed-de rules and the policies (heuristic, or discard tables)."""
+    h = ST.hands()
+    _, d_tab = TK.heuristic_tables(9, 10)
+    if policies == "table":
+        pe, pd = (p.to_array() for p in discard_table_policies(3))
+        pe[P_ELDER_PLAY_THRESHOLD] = pd[P_ELDER_PLAY_THRESHOLD] = 9
+        pe[P_DEALER_REFUSE_THRESHOLD] = pd[P_DEALER_REFUSE_THRESHOLD] = 10
+    else:
+        pe = pd = HeuristicPolicy().to_array()
+    base = (h.masks, d_tab, get_rules().to_array(), pe, pd)
+    return base, (*base, np.int64(samples))
+
+
+ITEMS = [3, 777, 9001, 20_000, 31_337, 38_303]
+
+
+@pytest.mark.parametrize("policies", ["heuristic", "table"])
+def test_decision_blocks_heuristic_part_is_elder_block(policies):
+    """On the same items, seed and tables, the heuristic-play part of search_decision_block is
+    table_kernel.elder_block deal for deal: the same n, Σ and Σ² of the difference, the same nets."""
+    tk_args, args = decision_args(policies)
+    ranges = [(c << TK.ITEM_SHIFT, 60) for c in ITEMS]
+    want = run_ranges(TK.elder_block, tk_args, ranges, 17, chunk=25, threads=1)
+    got = run_ranges(Q.search_decision_block, args, ranges, 17, chunk=25, threads=1)
+    nets = np.array([TK.elder_net.py_func(c) for c in range(TK.N_CELLS)])
+    assert (got[:, Q.DC_N] == want[:, TK.R_N]).all()
+    assert (got[:, Q.DC_H_DIFF] == want[:, TK.R_DIFF]).all()
+    assert (got[:, Q.DC_H_DIFF_SQ] == want[:, TK.R_DIFF_SQ]).all()
+    assert (got[:, Q.DC_H_PLAY] == want[:, TK.R_A:TK.R_A + TK.N_CELLS] @ nets).all()
+    assert (got[:, Q.DC_H_PROPOSE] == want[:, TK.R_B:TK.R_B + TK.N_CELLS] @ nets).all()
+    assert (got[:, Q.DC_REFUSED] == want[:, TK.R_B_REFUSED]).all()
+    assert (got[:, Q.DC_VIOLATIONS] == 0).all()
+    assert got[:, Q.DC_DIFF_CHANGED].sum() > 0  # search play did change some outcomes
+    assert (got[:, Q.DC_NET_CHANGED] >= got[:, Q.DC_DIFF_CHANGED]).all()
+    # Sums of squares and cross products are consistent (Cauchy–Schwarz per item).
+    assert (got[:, Q.DC_HS_CROSS] ** 2 <= got[:, Q.DC_H_DIFF_SQ] * got[:, Q.DC_S_DIFF_SQ]).all()
+
+
+def test_decision_block_reproducible_for_any_chunks_and_threads():
+    """The same seed gives the same tallies whatever the chunk size and thread count."""
+    _, args = decision_args(samples=3)
+    ranges = [(c << TK.ITEM_SHIFT, 40) for c in ITEMS[:4]]
+    a = run_ranges(Q.search_decision_block, args, ranges, 5, chunk=40, threads=1)
+    b = run_ranges(Q.search_decision_block, args, ranges, 5, chunk=7, threads=2)
+    c = run_ranges(Q.search_decision_block, args, ranges, 5, chunk=16, threads=None)
+    assert (a == b).all() and (a == c).all()
+    d = run_ranges(Q.search_decision_block, args, ranges, 6, chunk=40, threads=1)
+    assert not (a == d).all()
+
+
+def fake_strategy():
+    """A strategy result as search_check reads it (strategy.Strategy's fields): the heuristic's
+    decisions, the class weights, both players' heuristic policies and the rules' spec."""
+    import pandas as pd
+
+    h = ST.hands()
+    e_tab, d_tab = TK.heuristic_tables(9, 10)
+    first = np.unique(h.class_of_rank, return_index=True)[1]
+    rules = get_rules()
+    elder = pd.DataFrame({"hand": [ST.hand_label(m) for m in h.masks], "weight": h.weights(),
+                          "decision": np.where(e_tab[first] == 1, "propose", "play")})
+    dealer = pd.DataFrame({"decision": np.where(d_tab[first] == 1, "refuse", "accept")})
+    spec = {"rules": rules.name, "switches": rules.switches()}
+    return ST.Strategy(elder, dealer, [], {}, spec, np.zeros((0, 0)), np.zeros((0, 0)),
+                       (HeuristicPolicy(), HeuristicPolicy()))
+
+
+def test_search_check_on_a_small_budget():
+    """search_check's frame and summary: the chosen classes' numbers are the block's (its heuristic
+    part elder_block's), the rates and losses are in range and agree with the frame."""
+    res = fake_strategy()
+    df, summ = Q.search_check(res, n_hands=12, deals=24, samples=2, seed=3, threads=None)
+    assert summ["draws"] == 12 and summ["classes"] == len(df) and df["draws"].sum() == 12
+    assert (df["n"] == 24).all()
+    assert summ["hands_played"] == 2 * 24 * len(df)
+    w = res.elder["weight"].to_numpy()
+    assert (df["weight"].to_numpy() == w[df["class"].to_numpy()]).all()
+    for key in ("search", "heuristic"):
+        agree = summ[f"agreement_{key}"]
+        assert 0 <= agree.lo <= agree.value <= agree.hi <= 1
+        assert agree.value == pytest.approx((df["draws"] * df[f"agree_{key}"]).sum() / 12)
+        loss = summ[f"loss_{key}"]
+        assert 0 <= loss.value <= df[f"diff_{key}"].abs().max() + 1e-12
+        assert loss.lo <= loss.value <= loss.hi
+        assert abs(summ[f"loss_{key}_crossfit"].value) <= 8
+        assert ((df[f"diff_{key}"] > 0) == (df[f"decision_{key}"] == "propose")).all()
+    assert (df["agree"] == (df["decision_search"] == df["table_decision"])).all()
+    assert (df["search_minus_heuristic_half"] >= 0).all()
+    assert summ["search_minus_heuristic"].value == pytest.approx(
+        (df["draws"] * (df["diff_search"] - df["diff_heuristic"])).sum() / 12)
+    # The frame's heuristic differences are elder_block's on the same deals (both halves summed).
+    h = ST.hands()
+    _, d_tab = TK.heuristic_tables(9, 10)
+    pe = HeuristicPolicy().to_array()
+    ranges = [(int(c) << TK.ITEM_SHIFT, 24) for c in df["class"]]
+    want = run_ranges(TK.elder_block, (h.masks, d_tab, get_rules().to_array(), pe, pe), ranges, 3, chunk=24,
+                      threads=1)
+    assert df["diff_heuristic"].to_numpy() == pytest.approx(want[:, TK.R_DIFF] / 24)
+    with pytest.raises(InputError):
+        Q.search_check(res, n_hands=12, deals=24, samples=0)
+    with pytest.raises(InputError):
+        Q.search_check(res, n_hands=12, deals=24, samples=2, rules="classic")

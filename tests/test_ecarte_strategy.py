@@ -188,10 +188,14 @@ def test_the_score_chain_matches_simulated_games_under_the_heuristic():
             assert res["W_elder"][x, y] == pytest.approx(w @ np.maximum(play @ v, propose @ v))
 
 
-def test_strategy_command_writes_tables_and_propose_reads_them(tmp_path):
+def test_strategy_command_writes_tables_and_propose_reads_them(tmp_path, capsys):
     out = tmp_path / "tables"
-    main(["study", "ecarte", "strategy", "--deals-per-hand", "4", "--rounds", "1", "--out", str(out), "--json",
-          "--quiet"])
+    main(["study", "ecarte", "strategy", "--deals-per-hand", "4", "--rounds", "1", "--discard-deals", "2",
+          "--search-check", "3", "--out", str(out), "--json", "--quiet"])
+    printed = json.loads(capsys.readouterr().out)
+    assert 0 <= printed["search_check"]["agreement_search"]["value"] <= 1
+    assert printed["spec"]["discards"]["deals_per_option"] == 2
+    assert (out / "ecarte_strategy_seed-de_search_check.csv").exists()
     rounds = json.loads((out / "ecarte_strategy_seed-de_rounds.json").read_text())
     assert rounds["rounds"][0]["round"] == 1 and rounds["spec"]["deals_per_hand"] == 4
     import pandas as pd
