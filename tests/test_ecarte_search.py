@@ -214,7 +214,7 @@ def test_search_plays_only_legal_cards_and_its_constraints_hold(must, policies):
     sums, vals, rec = scratch()
     for i in range(400 if policies == "heuristic" else 200):
         e, d, turnup, e_disc, d_disc, ann, got = post_exchange(9, i, rules, pe, pd)
-        pen_e, pen_d = S.penalties(got[7], got[8], got[9], r)
+        pen_e, pen_d = K.penalties(got[7], got[8], got[9], r)
         table = S.value_table(pen_e, pen_d, r)
         st = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(3)))
         st_d = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(4)))

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from analysis.ecarte import solver as S
+from analysis.ecarte.kernel import penalties
 from analysis.ecarte.rules import get_rules
 
 SUITS = 4
@@ -114,7 +115,7 @@ ENDING_ARGS = {("plays",): (0, 0, -1), ("pwp",): (0, 1, -1), ("refused", 0): (1,
 def solver_table(rules, ending):
     ending_code, pwp, refused_round = ENDING_ARGS[ending]
     r = rules.to_array()
-    pe, pd = S.penalties(ending_code, pwp, refused_round, r)
+    pe, pd = penalties(ending_code, pwp, refused_round, r)
     return S.value_table(pe, pd, r)
 
 

@@ -423,20 +423,39 @@ def heuristic_tricks_pair(a_elder, a_dealer, a_t, b_elder, b_dealer, b_t, e_lead
 
 
 @njit(cache=True, inline="always")
-def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_first, pwp, refused_round, rules):
-    """EC-POINT / EC-PENALTY: score the hand and write the outcome fields of ``out``."""
-    # Written as arithmetic on 0/1 values: who wins is unpredictable, so branches would cost.
+def penalties(ending, pwp, refused_round, rules):
+    """EC-PENALTY: (elder penalised, dealer penalised) for the hand's ending (write_result, the solver).
+
+    ``ending`` 1 = the dealer refused (in ``refused_round``); ``pwp`` 1 = elder played without
+    proposing."""
     first_ok = (rules[R_REFUSAL_PENALTY_FIRST_ONLY] == 0) | (refused_round == 0)
     refused = ending == 1
-    refusal_on_dealer = rules[R_REFUSAL_PENALISES_DEALER] != 0
-    pen_elder = (pwp == 1) | (refused & (not refusal_on_dealer) & first_ok)
-    pen_dealer = refused & refusal_on_dealer & first_ok
+    on_dealer = rules[R_REFUSAL_PENALISES_DEALER] != 0
+    pen_elder = (pwp == 1) | (refused & (not on_dealer) & first_ok)
+    pen_dealer = refused & on_dealer & first_ok
+    return np.int64(pen_elder), np.int64(pen_dealer)
+
+
+@njit(cache=True, inline="always")
+def trick_points(etricks, pen_elder, pen_dealer, rules):
+    """EC-POINT / EC-PENALTY: (elder's, dealer's) points for elder taking ``etricks`` of 5.
+
+    The winner scores 1 (vole 2), or the penalty point (penalty vole) when the loser is the
+    penalised side."""
     vole = (etricks == 5) | (etricks == 0)
     normal = 2 if vole else 1
     penalty = rules[R_PENALTY_VOLE] if vole else rules[R_PENALTY_POINT]
     elder_wins = np.int64(etricks >= 3)
     ept = elder_wins * (penalty if pen_dealer else normal)
     dpt = (1 - elder_wins) * (penalty if pen_elder else normal)
+    return ept, dpt
+
+
+@njit(cache=True, inline="always")
+def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_first, pwp, refused_round, rules):
+    """EC-POINT / EC-PENALTY: score the hand and write the outcome fields of ``out``."""
+    pen_elder, pen_dealer = penalties(ending, pwp, refused_round, rules)
+    ept, dpt = trick_points(etricks, pen_elder, pen_dealer, rules)
     tk = 1 if (turnup & 7) == 7 else 0
     out[O_ELDER_POINTS] = ept + (announced & 1)
     out[O_DEALER_POINTS] = dpt + (announced >> 1) + tk

@@ -52,6 +52,7 @@ from analysis.ecarte.kernel import (
     heuristic_follow,
     heuristic_lead,
     legal_follows,
+    penalties,
     play_tricks,
     uses_choices,
     weakest,
@@ -68,7 +69,6 @@ from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.solver import (
     INF,
     lead_value,
-    penalties,
     run_top,
     run_tops,
     table_value,

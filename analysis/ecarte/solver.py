@@ -5,7 +5,7 @@ equal size, 1..5 cards), the trump suit, whether elder leads and the tricks elde
 Play follows EC-FOLLOW exactly as ``kernel.legal_follows`` / ``kernel.beats`` implement it (with
 the ``must_trump_when_void`` switch). The value of a position is **elder's net points from the
 trick play** (elder's trick points minus the dealer's, EC-POINT / EC-PENALTY as scored by
-``kernel.write_result``): elder maximises it, the dealer minimises it.
+``kernel.penalties`` / ``kernel.trick_points``): elder maximises it, the dealer minimises it.
 
 What the hand's ending makes of each final trick count is fixed before the play starts, so it is
 computed once per position as a *value table*: the net for elder's final tricks 0..5, packed into
@@ -32,14 +32,8 @@ import numpy as np
 from numba import njit
 
 from analysis.bits import highest_bit, lowest_bit, popcount
-from analysis.ecarte.kernel import beats, legal_follows
-from analysis.ecarte.rules import (
-    R_MUST_TRUMP_WHEN_VOID,
-    R_PENALTY_POINT,
-    R_PENALTY_VOLE,
-    R_REFUSAL_PENALISES_DEALER,
-    R_REFUSAL_PENALTY_FIRST_ONLY,
-)
+from analysis.ecarte.kernel import beats, legal_follows, trick_points
+from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.rng import below, stream_start
 
 INF = 1 << 20
@@ -48,35 +42,6 @@ _BIAS = 128  # a packed entry is value + _BIAS in one byte
 MONOTONE = np.int64(1) << 56
 """Flag bit of a packed table whose values never decrease with elder's tricks (the usual case:
 the values still reachable are then bounded by the two ends of the range, without a loop)."""
-
-
-@njit(cache=True, inline="always")
-def penalties(ending, pwp, refused_round, rules):
-    """EC-PENALTY: (elder penalised, dealer penalised) for the hand's ending, as in write_result.
-
-    ``ending`` 1 = the dealer refused (in ``refused_round``); ``pwp`` 1 = elder played without
-    proposing."""
-    first_ok = (rules[R_REFUSAL_PENALTY_FIRST_ONLY] == 0) | (refused_round == 0)
-    refused = ending == 1
-    on_dealer = rules[R_REFUSAL_PENALISES_DEALER] != 0
-    pen_elder = (pwp == 1) | (refused & (not on_dealer) & first_ok)
-    pen_dealer = refused & on_dealer & first_ok
-    return np.int64(pen_elder), np.int64(pen_dealer)
-
-
-@njit(cache=True, inline="always")
-def trick_points(etricks, pen_elder, pen_dealer, rules):
-    """EC-POINT / EC-PENALTY: (elder's, dealer's) points for elder taking ``etricks`` of 5.
-
-    The same arithmetic as ``kernel.write_result``: the winner scores 1 (vole 2), or the penalty
-    point (penalty vole) when the loser is the penalised side."""
-    vole = (etricks == 5) | (etricks == 0)
-    normal = 2 if vole else 1
-    penalty = rules[R_PENALTY_VOLE] if vole else rules[R_PENALTY_POINT]
-    elder_wins = np.int64(etricks >= 3)
-    ept = elder_wins * (penalty if pen_dealer else normal)
-    dpt = (1 - elder_wins) * (penalty if pen_elder else normal)
-    return ept, dpt
 
 
 @njit(cache=True)
