@@ -604,6 +604,8 @@ def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, quick,
     symmetry), iterated to best responses, and the decisions by game score; tables and figures."""
     from analysis.ecarte import strategy
 
+    if search_check == 1:  # checked before hours of tables are computed, not after
+        raise click.BadParameter("must be 0 (no check) or at least 2 hand classes", param_hint="--search-check")
     if quick:
         deals_per_hand, max_rounds, discard_deals = 20, 2, 4
     r = ecarte_rules(rules, rule)

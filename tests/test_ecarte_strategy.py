@@ -223,6 +223,13 @@ def S_code(card: str) -> int:
     return code_of(parse_card(card))
 
 
+def test_a_search_check_of_one_class_is_refused_before_anything_is_computed(capsys, monkeypatch):
+    monkeypatch.setattr(S, "compute", lambda *a, **k: pytest.fail("computed before checking the options"))
+    with pytest.raises(SystemExit) as e:
+        main(["study", "ecarte", "strategy", "--search-check", "1"])
+    assert e.value.code == 2 and "--search-check" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("args", [["--score", "5-1"], ["--score", "x"], ["--score", "2-2", "--tables", "/nonexistent"]])
 def test_propose_with_a_bad_score_or_without_tables_is_a_one_line_error(args, capsys):
     with pytest.raises(SystemExit) as e:
