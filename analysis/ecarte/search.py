@@ -41,7 +41,6 @@ from numba import njit, prange
 
 from analysis.bits import lowest_bit, nth_bit, popcount, rank_of_mask
 from analysis.ecarte.kernel import (
-    N_OUT,
     O_DEALER_POINTS,
     O_ELDER_POINTS,
     announce_kings,
@@ -75,7 +74,7 @@ from analysis.ecarte.solver import (
     value_after,
     value_table,
 )
-from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of, turnup_for
+from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of, item_streams, scratch, turnup_for
 from analysis.errors import InputError
 from analysis.rng import EMPTY_HALF, below, stream_start
 
@@ -452,15 +451,11 @@ def search_decision_block(seed, starts, counts, hands, dealer_table, rules, pe, 
     groups = min(nc, GROUPS)
     for g in prange(groups):
         # Private arrays per group (see table_kernel.GROUPS and kernel.hands_block).
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
+        deck, deck2, out, row, my_rules = scratch(rules, N_DECISION_TALLY)
         sums = np.zeros(32, dtype=np.int64)
         vals = np.zeros(32, dtype=np.int64)
         rec = np.zeros(N_RECORD, dtype=np.int64)
-        row = np.zeros(N_DECISION_TALLY, dtype=np.int64)
         codes = np.empty(5, dtype=np.int64)
-        my_rules = rules.copy()
         pe_a = pe.copy()
         pe_b = pe.copy()
         pd_a = pd.copy()
@@ -473,9 +468,7 @@ def search_decision_block(seed, starts, counts, hands, dealer_table, rules, pe, 
             codes_of(elder, codes)
             for i in range(starts[ci], starts[ci] + counts[ci]):
                 ui = np.uint64(i)
-                stc = stream_start(useed, ui, np.uint64(0))
-                sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-                stu = stream_start(useed, ui, np.uint64(2))
+                stc, sto, stu = item_streams(useed, i, choices)
                 stu, turnup = turnup_for(elder, stu)
                 stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
                 pd_b[P_FORCE_RESPONSE] = dealer_table[rank_of_mask(dealer)]
