@@ -105,15 +105,14 @@ def deal_with_elder(deck, st, half, elder_codes, turnup):
 
 @njit(cache=True, inline="always")
 def weakest(cards, t):
-    """First card of a non-empty set in weakest-first order (non-trumps by rank, then trumps)."""
+    """First card of a non-empty set in weakest-first order (non-trumps by rank, then trumps):
+    the lowest rank present (the suits' lanes ORed together), in the lowest suit holding it."""
     tmask = 0xFF << (8 * t)
     plain = cards & ~tmask
     src = plain if plain else cards & tmask
-    lanes = (src | (src >> 8) | (src >> 16) | (src >> 24)) & 0xFF
-    r = lowest_bit(lanes)
-    col = (src >> r) & COLUMN
-    s = lowest_bit((col | (col >> 7) | (col >> 14) | (col >> 21)) & 0xF)
-    return 8 * s + r
+    x = src | (src >> 16)
+    r = lowest_bit(x | (x >> 8))
+    return lowest_bit(src & (COLUMN << r))
 
 
 @njit(cache=True, inline="always")
@@ -196,10 +195,15 @@ def legal_follows(hand, led, t, must_trump):
 
 @njit(cache=True, inline="always")
 def beats(follow, led, t):
-    """True when the follower's card wins the trick."""
-    same_suit = (follow >> 3) == (led >> 3)
-    other_suit = (follow >> 3) != (led >> 3)
-    return (same_suit & ((follow & 7) > (led & 7))) | (other_suit & ((follow >> 3) == t))
+    """True when the follower's card wins the trick: a higher card of the suit led (same suit:
+    codes differ only in the low three bits), or a trump on a plain lead."""
+    return (((follow ^ led) < 8) & (follow > led)) | (((follow >> 3) == t) & ((led >> 3) != t))
+
+
+# LEAD_KEY[lane] ranks a plain suit's lane for the lead: its length, then its top card (0 if empty).
+LEAD_KEY = np.zeros(256, dtype=np.int64)
+for _lane in range(1, 256):
+    LEAD_KEY[_lane] = (bin(_lane).count("1") << 3) | (_lane.bit_length() - 1)
 
 
 @njit(cache=True, inline="always")
@@ -213,13 +217,12 @@ def heuristic_lead(hand, t, lead_trumps):
     plain = hand & ~(0xFF << (8 * t))
     kings = plain & KINGS
     # Longest plain suit, ties to the higher top card, then the lower suit: the largest key.
-    best = 0
-    for s in range(4):
-        lane = (plain >> (8 * s)) & 0xFF
-        key = (popcount(lane) << 6) | (highest_bit(lane) << 2) | (3 - s)
-        key = key if lane else 0
-        best = key if key > best else best
-    longest_top = 8 * (3 - (best & 3)) + ((best >> 2) & 15)
+    k0 = (LEAD_KEY[plain & 0xFF] << 2) | 3
+    k1 = (LEAD_KEY[(plain >> 8) & 0xFF] << 2) | 2
+    k2 = (LEAD_KEY[(plain >> 16) & 0xFF] << 2) | 1
+    k3 = LEAD_KEY[(plain >> 24) & 0xFF] << 2
+    best = max(max(k0, k1), max(k2, k3))
+    longest_top = 8 * (3 - (best & 3)) + ((best >> 2) & 7)
     card = top_trump if plain == 0 else longest_top
     card = lowest_bit(kings) if kings else card
     return top_trump if (lead_trumps and popcount(tl) >= 2) else card
@@ -229,11 +232,8 @@ def heuristic_lead(hand, t, lead_trumps):
 def heuristic_follow(legal, led, t):
     """The cheapest winning legal card, else the cheapest legal card (weakest-first order)."""
     ls = led >> 3
-    lr = led & 7
-    higher = ((0xFF >> (lr + 1)) << (lr + 1)) << (8 * ls)
-    win = higher
-    if ls != t:
-        win |= 0xFF << (8 * t)
+    higher_in_suit = (0xFF << (8 * ls)) & -(2 << led)
+    win = higher_in_suit | ((0xFF << (8 * t)) & -np.int64(ls != t))
     winners = legal & win
     return weakest(winners if winners else legal, t)
 
