@@ -480,13 +480,14 @@ def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_f
     out[O_TURNUP_KING] = tk
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, record=True):
     """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
 
     ``deck[p:]`` holds the undealt cards (the stock is fixed lazily from position p); ``stc`` (with
     its half-buffer ``stb``) and ``sto`` are the cards and choices streams; ``pe``/``pd`` the elder's and dealer's policy arrays.
     Without ``record`` the final hands and the cards of the tricks are not written (speed).
+    Compiled without reference counting (see hands_chunk); it allocates nothing.
     """
     t = turnup >> 3
     out[O_TURNUP] = turnup
