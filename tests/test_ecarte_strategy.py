@@ -157,6 +157,48 @@ def test_the_score_chain_on_exact_cases():
     assert res["W_points"][4, 4] == 0.0 and res["W_points"][3, 4] == 0.0
 
 
+def test_the_mixture_covariance_matches_resampled_counts():
+    """score.mixture's covariance of the weighted outcome distribution equals the spread of the
+    mixture when each class's counts are redrawn as multinomials (within 10%, 4,000 redraws)."""
+    rng = np.random.default_rng(3)
+    n = np.array([40, 200, 90])
+    probs = rng.dirichlet(np.ones(TK.N_CELLS) * 0.3, size=3)
+    rows = np.zeros((3, TK.N_ROW), dtype=np.int64)
+    rows[:, TK.R_N] = n
+    for i in range(3):
+        rows[i, TK.R_A:TK.R_A + TK.N_CELLS] = rng.multinomial(n[i], probs[i])
+    w = np.array([0.5, 0.3, 0.2])
+    table = np.zeros(3, dtype=int)
+    mean, cov = score.mixture(w, rows, table)
+    assert mean.sum() == pytest.approx(1.0) and np.allclose(cov.sum(axis=0), 0, atol=1e-15)
+    p_hat = rows[:, TK.R_A:TK.R_A + TK.N_CELLS] / n[:, None]
+    redraws = np.stack([sum(w[i] * rng.multinomial(n[i], p_hat[i]) / n[i] for i in range(3)) for _ in range(4000)])
+    big = np.diag(cov) > 1e-4
+    assert big.sum() >= 5
+    assert np.allclose(np.diag(np.cov(redraws.T))[big], np.diag(cov)[big], rtol=0.1)
+
+
+def test_king_value_intervals_cover_the_estimate_and_shrink_with_deals():
+    """The king point's bootstrap intervals (strategy.by_score columns) contain the point value and
+    are about ten times narrower with a hundred times the deals."""
+    rng = np.random.default_rng(5)
+    probs = rng.dirichlet(np.ones(TK.N_CELLS), size=4)
+    w = np.full(4, 0.25)
+    table = np.zeros(4, dtype=int)
+    widths = []
+    for deals in (100, 10_000):
+        rows = np.zeros((4, TK.N_ROW), dtype=np.int64)
+        rows[:, TK.R_N] = deals
+        for i in range(4):
+            rows[i, TK.R_A:TK.R_A + TK.N_CELLS] = rng.multinomial(deals, probs[i])
+        _, kv = score.points_chain(5, score.mixture(w, rows, table)[0])
+        draws = score.king_value_draws(5, w, rows, table, draws=300, seed=1)
+        lo, hi = np.percentile(draws["elder"], [2.5, 97.5], axis=0)
+        assert (lo <= kv["elder"]).all() and (kv["elder"] <= hi).all()
+        widths.append(float(np.mean(hi - lo)))
+    assert 6 < widths[0] / widths[1] < 15
+
+
 def test_the_score_chain_matches_simulated_games_under_the_heuristic():
     """With the heuristic's own decisions as tables, the chain's chance that the first elder wins
     the game must match games played by the engine (independent estimates, 5 standard errors)."""

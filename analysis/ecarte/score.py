@@ -45,6 +45,54 @@ def distributions(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[:, TK.R_A:TK.R_A + TK.N_CELLS] / n, rows[:, TK.R_B:TK.R_B + TK.N_CELLS] / n
 
 
+def points_chain(target: int, dist: np.ndarray) -> tuple[np.ndarray, dict]:
+    """The game when every hand's outcome follows ``dist`` (64 cells): ``W`` (the chance that the
+    player who is elder at score x, the dealer having y, wins) and the king point's value in the
+    chance of winning to the side that may announce it, per score: the change when the king cells'
+    point is scored rather than withheld."""
+    T = target
+    W = np.zeros((T, T))
+    king_value = {"elder": np.zeros((T, T)), "dealer": np.zeros((T, T))}
+    drop = np.where(KING == TK.KING_NONE, CELLS, CELLS - 16 * KING)  # the same cell without the king
+    for total in range(2 * T - 2, -1, -1):
+        for x in range(max(0, total - T + 1), min(T - 1, total) + 1):
+            y = total - x
+            v = cell_values(W, x, y, T)
+            W[x, y] = dist @ v
+            for side, kind in (("elder", TK.KING_ELDER), ("dealer", TK.KING_DEALER)):
+                has = KING == kind
+                gain = (dist[has] * (v[has] - v[drop[has]])).sum()
+                king_value[side][x, y] = gain if side == "elder" else -gain
+    return W, king_value
+
+
+def mixture(w: np.ndarray, rows: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The outcome distribution of a hand when elder's hand classes (weights ``w``) decide by
+    ``table`` (1 = propose), and its sampling covariance: classes are independent, each a
+    multinomial over its ``R_N`` deals, so Cov = sum over classes of w^2 (diag(p) - p p^T) / n."""
+    play, propose = distributions(rows)
+    p = np.where(table[:, None] == 1, propose, play)
+    k = w * w / np.maximum(rows[:, TK.R_N], 1)
+    cov = np.diag(k @ p) - (p * k[:, None]).T @ p
+    return w @ p, cov
+
+
+def king_value_draws(target: int, w: np.ndarray, rows: np.ndarray, table: np.ndarray, draws: int = 400,
+                     seed: int = 0) -> dict:
+    """The king point's value by score (points_chain) for ``draws`` outcome distributions drawn
+    around the estimated one with its sampling covariance (a parametric bootstrap): per side an
+    array (draws, T, T), from which percentile intervals follow."""
+    mean, cov = mixture(w, rows, table)
+    rng = np.random.default_rng(seed)
+    sample = rng.multivariate_normal(mean, cov, size=draws, method="eigh")
+    out = {"elder": np.empty((draws, target, target)), "dealer": np.empty((draws, target, target))}
+    for i, dist in enumerate(sample):
+        _, kv = points_chain(target, dist)
+        for side in out:
+            out[side][i] = kv[side]
+    return out
+
+
 def chain(target: int, elder_w: np.ndarray, elder_rows: np.ndarray, elder_table: np.ndarray,
           dealer_w: np.ndarray, dealer_rows: np.ndarray, dealer_table: np.ndarray) -> dict:
     """The game by score under the points tables and with decisions by score.
@@ -59,19 +107,15 @@ def chain(target: int, elder_w: np.ndarray, elder_rows: np.ndarray, elder_table:
     accept, refuse = distributions(dealer_rows)
     p_propose = float(elder_w[elder_table == 1].sum())
     elder_play_part = (elder_w * (elder_table == 0)) @ play  # outcome mass when elder plays
-    elder_points_dist = elder_w @ np.where(elder_table[:, None] == 1, propose, play)
+    W_points, king_value = points_chain(target, mixture(elder_w, elder_rows, elder_table)[0])
     T = target
-    W_points = np.zeros((T, T))
     W_elder = np.zeros((T, T))
     W_dealer = np.zeros((T, T))
     elder_changes = np.zeros((T, T, len(elder_table)), dtype=bool)
     dealer_changes = np.zeros((T, T, len(dealer_table)), dtype=bool)
-    king_value = {"elder": np.zeros((T, T)), "dealer": np.zeros((T, T))}
-    drop = np.where(KING == TK.KING_NONE, CELLS, CELLS - 16 * KING)  # the same cell without the king
     for total in range(2 * T - 2, -1, -1):
         for x in range(max(0, total - T + 1), min(T - 1, total) + 1):
             y = total - x
-            W_points[x, y] = elder_points_dist @ cell_values(W_points, x, y, T)
             v = cell_values(W_elder, x, y, T)
             ev_play, ev_prop = play @ v, propose @ v
             best = np.where(ev_prop > ev_play, 1, 0)
@@ -82,11 +126,5 @@ def chain(target: int, elder_w: np.ndarray, elder_rows: np.ndarray, elder_table:
             best = np.where(ev_ref < ev_acc, 1, 0)
             dealer_changes[x, y] = best != dealer_table
             W_dealer[x, y] = elder_play_part @ v + p_propose * (dealer_w @ np.minimum(ev_acc, ev_ref))
-            v = cell_values(W_points, x, y, T)
-            mass = elder_points_dist
-            for side, kind in (("elder", TK.KING_ELDER), ("dealer", TK.KING_DEALER)):
-                has = KING == kind
-                gain = (mass[has] * (v[has] - v[drop[has]])).sum()
-                king_value[side][x, y] = gain if side == "elder" else -gain
     return {"W_points": W_points, "W_elder": W_elder, "W_dealer": W_dealer, "elder_changes": elder_changes,
             "dealer_changes": dealer_changes, "king_value": king_value}

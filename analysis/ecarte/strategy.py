@@ -337,18 +337,27 @@ def _frame(rows: np.ndarray, decision: np.ndarray, heuristic: np.ndarray, a: str
 
 
 # ----------------------------------------------------------------------------------- by score
+KING_DRAWS = 400
+"""Outcome distributions drawn for the king value's intervals (score.king_value_draws)."""
+
+
 def by_score(result: Strategy, target: int | None = None):
     """(table, changes). Per score (elder's, dealer's): the chance that elder wins the game under the points tables
     and when elder (or the dealer) decides by score, the weighted share of hands whose decision
-    changes, and what the king point is worth there (analysis/ecarte/score.py)."""
+    changes, and what the king point is worth there (analysis/ecarte/score.py), with 95%
+    intervals from a parametric bootstrap of the outcome distribution."""
     import pandas as pd
 
     from analysis.ecarte import score
 
     target = target or int(result.spec["switches"].get("target", 5))
     e, d = result.elder, result.dealer
-    res = score.chain(target, e["weight"].to_numpy(), result.elder_rows, (e["decision"] == "propose").to_numpy(int),
+    elder_table = (e["decision"] == "propose").to_numpy(int)
+    res = score.chain(target, e["weight"].to_numpy(), result.elder_rows, elder_table,
                       d["weight"].to_numpy(), result.dealer_rows, (d["decision"] == "refuse").to_numpy(int))
+    king_draws = score.king_value_draws(target, e["weight"].to_numpy(), result.elder_rows, elder_table,
+                                        draws=KING_DRAWS)
+    king_ci = {side: np.percentile(v, [2.5, 97.5], axis=0) for side, v in king_draws.items()}
     records = []
     for x in range(target):
         for y in range(target):
@@ -366,10 +375,15 @@ def by_score(result: Strategy, target: int | None = None):
                 "dealer_to_refuse": int((dc & (d["decision"] == "accept").to_numpy()).sum()),
                 "dealer_to_accept": int((dc & (d["decision"] == "refuse").to_numpy()).sum()),
                 "king_value_elder": res["king_value"]["elder"][x, y],
+                "king_value_elder_lo": king_ci["elder"][0, x, y], "king_value_elder_hi": king_ci["elder"][1, x, y],
                 "king_value_dealer": res["king_value"]["dealer"][x, y],
+                "king_value_dealer_lo": king_ci["dealer"][0, x, y], "king_value_dealer_hi": king_ci["dealer"][1, x, y],
             })
     df = pd.DataFrame.from_records(records)
-    df.attrs.update({**result.spec, "target": target})
+    # The smallest king value over all scores, per draw: its interval is EC-T5's.
+    smallest = {side: np.percentile(v.min(axis=(1, 2)), [2.5, 97.5]).tolist() for side, v in king_draws.items()}
+    df.attrs.update({**result.spec, "target": target, "king_value_draws": KING_DRAWS,
+                     "smallest_king_value_ci95": smallest})
     # The changed decisions themselves (long format): hand class, score, side, decision there.
     changes = []
     for side, frame, flips, names in (("elder", e, res["elder_changes"], ("play", "propose")),

@@ -359,18 +359,26 @@ def ec_t5(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
     table, _ = by_score(fit)
     worst = table.loc[table["king_value_elder"].idxmin()]
     v = float(worst["king_value_elder"])
-    est = Estimate(v, v, v, int(fit.elder["n"].sum()))
-    verdict = "supported" if (table[["king_value_elder", "king_value_dealer"]] >= 0).all().all() else "refuted"
+    smallest = table.attrs["smallest_king_value_ci95"]
+    est = Estimate(v, *smallest["elder"], int(fit.elder["n"].sum()))
+    lows = [smallest[side][0] for side in ("elder", "dealer")]
+    highs = [smallest[side][1] for side in ("elder", "dealer")]
+    verdict = "supported" if min(lows) > 0 else "refuted" if min(highs) < 0 else "inconclusive"
     reading = ("From the game's Markov chain over scores (strategy tables' outcome distributions, deal "
                "alternating, king point scored before the tricks'), the change in the announcing side's chance "
                "of winning the game when the king point is announced rather than withheld, at every score. "
-               "Supported if it is never negative. In this model the trick play (heuristic) does not use the "
+               "In this model the trick play (heuristic) does not use the "
                "information an announcement gives, so withholding can only lose the point; the classic reason "
                "to hide the king (not telling the opponent) needs search play in the tables (not yet). The "
-               "effect is a point estimate: the smallest gain over all scores, for elder.")
-    details = {f"{int(r.elder_score)}-{int(r.dealer_score)}": {"elder": float(r.king_value_elder),
-                                                               "dealer": float(r.king_value_dealer)}
-               for r in table.itertuples()}
+               "effect is the smallest gain over all scores, for elder; its interval is a parametric bootstrap "
+               "(the hand's outcome distribution drawn with its sampling covariance over the hand classes, the "
+               "chain recomputed per draw). Supported if the smallest gain's interval lies above zero for both "
+               "sides, refuted if below, inconclusive otherwise.")
+    details = {f"{int(r.elder_score)}-{int(r.dealer_score)}": {
+        "elder": float(r.king_value_elder), "elder_ci95": [float(r.king_value_elder_lo), float(r.king_value_elder_hi)],
+        "dealer": float(r.king_value_dealer),
+        "dealer_ci95": [float(r.king_value_dealer_lo), float(r.king_value_dealer_hi)]}
+        for r in table.itertuples()}
     return _verdict("EC-T5", rules.name, verdict, est, "smallest gain in P(win game) from announcing, by score",
                     reading, int(fit.elder["n"].sum()), seed, {"exchanges_and_play": policy.describe()},
                     {"gain_by_score": details, "worst_score": f"{int(worst.elder_score)}-{int(worst.dealer_score)}"})
