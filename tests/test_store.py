@@ -304,3 +304,35 @@ def test_results_commands_on_an_item_run(tmp_path, monkeypatch, capsys):
         assert np.allclose(table["best_net"], df["best_net"]) and list(table["cards"]) == list(df["cards"])
     assert "4 items written" in capsys.readouterr().out
     assert store.prune() == []
+
+
+def test_the_numba_cache_is_keyed_by_every_source_that_uses_numba(tmp_path, monkeypatch):
+    """numba checks a cached kernel only against its own file; the cache directory must change when
+    any numba source changes (an inlined helper in another file), and only then."""
+    import os
+    import time
+
+    import analysis
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    pkg = tmp_path / "pkg"
+    (pkg / "game").mkdir(parents=True)
+    (pkg / "bits.py").write_text("from numba import njit\n")
+    (pkg / "game" / "kernel.py").write_text("import numba\n")
+    (pkg / "cli.py").write_text("import click\n")
+    first = analysis.numba_cache_dir(pkg)
+    assert first.parent == tmp_path / "cache" / "salon-numba"
+    (pkg / "cli.py").write_text("import click  # edited\n")
+    assert analysis.numba_cache_dir(pkg) == first
+    (pkg / "bits.py").write_text("from numba import njit  # edited\n")
+    second = analysis.numba_cache_dir(pkg)
+    assert second != first
+    # Stale caches of other versions go; the current one and recently used ones stay.
+    old = second.parent / "0000000000000000"
+    recent = second.parent / "1111111111111111"
+    for d in (old, recent, second):
+        d.mkdir(parents=True)
+    past = time.time() - (analysis.STALE_CACHE_DAYS + 1) * 86400
+    os.utime(old, (past, past))
+    analysis._prune_stale_caches(second)
+    assert not old.exists() and recent.exists() and second.exists()
