@@ -461,13 +461,21 @@ def trick_points(etricks, pen_elder, pen_dealer, rules):
 
 
 @njit(cache=True, inline="always")
-def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_first, pwp, refused_round, rules):
-    """EC-POINT / EC-PENALTY: score the hand and write the outcome fields of ``out``."""
+def hand_points(turnup, etricks, ending, announced, pwp, refused_round, rules):
+    """EC-POINT / EC-PENALTY / EC-KING: (elder's points, the dealer's, elder's trick points, the
+    dealer's, 1 if the turn-up is a king) of a finished hand."""
     pen_elder, pen_dealer = penalties(ending, pwp, refused_round, rules)
     ept, dpt = trick_points(etricks, pen_elder, pen_dealer, rules)
     tk = 1 if (turnup & 7) == 7 else 0
-    out[O_ELDER_POINTS] = ept + (announced & 1)
-    out[O_DEALER_POINTS] = dpt + (announced >> 1) + tk
+    return ept + (announced & 1), dpt + (announced >> 1) + tk, ept, dpt, tk
+
+
+@njit(cache=True, inline="always")
+def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_first, pwp, refused_round, rules):
+    """EC-POINT / EC-PENALTY: score the hand and write the outcome fields of ``out``."""
+    ep, dp, ept, dpt, tk = hand_points(turnup, etricks, ending, announced, pwp, refused_round, rules)
+    out[O_ELDER_POINTS] = ep
+    out[O_DEALER_POINTS] = dp
     out[O_ELDER_TRICKS] = etricks
     out[O_ENDING] = ending
     out[O_ROUNDS] = rnd
@@ -553,18 +561,27 @@ N_TALLY = 29
 
 @njit(cache=True, inline="always")
 def tally_hand(h, out):
-    """Add one hand's outcome to a histogram row (H_* layout)."""
-    t = out[O_TURNUP] >> 3
+    """Add one hand's outcome vector to a histogram row (H_* layout)."""
+    tally_fields(h, out[O_TURNUP], out[O_ELDER_DEALT], out[O_DEALER_DEALT], out[O_ELDER_POINTS],
+                 out[O_DEALER_POINTS], out[O_ELDER_TRICKS], out[O_PROPOSED_FIRST], out[O_ENDING],
+                 out[O_ANNOUNCED], out[O_ROUNDS], out[O_STOCK_DRAWN])
+
+
+@njit(cache=True, inline="always")
+def tally_fields(h, turnup, elder_dealt, dealer_dealt, elder_points, dealer_points, etricks, proposed, ending,
+                 announced, rnd, drawn):
+    """Add one hand to a histogram row (H_* layout) from its outcome's fields."""
+    t = turnup >> 3
     tmask = 0xFF << (8 * t)
-    h[H_POINTS + out[O_ELDER_POINTS] * 6 + out[O_DEALER_POINTS]] += 1
-    h[H_TRICKS + out[O_ELDER_TRICKS]] += 1
-    flags = (out[O_TURNUP_KING] | (((out[O_ELDER_DEALT] >> (8 * t + 7)) & 1) << 1)
-             | (out[O_PROPOSED_FIRST] << 2) | (out[O_ENDING] << 3) | (out[O_ANNOUNCED] << 4))
+    h[H_POINTS + elder_points * 6 + dealer_points] += 1
+    h[H_TRICKS + etricks] += 1
+    tk = 1 if (turnup & 7) == 7 else 0
+    flags = (tk | (((elder_dealt >> (8 * t + 7)) & 1) << 1) | (proposed << 2) | (ending << 3) | (announced << 4))
     h[H_FLAGS + flags] += 1
-    two = 1 if popcount(out[O_DEALER_DEALT] & tmask) >= 2 else 0
-    h[H_TRUMPS + popcount(out[O_ELDER_DEALT] & tmask) * 2 + two] += 1
-    h[H_ROUNDS] += out[O_ROUNDS]
-    h[H_STOCK_DRAWN] += out[O_STOCK_DRAWN]
+    two = 1 if popcount(dealer_dealt & tmask) >= 2 else 0
+    h[H_TRUMPS + popcount(elder_dealt & tmask) * 2 + two] += 1
+    h[H_ROUNDS] += rnd
+    h[H_STOCK_DRAWN] += drawn
 
 
 def hand_tallies(h: np.ndarray) -> np.ndarray:
@@ -607,25 +624,30 @@ def hand_tallies(h: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def exchange_phase(deck, useed, ui, rules, pe, pd, out):
+def exchange_phase(deck, useed, ui, rules, pe, pd):
     """Deal hand ``ui`` and play its exchanges and kings under heuristic policies (no choices
-    stream); returns what the tricks and the score need."""
+    stream); returns what the tricks and the tally need."""
     stc = stream_start(useed, ui, np.uint64(0))
-    stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+    stc, stb, elder_dealt, dealer_dealt, turnup = deal(deck, stc, EMPTY_HALF)
     t = turnup >> 3
-    out[O_TURNUP] = turnup
-    out[O_ELDER_DEALT] = elder
-    out[O_DEALER_DEALT] = dealer
     p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused, proposed, _, _ = exchanges(
-        deck, 11, stc, stb, np.uint64(0), elder, dealer, t, rules, pe, pd)
+        deck, 11, stc, stb, np.uint64(0), elder_dealt, dealer_dealt, t, rules, pe, pd)
     sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
-    return elder, dealer, turnup, p - 11, rnd, ending, pwp, refused, proposed, announced
+    return elder, dealer, turnup, elder_dealt, dealer_dealt, p - 11, rnd, ending, pwp, refused, proposed, announced
+
+
+@njit(cache=True, inline="always")
+def tally_scored(h, turnup, elder_dealt, dealer_dealt, etricks, drawn, rnd, ending, pwp, refused, proposed, announced,
+                 rules):
+    """Score a hand (as write_result) and add it to a histogram row, without an outcome vector."""
+    ep, dp, _, _, _ = hand_points(turnup, etricks, ending, announced, pwp, refused, rules)
+    tally_fields(h, turnup, elder_dealt, dealer_dealt, ep, dp, etricks, proposed, ending, announced, rnd, drawn)
 
 
 @njit(cache=True, _nrt=False)
-def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, out_b, row):
+def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, row):
     """Add the hands start..start+count-1 to the histogram row ``row`` (the body of hands_block's
-    loop; ``deck``, ``deck_b``, ``out`` and ``out_b`` are scratch arrays).
+    loop; ``deck``, ``deck_b`` and ``out`` are scratch arrays).
 
     With heuristic players, hands go in pairs whose tricks are interleaved (the same results as
     ``play_hand``, faster: one hand's trick play is a chain of dependent steps). Compiled without
@@ -639,15 +661,13 @@ def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, out_b, ro
         e_lead = pe[P_LEAD_TRUMPS]
         d_lead = pd[P_LEAD_TRUMPS]
         while i + 1 < end:
-            ea, da, ua, drawn_a, rnd_a, end_a, pwp_a, ref_a, prop_a, ann_a = exchange_phase(
-                deck, useed, np.uint64(i), rules, pe, pd, out)
-            eb, db, ub, drawn_b, rnd_b, end_b, pwp_b, ref_b, prop_b, ann_b = exchange_phase(
-                deck_b, useed, np.uint64(i + 1), rules, pe, pd, out_b)
+            ea, da, ua, ea0, da0, drawn_a, rnd_a, end_a, pwp_a, ref_a, prop_a, ann_a = exchange_phase(
+                deck, useed, np.uint64(i), rules, pe, pd)
+            eb, db, ub, eb0, db0, drawn_b, rnd_b, end_b, pwp_b, ref_b, prop_b, ann_b = exchange_phase(
+                deck_b, useed, np.uint64(i + 1), rules, pe, pd)
             tricks_a, tricks_b = heuristic_tricks_pair(ea, da, ua >> 3, eb, db, ub >> 3, e_lead, d_lead, must)
-            write_result(out, ua, tricks_a, end_a, rnd_a, ann_a, drawn_a, prop_a, pwp_a, ref_a, rules)
-            tally_hand(row, out)
-            write_result(out_b, ub, tricks_b, end_b, rnd_b, ann_b, drawn_b, prop_b, pwp_b, ref_b, rules)
-            tally_hand(row, out_b)
+            tally_scored(row, ua, ea0, da0, tricks_a, drawn_a, rnd_a, end_a, pwp_a, ref_a, prop_a, ann_a, rules)
+            tally_scored(row, ub, eb0, db0, tricks_b, drawn_b, rnd_b, end_b, pwp_b, ref_b, prop_b, ann_b, rules)
             i += 2
     while i < end:
         ui = np.uint64(i)
@@ -670,7 +690,7 @@ def hands_block(seed, starts, counts, rules, pe, pd):
         # arrays shared by the threads would bounce one cache line between the cores.
         row = np.zeros(N_HIST, dtype=np.int64)
         hands_chunk(useed, starts[ci], counts[ci], rules.copy(), pe.copy(), pd.copy(), np.empty(32, dtype=np.int8),
-                    np.empty(32, dtype=np.int8), np.zeros(N_OUT, dtype=np.int64), np.zeros(N_OUT, dtype=np.int64), row)
+                    np.empty(32, dtype=np.int8), np.zeros(N_OUT, dtype=np.int64), row)
         tallies[ci, :] = row
     return tallies
 
