@@ -24,19 +24,15 @@ DEALER_TRICK_POINTS = CELLS & 3
 
 def cell_values(W: np.ndarray, x: int, y: int, target: int) -> np.ndarray:
     """For elder at score x against the dealer's y: his chance of winning the game after each
-    outcome cell (king point first, then the tricks'; the deal then passes)."""
+    outcome cell (king point first, then the tricks'; the deal then passes). ``W`` may carry
+    leading dimensions (one chain per draw); the cells are the last axis of the result."""
     ke = (KING == TK.KING_ELDER).astype(int)
     kd = (KING >= TK.KING_TURNUP).astype(int)
-    v = np.empty(TK.N_CELLS)
-    for c in CELLS:
-        if x + ke[c] >= target:
-            v[c] = 1.0
-        elif y + kd[c] >= target:
-            v[c] = 0.0
-        else:
-            xe, yd = x + ke[c] + ELDER_TRICK_POINTS[c], y + kd[c] + DEALER_TRICK_POINTS[c]
-            v[c] = 1.0 if xe >= target else 0.0 if yd >= target else 1.0 - W[yd, xe]
-    return v
+    xe, yd = x + ke + ELDER_TRICK_POINTS, y + kd + DEALER_TRICK_POINTS
+    later = 1.0 - W[..., np.minimum(yd, target - 1), np.minimum(xe, target - 1)]
+    v = np.where(xe >= target, 1.0, np.where(yd >= target, 0.0, later))
+    v = np.where(y + kd >= target, 0.0, v)
+    return np.where(x + ke >= target, 1.0, v)
 
 
 def distributions(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -46,23 +42,25 @@ def distributions(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def points_chain(target: int, dist: np.ndarray) -> tuple[np.ndarray, dict]:
-    """The game when every hand's outcome follows ``dist`` (64 cells): ``W`` (the chance that the
+    """The game when every hand's outcome follows ``dist`` (64 cells; or draws x 64, a chain
+    per draw): ``W`` (the chance that the
     player who is elder at score x, the dealer having y, wins) and the king point's value in the
     chance of winning to the side that may announce it, per score: the change when the king cells'
     point is scored rather than withheld."""
     T = target
-    W = np.zeros((T, T))
-    king_value = {"elder": np.zeros((T, T)), "dealer": np.zeros((T, T))}
+    lead = dist.shape[:-1]  # one chain per leading index (draws), or a single chain
+    W = np.zeros(lead + (T, T))
+    king_value = {"elder": np.zeros(lead + (T, T)), "dealer": np.zeros(lead + (T, T))}
     drop = np.where(KING == TK.KING_NONE, CELLS, CELLS - 16 * KING)  # the same cell without the king
     for total in range(2 * T - 2, -1, -1):
         for x in range(max(0, total - T + 1), min(T - 1, total) + 1):
             y = total - x
             v = cell_values(W, x, y, T)
-            W[x, y] = dist @ v
+            W[..., x, y] = (dist * v).sum(axis=-1)
             for side, kind in (("elder", TK.KING_ELDER), ("dealer", TK.KING_DEALER)):
                 has = KING == kind
-                gain = (dist[has] * (v[has] - v[drop[has]])).sum()
-                king_value[side][x, y] = gain if side == "elder" else -gain
+                gain = (dist[..., has] * (v[..., has] - v[..., drop[has]])).sum(axis=-1)
+                king_value[side][..., x, y] = gain if side == "elder" else -gain
     return W, king_value
 
 
@@ -85,12 +83,7 @@ def king_value_draws(target: int, w: np.ndarray, rows: np.ndarray, table: np.nda
     mean, cov = mixture(w, rows, table)
     rng = np.random.default_rng(seed)
     sample = rng.multivariate_normal(mean, cov, size=draws, method="eigh")
-    out = {"elder": np.empty((draws, target, target)), "dealer": np.empty((draws, target, target))}
-    for i, dist in enumerate(sample):
-        _, kv = points_chain(target, dist)
-        for side in out:
-            out[side][i] = kv[side]
-    return out
+    return points_chain(target, sample)[1]
 
 
 def chain(target: int, elder_w: np.ndarray, elder_rows: np.ndarray, elder_table: np.ndarray,
