@@ -42,11 +42,10 @@ def distributions(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def points_chain(target: int, dist: np.ndarray) -> tuple[np.ndarray, dict]:
-    """The game when every hand's outcome follows ``dist`` (64 cells; or draws x 64, a chain
-    per draw): ``W`` (the chance that the
-    player who is elder at score x, the dealer having y, wins) and the king point's value in the
-    chance of winning to the side that may announce it, per score: the change when the king cells'
-    point is scored rather than withheld."""
+    """The game when every hand's outcome follows ``dist`` (64 cells; or draws x 64, a chain per
+    draw): ``W`` (the chance that the player who is elder at score x, the dealer having y, wins)
+    and the king point's value in the chance of winning to the side that may announce it, per
+    score: the change when the king cells' point is scored rather than withheld."""
     T = target
     lead = dist.shape[:-1]  # one chain per leading index (draws), or a single chain
     W = np.zeros(lead + (T, T))
