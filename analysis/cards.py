@@ -41,12 +41,22 @@ letter that is both a rank and a suit is ``D``, so: ``DH`` = ``HD`` = Dame of he
 Errors are :class:`analysis.errors.InputError` with a one-line message that quotes the token as
 given: ``not a card: 'KX'``, ``rank without a suit: 'Q' ...``, ``duplicate card: 'KH' (given
 twice)``, ``expected 5 cards, got 4: '...'``.
+
+Game codes
+----------
+
+Each game numbers its cards for the kernels' bit masks: ``code = 32 * copy + 8 * suit + rank``,
+``rank`` the card's place in that game's rank order, low to high. One :class:`CardCodec` does it
+for every game, the rank order being data (``CardCodec(("7", "8", "9", "10", "A", "J", "Q",
+"K"))`` for Écarté, ``copies=2`` for Bezique's doubled pack); each ``rules.py`` holds its
+``CODEC`` and exports the methods under the old names (``code_of = CODEC.code_of``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from analysis.errors import InputError
@@ -230,3 +240,77 @@ def format_book(cards: Iterable[Card], rank_order: Sequence[int | str] | None = 
             ranks.sort(key=place.__getitem__)
             groups.append(SUIT_SYMBOLS[s] + " ".join(RANKS[r] for r in ranks))
     return " ".join(groups)
+
+
+@dataclass(frozen=True)
+class CardCodec:
+    """A game's card codes: ``code = 32 * copy + 8 * suit + rank``, ``rank`` the card's index in
+    ``ranks`` (the game's rank order, low to high, as RANKS names); ``copies`` is 1, or 2 for a
+    doubled pack (Bezique), whose second copy of a card is the first's code + 32.
+
+    Masks set bit ``code`` for each card. The face of a code is ``code & 31``: both copies of a
+    card share it, and they print alike.
+    """
+
+    ranks: tuple[str, ...]
+    copies: int = 1
+    _to_code: tuple[int, ...] = field(init=False, repr=False, compare=False)  # RANKS index -> rank
+    _to_card: tuple[int, ...] = field(init=False, repr=False, compare=False)  # rank -> RANKS index
+
+    def __post_init__(self) -> None:
+        ranks = tuple(self.ranks)
+        if len(ranks) != len(RANKS) or set(ranks) != set(RANKS):
+            raise ValueError(f"ranks must list each of {' '.join(RANKS)} once, got {self.ranks!r}")
+        if self.copies not in (1, 2):
+            raise ValueError(f"copies must be 1 or 2, got {self.copies!r}")
+        object.__setattr__(self, "ranks", ranks)
+        object.__setattr__(self, "_to_code", tuple(ranks.index(r) for r in RANKS))
+        object.__setattr__(self, "_to_card", tuple(RANKS.index(r) for r in ranks))
+
+    @property
+    def size(self) -> int:
+        """How many codes there are: 32 per copy."""
+        return 32 * self.copies
+
+    @property
+    def book_order(self) -> tuple[str, ...]:
+        """The ranks high to low, for :func:`format_book`'s ``rank_order``."""
+        return self.ranks[::-1]
+
+    def code_of(self, card: Card, copy: int = 0) -> int:
+        """The code of a :class:`Card`, of its first copy (0) or, in a doubled pack, its second (1)."""
+        if copy not in range(self.copies):
+            allowed = " or ".join(str(c) for c in range(self.copies))
+            raise ValueError(f"copy must be {allowed}, got {copy}")
+        return 32 * copy + 8 * card.suit + self._to_code[card.rank]
+
+    def card_of(self, code: int) -> Card:
+        """The :class:`Card` of a code (both copies give the same card)."""
+        if not 0 <= code < 32 * self.copies:
+            raise ValueError(f"not a card code: {code} (codes are 0..{32 * self.copies - 1})")
+        return Card(self._to_card[code & 7], (code >> 3) & 3)
+
+    def face_of(self, code: int) -> int:
+        """The face of a code: the code of its first copy (0..31)."""
+        return code & 31
+
+    def name_of(self, code: int, symbols: bool = False) -> str:
+        """A code printed as ``KH`` (or ``K♥`` with ``symbols``); both copies print alike."""
+        return format_card(self.card_of(code), symbols)
+
+    def mask_of(self, cards: Iterable[Card]) -> int:
+        """The bit mask of some cards. In a doubled pack a card given again takes its next copy;
+        a card given more often than the pack holds it sets no new bit."""
+        m = 0
+        for c in cards:
+            code = self.code_of(c)
+            for _ in range(self.copies - 1):
+                if not m >> code & 1:
+                    break
+                code += 32
+            m |= 1 << code
+        return m
+
+    def codes_of_mask(self, mask: int) -> list[int]:
+        """The codes in a mask, ascending."""
+        return [c for c in range(32 * self.copies) if mask >> c & 1]

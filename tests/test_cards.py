@@ -15,6 +15,7 @@ from analysis.cards import (
     SUIT_SYMBOLS,
     SUITS,
     Card,
+    CardCodec,
     format_book,
     format_card,
     format_cards,
@@ -350,3 +351,115 @@ def test_every_bad_two_char_token_is_rejected():
             continue
         with pytest.raises(InputError, match="not a card"):
             parse_card(tok)
+
+
+# --- each game's card codes (analysis/*/rules.py, one CardCodec) ---------------------------------
+
+# Each game's codes in code order: suits S H D C, and within a suit the ranks low to high in that
+# game's trick order (RULES.md PQ-DECK, EC-DECK, BZ-DECK read from the low end). Bezique's second
+# copy of a card is its first copy's code + 32. These tables pin what the per-game functions gave
+# before they became one codec (the refactor of issue #14).
+CODE_ORDER = {
+    "piquet": ("7 8 9 10 J Q K A", 1),
+    "ecarte": ("7 8 9 10 A J Q K", 1),
+    "bezique": ("7 8 9 J Q K 10 A", 2),
+}
+GAMES = tuple(CODE_ORDER)
+
+
+def game_rules(game: str):
+    import importlib
+
+    return importlib.import_module(f"analysis.{game}.rules")
+
+
+def code_names(game: str) -> list[str]:
+    """The card names of a game's codes 0, 1, 2, ... (both copies for Bezique)."""
+    ranks, copies = CODE_ORDER[game]
+    return [r + s for s in SUITS for r in ranks.split()] * copies
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_game_codes_of_every_card(game):
+    rules = game_rules(game)
+    copies = CODE_ORDER[game][1]
+    for code, name in enumerate(code_names(game)):
+        card, copy = parse_card(name), code // 32
+        assert rules.name_of(code) == name
+        assert rules.name_of(code, True) == rules.name_of(code, symbols=True) == format_card(card, True)
+        assert rules.card_of(code) == card
+        assert (rules.code_of(card, copy) if copies > 1 else rules.code_of(card)) == code
+    assert sorted(rules.code_of(c) for c in PACK) == list(range(32))
+
+
+@pytest.mark.parametrize("game", ["piquet", "ecarte"])
+def test_game_masks(game):
+    rules = game_rules(game)
+    names = code_names(game)
+    for code, name in enumerate(names):
+        assert rules.mask_of([parse_card(name)]) == 1 << code
+    assert rules.mask_of(PACK) == (1 << 32) - 1
+    assert rules.mask_of([]) == 0
+    hand = parse_cards("KH 7S AD 10C QH")
+    mask = rules.mask_of(hand)
+    assert rules.codes_of_mask(mask) == sorted(rules.code_of(c) for c in hand)
+    assert [names[c] for c in rules.codes_of_mask(mask)] == sorted(
+        (format_card(c) for c in hand), key=names.index)
+    assert rules.mask_of(hand + hand[:2]) == mask  # a card given twice is one bit
+    assert rules.codes_of_mask(0) == []
+    assert rules.codes_of_mask((1 << 32) - 1) == list(range(32))
+
+
+def test_bezique_copies_and_faces():
+    rules = game_rules("bezique")
+    for code in range(64):
+        assert rules.face_of(code) == code & 31
+        assert rules.card_of(code) == rules.card_of(code & 31)
+    queen = parse_card("QS")
+    assert (rules.code_of(queen), rules.code_of(queen, 1)) == (4, 36)
+    for bad in (2, -1):
+        with pytest.raises(ValueError, match=f"copy must be 0 or 1, got {bad}"):
+            rules.code_of(queen, bad)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_has_one_codec(game):
+    """Every rules.py card function is its CODEC's method, the rank order data of the codec."""
+    rules = game_rules(game)
+    ranks, copies = CODE_ORDER[game]
+    assert rules.CODEC == CardCodec(tuple(ranks.split()), copies)
+    assert rules.CODEC.size == 32 * copies
+    assert rules.CODEC.book_order == tuple(reversed(ranks.split()))
+    for name in ("code_of", "card_of", "mask_of", "codes_of_mask", "name_of", "face_of"):
+        assert getattr(rules, name, None) in (None, getattr(rules.CODEC, name))
+    with pytest.raises(ValueError, match="not a card code"):
+        rules.card_of(32 * copies)
+    with pytest.raises(ValueError, match="not a card code"):
+        rules.card_of(-1)
+
+
+def test_bezique_masks_take_the_next_copy():
+    codec = game_rules("bezique").CODEC
+    qs, jd = parse_card("QS"), parse_card("JD")
+    assert codec.mask_of([qs]) == 1 << 4
+    assert codec.mask_of([qs, jd, qs]) == 1 << 4 | 1 << 36 | 1 << codec.code_of(jd)
+    assert codec.mask_of([qs, qs, qs]) == codec.mask_of([qs, qs])
+    hand = parse_cards("QS QS JD 10H AH AH", allow_copies=2)
+    codes = codec.codes_of_mask(codec.mask_of(hand))
+    assert len(codes) == 6 and max(codes) >= 32
+    assert sorted(codec.name_of(c) for c in codes) == sorted(format_card(c) for c in hand)
+    assert codec.codes_of_mask((1 << 64) - 1) == list(range(64))
+    assert format_book(hand, codec.book_order) == "♠Q Q ♥A A 10 ♦J"
+
+
+def test_codec_checks_its_ranks_and_copies():
+    natural = CardCodec(RANKS)
+    assert [natural.code_of(c) for c in PACK] == list(range(32))  # PACK is in natural code order
+    assert [natural.card_of(i) for i in range(32)] == list(PACK)
+    with pytest.raises(ValueError, match="copy must be 0, got 1"):
+        natural.code_of(PACK[0], 1)
+    for bad in (RANKS[:7], RANKS[:7] + ("7",), ("T",) + RANKS[1:]):
+        with pytest.raises(ValueError, match="ranks must list each"):
+            CardCodec(bad)
+    with pytest.raises(ValueError, match="copies must be 1 or 2"):
+        CardCodec(RANKS, copies=3)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analysis.cards import CardCodec
 from analysis.errors import InputError
 
 # Positions of the switches in the int64 array handed to kernels.
@@ -144,36 +145,17 @@ def get_rules(name: str = "seed-de", overrides: dict[str, str] | list[str] | Non
 # ---------------------------------------------------------------------------------------------
 
 BEZIQUE_RANKS = ("7", "8", "9", "J", "Q", "K", "10", "A")
-_NATURAL_TO_BEZIQUE = (0, 1, 2, 6, 3, 4, 5, 7)  # cards.RANKS index (7 8 9 10 J Q K A) -> Bezique
-_BEZIQUE_TO_NATURAL = tuple(_NATURAL_TO_BEZIQUE.index(i) for i in range(8))
 SEVEN, EIGHT, NINE, JACK, QUEEN, KING, TEN, ACE = range(8)
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+CODEC = CardCodec(BEZIQUE_RANKS, copies=2)
+"""The Bezique codes (0..63) of :class:`analysis.cards.Card`; the names below are its methods."""
 
-
-def code_of(card, copy: int = 0) -> int:
-    """The Bezique code (0..63) of a :class:`analysis.cards.Card`, first (0) or second (1) copy."""
-    if copy not in (0, 1):
-        raise ValueError(f"copy must be 0 or 1, got {copy}")
-    return 32 * copy + 8 * card.suit + _NATURAL_TO_BEZIQUE[card.rank]
-
-
-def face_of(code: int) -> int:
-    """The face (0..31, the code of the first copy) of a Bezique code."""
-    return code & 31
-
-
-def card_of(code: int):
-    """The :class:`analysis.cards.Card` of a Bezique code (copies map to the same card)."""
-    from analysis.cards import Card
-
-    return Card(_BEZIQUE_TO_NATURAL[code & 7], (code >> 3) & 3)
-
-
-def name_of(code: int, symbols: bool = False) -> str:
-    """A card code printed as ``KH`` (or ``K♥``); both copies print alike."""
-    from analysis.cards import format_card
-
-    return format_card(card_of(code), symbols)
+code_of = CODEC.code_of  # (Card, copy 0 or 1) -> code
+face_of = CODEC.face_of  # code -> face (0..31, the code of the first copy)
+card_of = CODEC.card_of  # code -> Card (both copies give the same card)
+mask_of = CODEC.mask_of  # cards -> 64-bit mask (a card given again takes its second copy)
+codes_of_mask = CODEC.codes_of_mask  # mask -> codes, ascending
+name_of = CODEC.name_of  # code -> "KH" (or "K♥" with symbols=True); both copies print alike
 
 
 BOOK_ORDER = ("A", "10", "K", "Q", "J", "9", "8", "7")

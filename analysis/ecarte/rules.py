@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analysis.cards import CardCodec
 from analysis.errors import InputError
 
 # Positions of the switches in the int64 array handed to kernels.
@@ -99,38 +100,12 @@ def get_rules(name: str = "seed-de", overrides: dict[str, str] | list[str] | Non
 
 # Card codes (EC-DECK): code = 8 * suit + rank index in Écarté order, low to high.
 ECARTE_RANKS = ("7", "8", "9", "10", "A", "J", "Q", "K")
-_NATURAL_TO_ECARTE = (0, 1, 2, 3, 5, 6, 7, 4)  # cards.RANKS index -> Écarté rank index
-_ECARTE_TO_NATURAL = tuple(_NATURAL_TO_ECARTE.index(i) for i in range(8))
 KING = 7
+CODEC = CardCodec(ECARTE_RANKS)
+"""The Écarté codes (0..31) of :class:`analysis.cards.Card`; the names below are its methods."""
 
-
-def code_of(card) -> int:
-    """The Écarté code (0..31) of a :class:`analysis.cards.Card`."""
-    return 8 * card.suit + _NATURAL_TO_ECARTE[card.rank]
-
-
-def card_of(code: int):
-    """The :class:`analysis.cards.Card` of an Écarté code."""
-    from analysis.cards import Card
-
-    return Card(_ECARTE_TO_NATURAL[code & 7], code >> 3)
-
-
-def mask_of(cards) -> int:
-    """The 32-bit hand mask of some cards."""
-    m = 0
-    for c in cards:
-        m |= 1 << code_of(c)
-    return m
-
-
-def codes_of_mask(mask: int) -> list[int]:
-    """The card codes in a mask, ascending."""
-    return [c for c in range(32) if mask >> c & 1]
-
-
-def name_of(code: int, symbols: bool = False) -> str:
-    """A card code printed as ``KH`` (or ``K♥``)."""
-    from analysis.cards import format_card
-
-    return format_card(card_of(code), symbols)
+code_of = CODEC.code_of  # Card -> code
+card_of = CODEC.card_of  # code -> Card
+mask_of = CODEC.mask_of  # cards -> 32-bit hand mask
+codes_of_mask = CODEC.codes_of_mask  # mask -> codes, ascending
+name_of = CODEC.name_of  # code -> "KH" (or "K♥" with symbols=True)
