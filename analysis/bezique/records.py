@@ -23,18 +23,17 @@ RULES.md and raises :class:`InputError` with one line naming the step and the ru
 """
 from __future__ import annotations
 
-import json
-
 from analysis.bezique import reference as ref
 from analysis.bezique.reference import DEALER, ELDER, SEATS, DealResult, TrickPlay
-from analysis.bezique.rules import VARIANTS, BeziqueRules, code_of, get_rules, name_of
-from analysis.record_files import card_code, card_codes, fail_step, load_record, load_records, record_rules  # noqa: F401 (the records API)
-from analysis.record_files import save_records as write_records
+from analysis.bezique.rules import CODEC, VARIANTS, BeziqueRules, get_rules, name_of
+from analysis.record_files import RecordSchema, fail_step, load_record, load_records  # noqa: F401 (the records API)
 
 REQUIRED_KEYS = ("game", "rules", "elder", "dealer", "turn_up", "stock", "tricks")
 OPTIONAL_KEYS = ("switches", "source", "comment")
 TRICK_KEYS = ("lead", "follow")
 TRICK_OPTIONAL = ("table", "exchange", "meld", "draws")
+SCHEMA = RecordSchema("bezique", REQUIRED_KEYS, OPTIONAL_KEYS, get_rules, CODEC, VARIANTS,
+                      item_per_line=("tricks",))
 
 
 _fail = fail_step
@@ -43,13 +42,6 @@ _fail = fail_step
 # ---------------------------------------------------------------------------------------------
 # Writing
 # ---------------------------------------------------------------------------------------------
-
-def _rules_entries(rules: BeziqueRules) -> dict:
-    """``"rules"`` and, when some switch differs from that variant, ``"switches"``."""
-    name = rules.name if rules.name in VARIANTS else "seed-de"
-    changed = ref.overridden_switches(rules)
-    return {"rules": name, **({"switches": changed} if changed else {})}
-
 
 def record_from_deal(result: DealResult, rules: BeziqueRules | None = None) -> dict:
     """The JSON record (a dict) of a deal played by :func:`reference.play_deal` (a deal cut
@@ -75,7 +67,7 @@ def record_from_deal(result: DealResult, rules: BeziqueRules | None = None) -> d
         tricks.append(entry)
     return {
         "game": "bezique",
-        **_rules_entries(rules),
+        **SCHEMA.rules_entries(rules),
         "elder": names(result.elder_dealt),
         "dealer": names(result.dealer_dealt),
         "turn_up": name_of(result.turn_up),
@@ -89,33 +81,8 @@ def record_from_deal(result: DealResult, rules: BeziqueRules | None = None) -> d
 # Reading the structure
 # ---------------------------------------------------------------------------------------------
 
-def _card(value, where: str) -> int:
-    """One card string -> its code."""
-    return card_code(value, where, code_of)
-
-
-def _cards(value, where: str) -> list[int]:
-    """A list of card strings -> codes."""
-    return card_codes(value, where, code_of)
-
-
-def _rules_of(record: dict, rules: BeziqueRules | None) -> BeziqueRules:
-    """The explicit rules, else the record's variant with its switches."""
-    return record_rules(record, rules, get_rules)
-
-
-def _check_keys(record, rules: BeziqueRules | None) -> None:
-    """The record is an object with the required keys and no unknown ones, for bezique."""
-    if not isinstance(record, dict):
-        _fail("record", f"expected a JSON object, got {type(record).__name__}")
-    for key in REQUIRED_KEYS:
-        if key not in record and not (key == "rules" and rules is not None):
-            _fail("record", f"missing key {key!r}")
-    unknown = [k for k in record if k not in REQUIRED_KEYS + OPTIONAL_KEYS]
-    if unknown:
-        _fail("record", f"unknown key {unknown[0]!r}; valid: {', '.join(REQUIRED_KEYS + OPTIONAL_KEYS)}")
-    if record["game"] != "bezique":
-        _fail("game", f"expected 'bezique', got {record['game']!r}")
+_card = SCHEMA.card  # one card string -> its code (the first copy's; replay works on faces)
+_cards = SCHEMA.cards  # a list of card strings -> codes
 
 
 def _trick(entry, n: int) -> tuple[TrickPlay, list[int] | None]:
@@ -165,8 +132,8 @@ def replay(record: dict, rules: BeziqueRules | None = None) -> dict:
     each score a breakdown (the meld kinds, seven, brisques, last_trick, total, tricks). An
     illegal or malformed record raises :class:`InputError` naming the step and the rule.
     """
-    _check_keys(record, rules)
-    rules = _rules_of(record, rules)
+    SCHEMA.check(record, rules)
+    rules = SCHEMA.rules_of(record, rules)
     elder = _cards(record["elder"], "elder")
     dealer = _cards(record["dealer"], "dealer")
     turn_up = _card(record["turn_up"], "turn_up")
@@ -195,21 +162,7 @@ def replay(record: dict, rules: BeziqueRules | None = None) -> dict:
 # Files
 # ---------------------------------------------------------------------------------------------
 
-def _dump_record(record: dict, indent: str) -> str:
-    """A record with one key per line (tricks one per line)."""
-    lines = []
-    for k, v in record.items():
-        if k == "tricks" and isinstance(v, list) and v:
-            inner = ",\n".join(f"{indent}    {json.dumps(t, ensure_ascii=False)}" for t in v)
-            lines.append(f"{indent}  {json.dumps(k)}: [\n{inner}\n{indent}  ]")
-        else:
-            lines.append(f"{indent}  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}")
-    return indent + "{\n" + ",\n".join(lines) + "\n" + indent + "}"
-
-
-def save_records(records, path) -> None:
-    """Write one record (a dict) as a JSON object, or several as a JSON list (tricks one per line)."""
-    write_records(records, path, _dump_record)
+save_records = SCHEMA.save  # one record (a dict) or a list of them, tricks one per line
 
 
 __all__ = ["DEALER", "ELDER", "load_records", "record_from_deal", "replay", "save_records"]

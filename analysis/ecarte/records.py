@@ -20,14 +20,12 @@ from __future__ import annotations
 
 from analysis.ecarte import reference as ref
 from analysis.ecarte.reference import DEALER, ELDER, ROLES, HandResult
-from analysis.ecarte.rules import VARIANTS, EcarteRules, code_of, get_rules, name_of
+from analysis.ecarte.rules import CODEC, VARIANTS, EcarteRules, get_rules, name_of
 from analysis.record_files import (  # noqa: F401 (the records API)
-    card_code,
-    card_codes,
+    RecordSchema,
     fail_step,
     load_record,
     load_records,
-    record_rules,
     save_records,
 )
 
@@ -36,6 +34,7 @@ REQUIRED_KEYS = ("game", "rules", "elder", "dealer", "turnup", "stock", "exchang
 OPTIONAL_KEYS = ("switches", "source", "comment")
 EXCHANGE_KEYS = ("elder_discard", "dealer_discard")
 ENDINGS = ("elder_plays", "dealer_refuses")
+SCHEMA = RecordSchema("ecarte", REQUIRED_KEYS, OPTIONAL_KEYS, get_rules, CODEC, VARIANTS)
 
 
 _fail = fail_step
@@ -54,13 +53,6 @@ _PLACE = {"elder": "elder's hand", "dealer": "dealer's hand", "turnup": "the tur
 # Writing
 # ---------------------------------------------------------------------------------------------
 
-def _rules_entries(rules: EcarteRules) -> dict:
-    """``"rules"`` and, when some switch differs from that variant, ``"switches"``."""
-    name = rules.name if rules.name in VARIANTS else "seed-de"
-    changed = ref.overridden_switches(rules)
-    return {"rules": name, **({"switches": changed} if changed else {})}
-
-
 def record_from_hand(result: HandResult, rules: EcarteRules) -> dict:
     """The JSON record (a dict) of a hand played by :func:`reference.play_hand`."""
     def names(codes):
@@ -68,7 +60,7 @@ def record_from_hand(result: HandResult, rules: EcarteRules) -> dict:
 
     return {
         "game": "ecarte",
-        **_rules_entries(rules),
+        **SCHEMA.rules_entries(rules),
         "elder": names(result.elder_dealt),
         "dealer": names(result.dealer_dealt),
         "turnup": _name(result.turnup),
@@ -86,34 +78,8 @@ def record_from_hand(result: HandResult, rules: EcarteRules) -> dict:
 # Reading the structure
 # ---------------------------------------------------------------------------------------------
 
-def _card(value, where: str) -> int:
-    """One card string -> its code."""
-    return card_code(value, where, code_of)
-
-
-def _cards(value, where: str) -> list[int]:
-    """A list of card strings -> codes."""
-    return card_codes(value, where, code_of)
-
-
-def _rules_of(record: dict, rules: EcarteRules | None) -> EcarteRules:
-    """The explicit rules, else the record's variant with its switches."""
-    return record_rules(record, rules, get_rules)
-
-
-def _check_keys(record, rules: EcarteRules | None) -> None:
-    """The record is an object with the required keys and no unknown ones."""
-    if not isinstance(record, dict):
-        _fail("record", f"expected a JSON object, got {type(record).__name__}")
-    for key in REQUIRED_KEYS:
-        if key not in record and not (key == "rules" and rules is not None):
-            _fail("record", f"missing key {key!r}")
-    unknown = [k for k in record if k not in REQUIRED_KEYS + OPTIONAL_KEYS]
-    if unknown:
-        valid = ", ".join(REQUIRED_KEYS + OPTIONAL_KEYS)
-        _fail("record", f"unknown key {unknown[0]!r}; valid: {valid}")
-    if record["game"] != "ecarte":
-        _fail("game", f"expected 'ecarte', got {record['game']!r}")
+_card = SCHEMA.card  # one card string -> its code
+_cards = SCHEMA.cards  # a list of card strings -> codes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,8 +215,8 @@ def replay(record: dict, rules: EcarteRules | None = None) -> dict:
     points including the turn-up king and an announced king. An illegal or malformed record raises
     :class:`InputError` naming the step and the rule.
     """
-    _check_keys(record, rules)
-    rules = _rules_of(record, rules)
+    SCHEMA.check(record, rules)
+    rules = SCHEMA.rules_of(record, rules)
     hands, turnup, stock = _deal(record)
     trump = ref.suit_of(turnup)
 

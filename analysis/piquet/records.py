@@ -20,14 +20,12 @@ from __future__ import annotations
 
 from analysis.piquet import reference as ref
 from analysis.piquet.reference import ELDER, SEATS, YOUNGER, DealResult
-from analysis.piquet.rules import VARIANTS, PiquetRules, code_of, get_rules, name_of
+from analysis.piquet.rules import CODEC, VARIANTS, PiquetRules, get_rules, name_of
 from analysis.record_files import (  # noqa: F401 (the records API)
-    card_code,
-    card_codes,
+    RecordSchema,
     fail_step,
     load_record,
     load_records,
-    record_rules,
     save_records,
 )
 
@@ -35,6 +33,7 @@ REQUIRED_KEYS = ("game", "rules", "elder", "younger", "talon", "tricks")
 OPTIONAL_KEYS = ("switches", "source", "comment")
 PLAYER_KEYS = ("dealt", "discard")
 PLAYER_OPTIONAL = ("sink",)
+SCHEMA = RecordSchema("piquet", REQUIRED_KEYS, OPTIONAL_KEYS, get_rules, CODEC, VARIANTS)
 
 
 _fail = fail_step
@@ -44,13 +43,6 @@ _fail = fail_step
 # Writing
 # ---------------------------------------------------------------------------------------------
 
-def _rules_entries(rules: PiquetRules) -> dict:
-    """``"rules"`` and, when some switch differs from that variant, ``"switches"``."""
-    name = rules.name if rules.name in VARIANTS else "seed-de"
-    changed = ref.overridden_switches(rules)
-    return {"rules": name, **({"switches": changed} if changed else {})}
-
-
 def record_from_deal(result: DealResult, rules: PiquetRules) -> dict:
     """The JSON record (a dict) of a deal played by :func:`reference.play_deal`."""
     def names(codes):
@@ -58,7 +50,7 @@ def record_from_deal(result: DealResult, rules: PiquetRules) -> dict:
 
     return {
         "game": "piquet",
-        **_rules_entries(rules),
+        **SCHEMA.rules_entries(rules),
         "elder": {"dealt": names(result.elder_dealt), "discard": names(result.elder_discard)},
         "younger": {"dealt": names(result.younger_dealt),
                     "discard": names(result.younger_discard)},
@@ -72,34 +64,8 @@ def record_from_deal(result: DealResult, rules: PiquetRules) -> dict:
 # Reading the structure
 # ---------------------------------------------------------------------------------------------
 
-def _card(value, where: str) -> int:
-    """One card string -> its code."""
-    return card_code(value, where, code_of)
-
-
-def _cards(value, where: str) -> list[int]:
-    """A list of card strings -> codes."""
-    return card_codes(value, where, code_of)
-
-
-def _rules_of(record: dict, rules: PiquetRules | None) -> PiquetRules:
-    """The explicit rules, else the record's variant with its switches."""
-    return record_rules(record, rules, get_rules)
-
-
-def _check_keys(record, rules: PiquetRules | None) -> None:
-    """The record is an object with the required keys and no unknown ones, for piquet."""
-    if not isinstance(record, dict):
-        _fail("record", f"expected a JSON object, got {type(record).__name__}")
-    for key in REQUIRED_KEYS:
-        if key not in record and not (key == "rules" and rules is not None):
-            _fail("record", f"missing key {key!r}")
-    unknown = [k for k in record if k not in REQUIRED_KEYS + OPTIONAL_KEYS]
-    if unknown:
-        valid = ", ".join(REQUIRED_KEYS + OPTIONAL_KEYS)
-        _fail("record", f"unknown key {unknown[0]!r}; valid: {valid}")
-    if record["game"] != "piquet":
-        _fail("game", f"expected 'piquet', got {record['game']!r}")
+_card = SCHEMA.card  # one card string -> its code
+_cards = SCHEMA.cards  # a list of card strings -> codes
 
 
 def _player(record: dict, seat: str) -> tuple[list[int], list[int], list[str]]:
@@ -151,8 +117,8 @@ def replay(record: dict, rules: PiquetRules | None = None) -> dict:
     total, tricks). An illegal or malformed record raises :class:`InputError` naming the step and
     the rule.
     """
-    _check_keys(record, rules)
-    rules = _rules_of(record, rules)
+    SCHEMA.check(record, rules)
+    rules = SCHEMA.rules_of(record, rules)
     e_dealt, e_disc, e_sink = _player(record, ELDER)
     y_dealt, y_disc, y_sink = _player(record, YOUNGER)
     talon = _cards(record["talon"], "talon")
