@@ -4,10 +4,15 @@ and :class:`RecordSchema`, the checks every game's record shares (keys, cards, r
 Each ``analysis/<game>/records.py`` holds one ``SCHEMA = RecordSchema(...)`` and reads its records'
 top level, cards and rules through it; only the game's own steps (tricks, exchanges, ...) stay
 in that module.
+
+The path ``-`` is standard input for :func:`load_records` / :func:`load_record` and standard
+output for :func:`save_records`.
 """
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,14 +24,39 @@ if TYPE_CHECKING:
     from analysis.cards import CardCodec
 
 
+GAMES = ("ecarte", "piquet", "bezique")
+"""The games whose records a schema tells apart (``analysis.<game>.records.SCHEMA``)."""
+
+STDIO = "-"
+"""The path that means standard input (reading) or standard output (writing)."""
+
+
+def _is_stdio(path) -> bool:
+    return isinstance(path, str) and path == STDIO
+
+
+def _read_text(path) -> str:
+    """A file's text, or standard input's for ``-``, as UTF-8."""
+    if not _is_stdio(path):
+        return Path(path).read_text(encoding="utf-8")
+    stream = sys.stdin
+    if stream is None:
+        raise InputError("cannot read standard input: there is none")
+    raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    return raw.decode("utf-8") if isinstance(raw, bytes) else raw
+
+
 def _load_json(path):
-    """The JSON in a file: one record object or a list of them, checked to be objects."""
+    """The JSON in a file (``-``: standard input): one record object or a non-empty list of them,
+    checked to be objects."""
+    name = "standard input" if _is_stdio(path) else path
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = _read_text(path)
     except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+        raise InputError(f"cannot read {name}: {e.strerror or e}") from None
     except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
+        raise InputError(f"{name}: not a UTF-8 text file") from None
+    path = name
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -36,17 +66,21 @@ def _load_json(path):
         if not isinstance(item, dict):
             kind = type(item).__name__
             raise InputError(f"{path}: record {i + 1} is a {kind}, not a JSON object")
+    if data == []:
+        raise InputError(f"{path} holds no records (an empty list)")
     return data
 
 
 def load_records(path) -> list[dict]:
-    """The records in a JSON file holding one record object or a list of them, as a list."""
+    """The records in a JSON file (``-``: standard input) holding one record object or a list of
+    them, as a list; an empty list is an error."""
     data = _load_json(path)
     return data if isinstance(data, list) else [data]
 
 
 def load_record(path) -> dict | list[dict]:
-    """What a JSON record file holds: one record (a dict), or several (a list of dicts)."""
+    """What a JSON record file (``-``: standard input) holds: one record (a dict), or several
+    (a non-empty list of dicts)."""
     return _load_json(path)
 
 
@@ -64,15 +98,26 @@ def dump_record(record: dict, indent: str, item_per_line: tuple[str, ...] = ()) 
 
 
 def save_records(records, path, dump: Callable[[dict, str], str] = dump_record) -> None:
-    """Write one record (a dict) as a JSON object, or several as a JSON list."""
+    """Write one record (a dict) as a JSON object, or several as a JSON list, to a file or, for
+    ``-``, to standard output."""
     if isinstance(records, dict):
         text = dump(records, "")
     else:
         text = "[\n" + ",\n".join(dump(r, "  ") for r in records) + "\n]"
     try:
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        if _is_stdio(path):
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+        else:
+            Path(path).write_text(text + "\n", encoding="utf-8")
     except OSError as e:
-        raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+        name = "standard output" if _is_stdio(path) else path
+        raise InputError(f"cannot write {name}: {e.strerror or e}") from None
+
+
+def _a(game: str) -> str:
+    """``a piquet``, ``an ecarte``."""
+    return ("an " if game[0] in "aeiou" else "a ") + game
 
 
 # ------------------------------------------------------------------ reading a record's fields
@@ -87,6 +132,10 @@ class RecordSchema:
     ``required_keys`` (``"rules"`` may be left out when the caller gives the rules), no keys but
     those and the ``optional_keys``, cards as strings coded by ``codec``, and ``"rules"`` (a
     variant name, ``get_rules(name)``) with optional ``"switches"`` that differ from it.
+
+    A record without ``"game"`` is read as this game's unless its keys are another game's; a
+    record of another game is named as such (``this is a piquet record; salon ecarte replay
+    reads ecarte records``).
 
     ``variants`` are the game's named variants, for writing ``"rules"`` and ``"switches"``; the
     lists under ``item_per_line`` keys are written an item per line.
@@ -106,19 +155,48 @@ class RecordSchema:
         """Every key a record may have, the required ones first."""
         return self.required_keys + self.optional_keys
 
+    @property
+    def command(self) -> str:
+        """The command that reads this game's records."""
+        return f"salon {self.game} replay"
+
     # ------------------------------------------------------------------ reading
     def check(self, record, rules=None) -> None:
-        """The record is an object with the required keys, no unknown ones, and this game's."""
+        """The record is an object of this game (its ``"game"``, or when it has none, keys that
+        are not another game's) with the required keys and no unknown ones."""
         if not isinstance(record, dict):
             fail_step("record", f"expected a JSON object, got {type(record).__name__}")
+        if "game" in record:
+            game = record["game"]
+            if game != self.game:
+                other = f" ({self._not_ours(game)})" if game in GAMES else ""
+                fail_step("game", f"expected {self.game!r}, got {game!r}{other}")
+        else:
+            other = self.game_of_keys(record)
+            if other is not None:
+                fail_step("record", f"{self._not_ours(other)} (it has no \"game\"; its keys are "
+                                    f"{_a(other)} record's)")
         for key in self.required_keys:
-            if key not in record and not (key == "rules" and rules is not None):
+            if key not in record and key != "game" and not (key == "rules" and rules is not None):
                 fail_step("record", f"missing key {key!r}")
         unknown = [k for k in record if k not in self.keys]
         if unknown:
             fail_step("record", f"unknown key {unknown[0]!r}; valid: {', '.join(self.keys)}")
-        if record["game"] != self.game:
-            fail_step("game", f"expected {self.game!r}, got {record['game']!r}")
+
+    def _not_ours(self, game: str) -> str:
+        return f"this is {_a(game)} record; {self.command} reads {self.game} records"
+
+    def game_of_keys(self, record: dict) -> str | None:
+        """The other game whose record this is by its keys, if one: every key is that game's,
+        and some key is not this game's. None when the keys may be this game's."""
+        if all(k in self.keys for k in record):
+            return None
+        for game in GAMES:
+            if game != self.game:
+                other = importlib.import_module(f"analysis.{game}.records").SCHEMA
+                if all(k in other.keys for k in record):
+                    return game
+        return None
 
     def card(self, value, where: str) -> int:
         """One card string -> its code (the first copy's, in a doubled pack)."""

@@ -464,12 +464,21 @@ def test_illegal_ending():
 # Malformed records
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("key", ["game", "rules", "elder", "dealer", "turnup", "stock",
+@pytest.mark.parametrize("key", ["rules", "elder", "dealer", "turnup", "stock",
                                  "exchanges", "ending", "announced", "tricks"])
 def test_missing_key(key):
     record = make(**THREE_TRICKS)
     del record[key]
     assert error_of(record) == f"record: missing key {key!r}"
+
+
+def test_a_record_without_game_reads_as_ecarte():
+    """"game" may be left out when the keys are Écarté's (a piquet record is named as such)."""
+    record = make(**THREE_TRICKS)
+    bare = {k: v for k, v in record.items() if k != "game"}
+    assert replay(bare) == replay(record)
+    bare.pop("tricks")
+    assert error_of(bare) == "record: missing key 'tricks'"
 
 
 @pytest.mark.parametrize("change, start", [

@@ -253,11 +253,20 @@ def test_illegal_overlapping_hands_and_hand_sizes():
 # Malformed records
 # ---------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("key", ["game", "rules", "elder", "younger", "talon", "tricks"])
+@pytest.mark.parametrize("key", ["rules", "elder", "younger", "talon", "tricks"])
 def test_missing_key(key):
     record = pique_record()
     del record[key]
     assert error_of(record) == f"record: missing key {key!r}"
+
+
+def test_a_record_without_game_reads_as_piquet():
+    """"game" may be left out when the keys are Piquet's."""
+    record = pique_record()
+    bare = {k: v for k, v in record.items() if k != "game"}
+    assert replay(bare) == replay(record)
+    bare.pop("talon")
+    assert error_of(bare) == "record: missing key 'talon'"
 
 
 @pytest.mark.parametrize("change, start", [

@@ -13,6 +13,9 @@ A record is one deal as a JSON object, cards as strings (``"KH"``, ``"10S"``; pa
                  "draws": ["8C", "AS"]},                 # optional: winner's, loser's card
                 ... 32 tricks]}
 
+``"game"`` may be left out when the other keys are this game's (a record of another game is
+named as such: ``this is a piquet record; salon ecarte replay reads ecarte records``).
+
 Elder (the non-dealer) leads the first trick and each winner the next (BZ-STOCK-PLAY); draws
 follow from the stock (BZ-DRAW) and, when given, are checked. A played card comes from the
 player's hand when he holds that card there, else from his table, unless ``"table"`` names it;

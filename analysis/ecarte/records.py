@@ -11,6 +11,9 @@ A record is one hand as a JSON object, cards as strings (``"KH"``, ``"10S"``; pa
      "announced": ["elder" and/or "dealer"],
      "tricks": [[card led, card played to it], ... 5 pairs]}
 
+``"game"`` may be left out when the other keys are this game's (a record of another game is
+named as such: ``this is a piquet record; salon ecarte replay reads ecarte records``).
+
 The cards drawn in each exchange are taken from ``"stock"`` in order (elder's first). An optional
 ``"source"`` (where the hand came from) and ``"comment"`` are carried along and not checked.
 :func:`replay` checks every step against RULES.md and raises :class:`InputError` with one line

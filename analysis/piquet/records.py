@@ -9,6 +9,9 @@ A record is one deal as a JSON object, cards as strings (``"KH"``, ``"10S"``; pa
      "talon": [8 cards, top first],
      "tricks": [[card led, card played to it], ... 12 pairs]}
 
+``"game"`` may be left out when the other keys are this game's (a record of another game is
+named as such: ``this is a piquet record; salon ecarte replay reads ecarte records``).
+
 The cards each player takes follow from the rules (PQ-EX-E, PQ-EX-Y); elder leads the first trick
 and each winner the next (PQ-PLAY). ``"sink"`` lists categories (point, sequences, sets) the
 player declared as nothing; declarations are in full otherwise. An optional ``"source"`` (where
