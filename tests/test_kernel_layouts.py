@@ -1,0 +1,62 @@
+"""The kernels' named layouts: every outcome and tally layout's field names agree with its index
+constants (checked at import by ``check_layout``, and here that the check bites), the outcome
+fields name what the reference's ``outcome_vector()`` puts there, and ``kernel`` still re-exports
+the names that other modules and the notebooks use. No numba compilation: layouts are plain
+Python."""
+import importlib
+
+import pytest
+
+GAMES = ("bezique",)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_kernel_reexports_the_layouts(game):
+    K = importlib.import_module(f"analysis.{game}.kernel")
+    L = importlib.import_module(f"analysis.{game}.layout")
+    assert K.OUTCOME_FIELDS is L.OUTCOME_FIELDS
+    fields = [n for n in dir(L) if n.endswith("_FIELDS")]
+    assert "TALLY_FIELDS" in fields
+    for name in fields:
+        assert getattr(K, name) is getattr(L, name)
+    for name in dir(L):
+        if name[:2] in ("O_", "T_", "G_", "S_", "H_", "C_") or name.startswith("N_"):
+            assert getattr(K, name) == getattr(L, name), name
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_check_layout_catches_a_misplaced_constant(game):
+    L = importlib.import_module(f"analysis.{game}.layout")
+    names = {k: v for k, v in vars(L).items() if k.startswith("T_")}
+    L.check_layout(L.TALLY_FIELDS, L.N_TALLY, "T_", names)
+    first, second = sorted(names, key=names.get)[1:3]
+    swapped = dict(names, **{first: names[second], second: names[first]})
+    with pytest.raises(AssertionError):
+        L.check_layout(L.TALLY_FIELDS, L.N_TALLY, "T_", swapped)
+    with pytest.raises(AssertionError):
+        L.check_layout(L.TALLY_FIELDS[:-1], L.N_TALLY, "T_", names)
+
+
+def test_bezique_outcome_fields_name_the_reference_outcome():
+    from analysis.bezique import kernel as K
+    from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
+    from analysis.bezique.reference import KINDS, OUTCOME_LENGTH, play_deal
+    from analysis.bezique.rules import get_rules
+
+    assert K.KIND_NAMES == KINDS and len(K.OUTCOME_FIELDS) == OUTCOME_LENGTH == K.OUTCOME_LENGTH
+    rules = get_rules()
+    for i, (dealer, elder) in enumerate(((HeuristicPolicy(), RandomPolicy()), (RandomPolicy(), HeuristicPolicy()))):
+        r = play_deal(5, i, rules, dealer, elder)
+        v = dict(zip(K.OUTCOME_FIELDS, r.outcome_vector(), strict=True))
+        for seat in ("elder", "dealer"):
+            s = r.scores[seat]
+            assert v[f"total_{seat}"] == r.total(seat)
+            assert v[f"brisque_{seat}"] == s["brisques"] and v[f"last_{seat}"] == s["last_trick"]
+            assert v[f"seven_{seat}"] == s["seven"] and v[f"tricks_{seat}"] == s["tricks"]
+            for kind in KINDS:
+                assert v[f"meld_{kind}_{seat}"] == s[kind]
+        assert v["turn_up"] == r.turn_up and v["tricks_played"] == len(r.tricks)
+        assert v["played_trick1_lead"] == r.plays[0] and v["played_trick1_follow"] == r.plays[1]
+        assert v["played_trick32_follow"] == (r.plays[63] if len(r.plays) == 64 else -1)
+        melds = {t.number: KINDS.index(t.meld.kind) for t in r.tricks if t.meld is not None}
+        assert [v[f"meld_at_trick{n}"] for n in range(1, 25)] == [melds.get(n, -1) for n in range(1, 25)]
