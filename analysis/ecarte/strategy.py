@@ -194,14 +194,17 @@ def summarise(rows: np.ndarray) -> dict[str, np.ndarray]:
     b - a with its half-width, P(point) and P(vole) under a and b (vectorised over items)."""
     from scipy import stats
 
-    nets = _nets()
+    from analysis.ecarte import score
+
+    k = score.cells_in_use(rows)
+    nets = _nets()[:k]
     n = rows[:, TK.R_N].astype(np.float64)
-    ept = (np.arange(TK.N_CELLS) >> 2) & 3
+    ept = score.ELDER_TRICK_POINTS[:k]
     out = {"n": rows[:, TK.R_N]}
     t = stats.t.ppf(0.975, np.maximum(n - 1, 1))
     with np.errstate(invalid="ignore", divide="ignore"):
         for side, base in (("a", TK.R_A), ("b", TK.R_B)):
-            cells = rows[:, base:base + TK.N_CELLS].astype(np.float64)
+            cells = rows[:, base:base + k].astype(np.float64)
             s, q = cells @ nets, cells @ (nets * nets)
             out[f"net_{side}"] = s / n
             out[f"half_{side}"] = t * np.sqrt(np.maximum(n * q - s * s, 0) / (n * n * (n - 1)))

@@ -45,11 +45,16 @@ that carry a discard table are large, so a copy per chunk would cost more than t
 MAX_TRIES = 100_000
 """Deals tried per sample of the dealer block before giving up (elder never proposes)."""
 
-# Outcome cells of a hand: king * 16 + elder's trick points * 4 + dealer's trick points, where
-# king is 0 (no king point), 1 (elder announced the trump king), 2 (the turn-up is the king: the
-# dealer's) or 3 (the dealer announced it). Every point of the hand: the king point is scored
-# before the tricks' (EC-GAME), so a score chain can follow the order.
-N_CELLS = 64
+# Outcome cells of a hand (who scored the king point, and the trick points: every point of the
+# hand; the king point is scored before the tricks', EC-GAME, so a score chain can follow the
+# order). King is 0 (no king point), 1 (elder announced the trump king), 2 (the turn-up is the
+# king: the dealer's) or 3 (the dealer announced it). Exactly one side scores trick points, 1 to 4
+# (EC-POINT, EC-PENALTY; penalty_point and penalty_vole go up to 4). Trick points up to 3 (every
+# hand under the named variants) are cell king * 16 + elder's points * 4 + the dealer's, the first
+# BASE_CELLS; a 4 (a penalty override) is cell BASE_CELLS + king * 2 + 0 (elder scored it) or 1 (the
+# dealer did). Of the 72 cells 32 can occur (4 kings x 8 trick outcomes).
+BASE_CELLS = 64
+N_CELLS = BASE_CELLS + 8
 KING_NONE, KING_ELDER, KING_TURNUP, KING_DEALER = 0, 1, 2, 3
 # Row of an item's tallies: a = playing (elder block) or accepting (dealer block), b = proposing or
 # refusing; DIFF is b's elder net minus a's; TIP counts deals where the rule of thumb picks b
@@ -98,18 +103,49 @@ def heuristic_tables(elder_threshold, dealer_threshold):
 
 
 @njit(cache=True, inline="always")
+def make_cell(king, elder_points, dealer_points):
+    """The outcome cell of a hand's king and trick points (see N_CELLS)."""
+    if elder_points == 4 or dealer_points == 4:
+        return BASE_CELLS + king * 2 + (1 if dealer_points == 4 else 0)
+    return king * 16 + elder_points * 4 + dealer_points
+
+
+@njit(cache=True, inline="always")
+def cell_king(cell):
+    """Who scored the king point in an outcome cell (KING_*)."""
+    return (cell - BASE_CELLS) >> 1 if cell >= BASE_CELLS else cell >> 4
+
+
+@njit(cache=True, inline="always")
+def elder_trick_points(cell):
+    """Elder's trick points in an outcome cell."""
+    if cell >= BASE_CELLS:
+        return 0 if cell & 1 else 4
+    return (cell >> 2) & 3
+
+
+@njit(cache=True, inline="always")
+def dealer_trick_points(cell):
+    """The dealer's trick points in an outcome cell."""
+    if cell >= BASE_CELLS:
+        return 4 if cell & 1 else 0
+    return cell & 3
+
+
+@njit(cache=True, inline="always")
 def outcome_cell(out):
     """The outcome cell of a played hand (see N_CELLS)."""
     ann = out[O_ANNOUNCED]
     king = KING_ELDER if ann & 1 else (KING_TURNUP if out[O_TURNUP_KING] else (KING_DEALER if ann >> 1 else 0))
-    return king * 16 + out[O_ELDER_TRICK_POINTS] * 4 + out[O_DEALER_TRICK_POINTS]
+    return make_cell(king, out[O_ELDER_TRICK_POINTS], out[O_DEALER_TRICK_POINTS])
 
 
 @njit(cache=True, inline="always")
 def elder_net(cell):
     """Elder's points minus the dealer's of an outcome cell."""
-    king = cell >> 4
-    return (1 if king == KING_ELDER else 0) - (1 if king >= KING_TURNUP else 0) + ((cell >> 2) & 3) - (cell & 3)
+    king = cell_king(cell)
+    return ((1 if king == KING_ELDER else 0) - (1 if king >= KING_TURNUP else 0) + elder_trick_points(cell)
+            - dealer_trick_points(cell))
 
 
 @njit(cache=True, inline="always")

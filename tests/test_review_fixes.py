@@ -1,0 +1,128 @@
+"""Fixes of issue #14 ("Found by review", "Bad input"): the Écarté table cells under penalties of 4,
+the same card in two table melds of ``salon bezique melds``, the hand's size at meld time, and the
+narration of a refused proposal."""
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from analysis.ecarte import kernel as K
+from analysis.ecarte import score
+from analysis.ecarte import strategy as S
+from analysis.ecarte import table_kernel as TK
+from analysis.ecarte.policies import HeuristicPolicy
+from analysis.ecarte.rules import get_rules
+from analysis.rng import EMPTY_HALF, stream_start
+
+
+# ------------------------------------------------------------------ Écarté table cells (penalty 4)
+def _engine_outcomes(block: str, item: int, n: int, seed: int, table: np.ndarray, rules, pe, pd) -> dict:
+    """Per option (a, b): the (king, elder's trick points, the dealer's) of every deal of the
+    block's item, played by the hand engine (``kernel.play_hand``) on the block's own streams."""
+    fixed = int(S.hands().masks[item])
+    codes = np.array([c for c in range(32) if fixed >> c & 1], dtype=np.int64)
+    deck, deck2, out = np.empty(32, np.int8), np.empty(32, np.int8), np.empty(K.N_OUT, np.int64)
+    got = {"a": Counter(), "b": Counter(), "net": 0}
+    for i in range(n):
+        ui = np.uint64((item << TK.ITEM_SHIFT) | i)
+        stc = np.uint64(stream_start(np.uint64(seed), ui, np.uint64(0)))
+        stu = np.uint64(stream_start(np.uint64(seed), ui, np.uint64(2)))
+        while True:
+            stu, turnup = TK.turnup_for(fixed, stu)
+            stu = np.uint64(stu)
+            stc, stb, other = K.deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+            stc, stb = np.uint64(stc), np.uint64(stb)
+            if block == "elder" or table[TK.rank_of_mask(other)] == 1:
+                break
+        elder, dealer = (fixed, other) if block == "elder" else (other, fixed)
+        nets = []
+        for option, key in ((0, "a"), (1, "b")):
+            e, d = pe.copy(), pd.copy()
+            if block == "elder":
+                e[6] = option
+                d[7] = table[TK.rank_of_mask(dealer)] if option else -1
+            else:
+                e[6], d[7] = 1, option
+            deck2[:] = deck
+            K.play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, turnup, rules, e, d, out, False)
+            ann = int(out[K.O_ANNOUNCED])
+            king = 1 if ann & 1 else 2 if out[K.O_TURNUP_KING] else 3 if ann >> 1 else 0
+            got[key][(king, int(out[K.O_ELDER_TRICK_POINTS]), int(out[K.O_DEALER_TRICK_POINTS]))] += 1
+            nets.append(int(out[K.O_ELDER_POINTS] - out[K.O_DEALER_POINTS]))
+        got["net"] += nets[1] - nets[0]
+    return got
+
+
+def _decoded(row: np.ndarray, base: int) -> Counter:
+    """A tally row's outcome histogram read back through the cell layout."""
+    return Counter({(TK.cell_king.py_func(c), TK.elder_trick_points.py_func(c), TK.dealer_trick_points.py_func(c)):
+                    int(row[base + c]) for c in range(TK.N_CELLS) if row[base + c]})
+
+
+@pytest.mark.parametrize("variant, point, vole", [("seed-de", 4, 4), ("classic", 4, 4), ("seed-de", 3, 4),
+                                                  ("classic", 2, 4)])
+def test_table_cells_keep_trick_points_of_four(variant, point, vole):
+    """EC-PENALTY with penalty_point / penalty_vole up to 4 (the rules' maximum): the elder and
+    dealer blocks' outcome histograms, decoded, are the hand engine's (king, elder's trick points,
+    the dealer's) deal for deal, and the cells' nets sum to the blocks' paired difference. A 2-bit
+    field read a dealer's 4 as elder's 1."""
+    rules = get_rules(variant, [f"penalty_point={point}", f"penalty_vole={vole}"]).to_array()
+    pol = HeuristicPolicy().to_array()
+    rng = np.random.default_rng(7)
+    mixed = rng.integers(0, 2, TK.N_HANDS).astype(np.int8)  # an arbitrary table: proposals and refusals of all kinds
+    masks = S.hands().masks
+    items = [0, 9_000, 21_000, 38_303]
+    n = 50
+    fours = Counter()
+    nets = np.array([TK.elder_net.py_func(c) for c in range(TK.N_CELLS)])
+    for block, fn in (("elder", TK.elder_block), ("dealer", TK.dealer_block)):
+        starts = np.array([i << TK.ITEM_SHIFT for i in items], dtype=np.int64)
+        rows = fn(13, starts, np.full(len(items), n, dtype=np.int64), masks, mixed, rules, pol, pol)
+        for k, item in enumerate(items):
+            want = _engine_outcomes(block, item, n, 13, mixed, rules, pol, pol)
+            for key, base in (("a", TK.R_A), ("b", TK.R_B)):
+                assert _decoded(rows[k], base) == want[key], (block, item, key)
+                fours.update(("elder" if e == 4 else "dealer") for (_, e, d), m in want[key].items()
+                             for _ in range(m) if 4 in (e, d))
+            diff = rows[k, TK.R_B:TK.R_B + TK.N_CELLS] @ nets - rows[k, TK.R_A:TK.R_A + TK.N_CELLS] @ nets
+            assert diff == rows[k, TK.R_DIFF] == want["net"]
+    # The sample holds the 4s the override makes: the dealer's (elder penalised), and elder's where
+    # the dealer is penalised (classic: a refused first proposal) with a penalty point of 4.
+    assert fours["dealer"] > 0
+    if variant == "seed-de":
+        assert fours["elder"] == 0  # only elder is penalised
+    elif point == 4:
+        assert fours["elder"] > 0
+
+
+def test_score_chain_counts_a_four_as_four():
+    """The by-score chain reads a cell of 4 trick points as 4: a fair coin between elder's point
+    and the dealer's penalty vole of 4 against a direct recursion; and tallies without 4s keep
+    the chain on the 64 cells of points up to 3."""
+    T = 5
+    rows = np.zeros((1, TK.N_ROW), dtype=np.int64)
+    rows[0, TK.R_N] = 10
+    for base in (TK.R_A, TK.R_B):
+        rows[0, base + TK.make_cell.py_func(TK.KING_NONE, 1, 0)] = 5
+        rows[0, base + TK.make_cell.py_func(TK.KING_NONE, 0, 4)] = 5
+    assert score.cells_in_use(rows) == TK.N_CELLS
+    one = np.ones(1)
+    res = score.chain(T, one, rows, np.zeros(1, int), one, rows, np.zeros(1, int))
+
+    def direct(x, y):  # x: elder's score, y: the dealer's; the deal passes after each hand
+        win = 1.0 if x + 1 >= T else 1 - direct(y, x + 1)
+        lose = 0.0 if y + 4 >= T else 1 - direct(y + 4, x)
+        return (win + lose) / 2
+
+    for x in range(T):
+        for y in range(T):
+            assert res["W_points"][x, y] == pytest.approx(direct(x, y), abs=1e-12)
+    assert res["W_points"][4, 4] == 0.5  # elder wins with his point, or the dealer with his 4
+    assert res["W_points"][0, 1] < 0.5 < res["W_points"][1, 0]
+    # Elder's 4 with his announced king: the king cell's value is the king point's, 4 points either way.
+    assert TK.elder_net.py_func(TK.make_cell.py_func(TK.KING_ELDER, 4, 0)) == 5
+    assert TK.elder_net.py_func(TK.make_cell.py_func(TK.KING_TURNUP, 0, 4)) == -5
+    assert score.WITHOUT_KING[TK.make_cell.py_func(TK.KING_DEALER, 0, 4)] == TK.make_cell.py_func(TK.KING_NONE, 0, 4)
+    for base in (TK.R_A, TK.R_B):
+        rows[0, base + TK.BASE_CELLS:base + TK.N_CELLS] = 0
+    assert score.cells_in_use(rows) == TK.BASE_CELLS
