@@ -12,31 +12,17 @@ and the client puts the results back in order.
 """
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
-
-def block_name(block) -> str:
-    """``module.name`` of a kernel block (a numba dispatcher or a plain function)."""
-    fn = getattr(block, "py_func", block)
-    return f"{fn.__module__}.{fn.__name__}"
+from analysis.blocks import block_name, function_by_name, set_threads
 
 
 def run_batch(name: str, seed: int, starts: np.ndarray, counts: np.ndarray, args: tuple,
               threads: int) -> np.ndarray:
     """On a worker: the tally rows of one batch of chunks."""
-    from analysis.runner import set_threads
-
     block = function_by_name(name)
     set_threads(threads)
     return block(seed, starts, counts, *args)
-
-
-def function_by_name(name: str):
-    """The function ``module.name``, imported from the installed package."""
-    module, attr = name.rsplit(".", 1)
-    return getattr(importlib.import_module(module), attr)
 
 
 def run_call(name: str, args: tuple):

@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from analysis.blocks import set_threads
 from analysis.errors import InputError
 
 DEFAULT_CHUNK = 1 << 14
@@ -25,23 +26,6 @@ def use_backend(backend) -> None:
     """Run batches on ``backend`` (a ``dask_backend.DaskBackend``), or locally with None."""
     global _backend
     _backend = backend
-
-
-def set_threads(threads: int | None) -> int:
-    """Use ``threads`` numba threads (None: all cores); returns the number in use."""
-    import numba
-
-    available = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        threads = available
-    if threads < 1:
-        raise InputError(f"--threads must be at least 1, not {threads}")
-    threads = min(threads, available)
-    numba.set_num_threads(threads)
-    # Dynamic scheduling: a thread takes the next chunk when it is done, so a core slowed by other
-    # work on a shared machine does not leave the other one waiting at the end.
-    numba.set_parallel_chunksize(1)
-    return threads
 
 
 def chunk_bounds(start: int, n: int, chunk: int) -> tuple[np.ndarray, np.ndarray]:

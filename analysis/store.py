@@ -80,7 +80,7 @@ def spec_arg(a) -> object:
 
 def run_spec(block, args: tuple, seed: int, chunk: int) -> dict:
     """What decides a run's tallies (the key is its hash; the store keeps it as _spec.json)."""
-    from analysis.dask_backend import block_name
+    from analysis.blocks import block_name
 
     return {
         "block": block_name(block),
