@@ -122,3 +122,20 @@ def bench_bezique(deals: int = 200_000, reference_deals: int = 100, repeats: int
                      reference_deals, repeats, 1 << 9)
     return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
             "statistic": "median", "policies": "heuristic", "rules": rules.name}
+
+
+def bench_text(res: dict) -> str:
+    """``salon bench`` as text: rates at 1 and 2 threads beside the reference's, measured in the same run."""
+    text = "\n".join(
+        f"{r['game']}: {r['threads']} thread(s) {r['deals_per_s']:,.0f} deals/s · reference "
+        f"{r['reference_deals_per_s']:,.0f} deals/s · speedup per thread {r['speedup_vs_reference']:,.0f}×"
+        for r in res["results"])
+    if "solver" in res:
+        text += (f"\necarte double-dummy solver: {res['solver']['solves_per_s']:,.0f} solves/s (random 5-card "
+                 "positions, 1 thread)")
+    if "discard_table" in res:
+        d = res["discard_table"]
+        text += (f"\npiquet discard analyser: full elder table {d['options']:,} exchanges × {d['samples']:,} deals in "
+                 f"{d['full_table_s']:.1f} s ({d['option_deals_per_s']:,.0f} option-deals/s, 2 threads); raced to a "
+                 f"decision in {d['raced_s']:.1f} s ({d['raced_deals']:,} deals)")
+    return text

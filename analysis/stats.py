@@ -290,3 +290,23 @@ def confidence_sequence_halfwidth(sd, n, alpha: float = 0.05, tuned_n: int = 10_
         half = sd * np.sqrt(m * np.log(m / (rho_per_var * alpha * alpha))) / n
     half = np.where(n > 0, half, np.inf)
     return float(half) if half.ndim == 0 else half
+
+
+def result_text(res: dict) -> str:
+    """A simulation result (``salon simulate``) as text: every statistic with its 95% interval."""
+    lines = [f"{res['game']} · rules {res['rules']} · {res['deals']:,} {res.get('mode', 'hands')} · seed {res['seed']}"
+             f" · salon {res['version']}"]
+    width = max(len(k) for k in res["stats"])
+    for name, s in res["stats"].items():
+        lo, hi = s["ci95"] if s["ci95"] else (float("nan"), float("nan"))
+        value = s["value"] if s["value"] is not None else float("nan")
+        lo = float("nan") if lo is None else lo
+        hi = float("nan") if hi is None else hi
+        lines.append(f"  {name:<{width}}  {value:9.5f}  [{lo:.5f}, {hi:.5f}]  n={s['n']:,}")
+    for seat, bins in res.get("score_bins", {}).items():
+        total = sum(bins.values())
+        lines.append(f"  {seat}'s score per deal: " + ", ".join(f"{k} {v / total:.1%}" for k, v in bins.items()))
+    if "records" in res:
+        lines.append(f"  wrote {res['records']['count']} records to {res['records']['path']}")
+    return "\n".join(lines)
+

@@ -62,13 +62,17 @@ def apply_overrides(base: T, overrides: dict[str, str] | list[str] | tuple | Non
     return dataclasses.replace(base, **changes)
 
 
-def pick_policy(name: str, overrides, heuristic, random):
+def pick_policy(name: str, overrides, heuristic, random, presets: dict | None = None):
     """A game's policy by name: ``heuristic`` (the default instance ``heuristic`` with parameters
-    overridden, ``key=value``) or ``random`` (the instance ``random``, which takes none)."""
+    overridden, ``key=value``), ``random`` (the instance ``random``, which takes none), or one of
+    the game's named ``presets`` of the heuristic (Bezique's ``tuned``), parameters overridden."""
+    presets = presets or {}
     if name == "heuristic":
         return apply_overrides(heuristic, overrides)
+    if name in presets:
+        return apply_overrides(presets[name], overrides)
     if name == "random":
         if overrides:
             raise InputError("the random policy takes no parameters")
         return random
-    raise InputError(f"unknown policy {name!r}; valid: heuristic, random")
+    raise InputError(f"unknown policy {name!r}; valid: {', '.join(['heuristic', 'random', *presets])}")

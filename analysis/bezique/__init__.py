@@ -1,1 +1,18 @@
-"""Bezique: rules, reference, policies and records (docs/bezique-engine.md); no kernel yet."""
+"""Bezique: rules, reference, kernel, policies, studies and records (docs/bezique-engine.md)."""
+from analysis.game import Game, Lazy, Mode
+
+_API = "analysis.bezique.api:"
+
+GAME = Game(
+    name="bezique", title="Bezique", seats=("elder", "dealer"), unit="deal",
+    variants=Lazy("analysis.bezique.rules:VARIANTS"),
+    get_rules=Lazy("analysis.bezique.rules:get_rules"),
+    policies=("heuristic", "random", "tuned"), get_policy=Lazy("analysis.bezique.policies:get_policy"),
+    modes=(Mode("deals", None, Lazy(_API + "simulate_deals")), Mode("games", "--game", Lazy(_API + "simulate_games"))),
+    record=Lazy(_API + "record"), save_records=Lazy("analysis.bezique.records:save_records"),
+    replay=Lazy("analysis.bezique.records:replay"), replay_text=Lazy(_API + "replay_text"),
+    replay_net=Lazy(_API + "replay_net"), net=Lazy(_API + "net"),
+    explain=Lazy(_API + "explain"), compare=Lazy(_API + "compare"), invariants=Lazy(_API + "invariants"),
+    tips=Lazy("analysis.bezique.tipstudies"), tip_policy=Lazy(_API + "tip_policy"),
+    bench=Lazy(_API + "bench"), commands=Lazy("analysis.bezique.commands:group"),
+)

@@ -135,7 +135,8 @@ variants (200,000 paired deals each). The Bezique tip studies vary it."""
 
 
 def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | None = None):
-    """A policy by name (``heuristic`` or ``random``) with parameters overridden (``key=value``)."""
+    """A policy by name (``heuristic``, ``random`` or ``tuned``, the heuristic found by
+    scripts/tune_bezique.py) with parameters overridden (``key=value``)."""
     from analysis.variants import pick_policy
 
-    return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy())
+    return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy(), {"tuned": TUNED})

@@ -1,1 +1,19 @@
-"""Écarté: rules, reference, kernel, policies, studies and records."""
+"""Écarté: rules, reference, kernel, policies, studies and records (docs/ecarte-engine.md)."""
+from analysis.game import Game, Lazy, Mode
+
+_API = "analysis.ecarte.api:"
+
+GAME = Game(
+    name="ecarte", title="Écarté", seats=("elder", "dealer"), unit="hand",
+    variants=Lazy("analysis.ecarte.rules:VARIANTS"),
+    get_rules=Lazy("analysis.ecarte.rules:get_rules"),
+    policies=("heuristic", "random"), get_policy=Lazy("analysis.ecarte.policies:get_policy"),
+    modes=(Mode("hands", None, Lazy(_API + "simulate_hands")), Mode("games", "--game", Lazy(_API + "simulate_games"))),
+    record=Lazy(_API + "record"), save_records=Lazy("analysis.ecarte.records:save_records"),
+    replay=Lazy("analysis.ecarte.records:replay"), replay_text=Lazy(_API + "replay_text"),
+    replay_net=Lazy(_API + "replay_net"), net=Lazy(_API + "net"),
+    explain=Lazy(_API + "explain"), compare=Lazy(_API + "compare"), invariants=Lazy(_API + "invariants"),
+    tips=Lazy("analysis.ecarte.tipstudies"), tip_policy=Lazy(_API + "tip_policy"),
+    bench=Lazy(_API + "bench"), commands=Lazy("analysis.ecarte.commands:group"),
+    studies=Lazy("analysis.ecarte.commands:study"),
+)

@@ -1,1 +1,20 @@
 """Piquet: rules, reference, kernel, policies, studies and records (docs/piquet-engine.md)."""
+from analysis.game import Game, Lazy, Mode
+
+_API = "analysis.piquet.api:"
+
+GAME = Game(
+    name="piquet", title="Piquet", seats=("elder", "younger"), unit="deal",
+    variants=Lazy("analysis.piquet.rules:VARIANTS"),
+    get_rules=Lazy("analysis.piquet.rules:get_rules"),
+    policies=("heuristic", "random"), get_policy=Lazy("analysis.piquet.policies:get_policy"),
+    modes=(Mode("deals", None, Lazy(_API + "simulate_deals")),
+           Mode("parties", "--partie", Lazy(_API + "simulate_parties"))),
+    record=Lazy(_API + "record"), save_records=Lazy("analysis.piquet.records:save_records"),
+    replay=Lazy("analysis.piquet.records:replay"), replay_text=Lazy(_API + "replay_text"),
+    replay_net=Lazy(_API + "replay_net"), net=Lazy(_API + "net"),
+    explain=Lazy(_API + "explain"), compare=Lazy(_API + "compare"), invariants=Lazy(_API + "invariants"),
+    tips=Lazy("analysis.piquet.tipstudies"), tip_policy=Lazy(_API + "tip_policy"),
+    bench=Lazy(_API + "bench"), commands=Lazy("analysis.piquet.commands:group"),
+    studies=Lazy("analysis.piquet.commands:study"),
+)

@@ -1,0 +1,142 @@
+"""What the Écarté commands answer: the studies and queries run, their files written, and the
+result as a JSON object with its text form (the command line only parses arguments)."""
+from __future__ import annotations
+
+
+def parse_score(text: str, rules) -> tuple[int, int]:
+    """``A-B`` (elder's score, the dealer's), each from 0 to the target minus one."""
+    from analysis.errors import InputError
+
+    target = int(rules.switches().get("target", 5))
+    try:
+        a, b = (int(v) for v in text.split("-"))
+    except ValueError:
+        raise InputError(f"--score must look like 3-4 (elder's score, the dealer's), not {text!r}") from None
+    if not (0 <= a < target and 0 <= b < target):
+        raise InputError(f"--score: each score must be from 0 to {target - 1} (the game is to {target}), not {text}")
+    return a, b
+
+
+def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, score: str | None, tables: str,
+                   simulate: bool, threads: int | None, quiet: bool) -> tuple[dict, str]:
+    """Should elder holding ``hand`` play or propose: from the strategy tables when they match the
+    rules and policy (``score``: the decision by game score), otherwise simulated."""
+    from analysis.ecarte.studies import parse_elder_hand, propose_hand
+
+    codes, up = parse_elder_hand(hand, turnup)
+    at = parse_score(score, r) if score else None
+    from analysis.ecarte import strategy
+
+    stored = None if simulate else strategy.lookup(codes, up, r, pol, tables, at)
+    if stored is not None:
+        def fmt_h(d):
+            return f"{d['value']:+.4f} ± {d['halfwidth']:.4f}"
+
+        lines = [f"Elder holds {hand}, turn-up {turnup} · rules {r.name} · from {stored['source']}",
+                 f"hand class {stored['class']} (turn-up rank marginalised), {stored['deals']:,} deals:",
+                 f"  play without proposing  {fmt_h(stored['play'])}",
+                 f"  propose                 {fmt_h(stored['propose'])}",
+                 f"  propose minus play      {fmt_h(stored['difference'])}"]
+        if at is not None:
+            lines.append(f"points decision: {stored['points_recommendation']}; at {at[0]}-{at[1]} the decision that "
+                         f"maximises the chance of winning the game: {stored['recommendation']}")
+        else:
+            lines.append(f"recommendation: {stored['recommendation']}")
+        return stored, "\n".join(lines)
+    if at is not None:
+        from analysis.errors import InputError
+
+        raise InputError(f"--score needs the strategy tables for rules {r.name} in {tables}; "
+                         "run `salon study ecarte strategy` first")
+    res = propose_hand(hand, turnup, samples, seed, r, pol, threads=threads, quiet=quiet)
+
+    def fmt(d):
+        return f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]"
+
+    text = "\n".join([
+        f"Elder holds {hand}, turn-up {turnup} · rules {res['rules']} · {samples:,} sampled deals (seed {seed})",
+        "net points per hand (elder minus dealer), 95% intervals:",
+        f"  play without proposing  {fmt(res['play'])}   P(point) {res['play_point']['value']:.3f}",
+        f"  propose                 {fmt(res['propose'])}   P(point) {res['propose_point']['value']:.3f}"
+        f"   (dealer refuses {res['dealer_refuses']['value']:.1%})",
+        f"  propose minus play      {fmt(res['difference'])}",
+        f"recommendation: {res['recommendation']}" + ("" if res["clear"] else " (not clear at 95%: more --samples)"),
+    ])
+    return res, text
+
+
+def propose_table_study(deals_per_class: int, seed: int, r, pol, out: str, threads: int | None) -> tuple[dict, str]:
+    """Elder's propose/play table by hand class, written to ``out`` (CSV, Parquet, figures)."""
+    import os
+
+    from analysis.ecarte.studies import propose_table, propose_table_figure
+
+    df = propose_table(deals_per_class, seed, r, pol, threads=threads)
+    os.makedirs(out, exist_ok=True)
+    stem = os.path.join(out, f"ecarte_propose_table_{r.name}")
+    df.to_csv(stem + ".csv", index=False)
+    try:
+        df.to_parquet(stem + ".parquet", index=False)
+    except Exception:  # noqa: BLE001 - CSV is written; Parquet is a convenience copy
+        pass
+    figs = propose_table_figure(df, stem)
+    cols = ["class", "n", "p_point_play", "net_play", "net_propose", "propose_minus_play", "diff_lo", "diff_hi",
+            "better", "clear"]
+    text = (f"{df.attrs['caption']} Rules {r.name}, {deals_per_class:,} deals per class, seed {seed}.\n"
+            + df[cols].to_string(index=False, float_format=lambda x: f"{x:+.3f}")
+            + f"\nwrote {stem}.csv, {stem}.parquet, " + ", ".join(figs))
+    return {"rows": df.to_dict(orient="records"), "files": [stem + ".csv"] + figs, **df.attrs}, text
+
+
+def strategy_study(deals_per_hand: int, max_rounds: int, discard_deals: int, search_check: int, seed: int, r, pol,
+                   out: str, threads: int | None, quiet: bool) -> tuple[dict, str]:
+    """The Écarté strategy tables for every hand class, by points and by score, written to ``out``."""
+    from analysis.ecarte import strategy
+
+    res = strategy.compute(deals_per_hand, seed, r, pol, max_rounds=max_rounds,
+                           discard_deals=discard_deals, threads=threads, quiet=quiet)
+    score_df, changes = strategy.by_score(res)
+    paths = strategy.table_paths(out, r.name)
+    files = strategy.write_tables(res, score_df, changes, out)
+    files += strategy.figures(res, score_df, paths["figures"])
+    summary = strategy.summary(res, score_df)
+    lines = [f"Écarté strategy tables · rules {r.name} · {deals_per_hand:,} deals per hand class and evaluation "
+             f"· seed {seed} · heuristic trick play"]
+    for rd in res.rounds:
+        lines.append(f"  round {rd['round']}: elder changed {rd['elder_changes']:,} classes "
+                     f"({rd['elder_changed_weight']:.1%} of hands), dealer {rd['dealer_changes']:,} "
+                     f"({rd['dealer_changed_weight']:.1%})")
+    ex = res.exploitability
+    disc = res.spec["discards"]
+    if isinstance(disc, dict):
+        lines.append(f"  discards chosen ({disc['deals_per_option']:,} deals per hand class and option): on fresh "
+                     f"deals they gain {disc['elder']['gain_over_heuristic']:+.4f} (elder) and "
+                     f"{disc['dealer']['gain_over_heuristic']:+.4f} (dealer) points per exchange over the heuristic")
+    else:
+        lines.append("  discards by the heuristic (--discard-deals 0)")
+    lines += [f"  {'converged' if ex['converged'] else 'not converged'}; elder could gain {ex['elder']:.4f} "
+              "points per hand by deviating at the end (the dealer's table is his best response)",
+              f"elder proposes with {summary['elder_propose_share']:.1%} of hands "
+              f"(heuristic {summary['heuristic_propose_share']:.1%}); the dealer refuses "
+              f"{summary['dealer_refuse_share']:.1%} of proposals (heuristic {summary['heuristic_refuse_share']:.1%})",
+              f"elder's net points per hand: tables {summary['elder_net']:+.4f}",
+              f"game from 0-0 (first elder wins): points tables {summary['win_from_0_0']:.4f}, elder by score "
+              f"{summary['win_from_0_0_elder_by_score']:.4f}",
+              "wrote " + ", ".join(files)]
+    check = None
+    if search_check:
+        from analysis.ecarte.search import search_check as run_check
+
+        per_class, check = run_check(res, search_check, 1_000, 10, seed + 1, r, threads, quiet=quiet)
+        per_class.to_csv(paths["figures"] + "_search_check.csv", index=False)
+        files.append(paths["figures"] + "_search_check.csv")
+        lines.insert(-1, f"search check ({search_check} hand classes by weight, 1,000 fresh deals each, both players "
+                         f"searching with 10 samples): the table's decision agrees with search play on "
+                         f"{check['agreement_search'].value:.1%} of hands (heuristic play on the same deals: "
+                         f"{check['agreement_heuristic'].value:.1%}); it loses between "
+                         f"{check['loss_search_crossfit'].value:+.4f} and {check['loss_search'].value:+.4f} points "
+                         "per hand under search play")
+        check = {k: (v.to_dict() if hasattr(v, "to_dict") else v) for k, v in check.items()}
+    return ({"spec": res.spec, "rounds": res.rounds, "exploitability": ex, "summary": summary, "search_check": check,
+             "files": files}, "\n".join(lines))
+

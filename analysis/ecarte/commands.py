@@ -1,0 +1,112 @@
+"""``salon ecarte ...`` and ``salon study ecarte ...``: Écarté's own commands (argument parsing only;
+the answers are in analysis.ecarte.answers). ``explain`` and ``replay`` are added to the group from
+the game registry, like every game's."""
+from __future__ import annotations
+
+import click
+
+from analysis.clikit import emit, non_negative, policy_options, positive, rules_options
+
+
+def _rules(rules, rule):
+    from analysis.ecarte.rules import get_rules
+
+    return get_rules(rules, list(rule))
+
+
+def _policy(policy, param):
+    from analysis.ecarte.policies import get_policy
+
+    return get_policy(policy, list(param))
+
+
+@click.group("ecarte")
+def group():
+    """Écarté: a hand's propose/play decision, one hand explained, a record replayed."""
+
+
+@group.command(epilog="""Examples:\n
+\b
+  salon ecarte propose "♠K Q ♥7 ♦8 ♣9" --turnup 10S
+  salon ecarte propose "KS QS 7H 8D 9C" --turnup 10S --score 3-4 --json""")
+@click.argument("hand")
+@click.option("--turnup", required=True, help="The turned-up card (fixes trumps).")
+@click.option("--samples", default=20_000, show_default=True, callback=positive)
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@policy_options()
+@click.option("--score", default=None, metavar="A-B", help="Elder's and the dealer's game score (needs the tables).")
+@click.option("--tables", default="reports/tables", show_default=True, type=click.Path(file_okay=False),
+              help="Where `salon study ecarte strategy` wrote its tables.")
+@click.option("--simulate", is_flag=True, help="Simulate even when strategy tables are present.")
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def propose(hand, turnup, samples, seed, rules, rule, policy, param, score, tables, simulate, threads, as_json,
+            quiet):
+    """Should elder holding HAND (five cards) play without proposing, or propose?
+
+    With strategy tables for these rules and policy (``salon study ecarte strategy``) the answer
+    is read from them (and ``--score A-B`` gives the decision that maximises the chance of winning
+    the game); otherwise it is simulated for this hand and turn-up."""
+    from analysis.ecarte.answers import propose_answer
+
+    obj, text = propose_answer(hand, turnup, samples, seed, _rules(rules, rule), _policy(policy, param), score, tables,
+                               simulate, threads, quiet)
+    emit(obj, as_json, text)
+
+
+@click.group("ecarte")
+def study():
+    """Écarté studies."""
+
+
+@study.command("propose-table", epilog="Example:\n\n  salon study ecarte propose-table --deals-per-class 5000 --rules classic")
+@click.option("--deals-per-class", default=20_000, show_default=True, callback=positive)
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@policy_options()
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, threads, as_json):
+    """Elder's propose/play table by hand class (trumps × trump king × plain kings), with a figure."""
+    from analysis.ecarte.answers import propose_table_study
+
+    obj, text = propose_table_study(deals_per_class, seed, _rules(rules, rule), _policy(policy, param), out, threads)
+    emit(obj, as_json, text)
+
+
+@study.command("strategy", epilog="""Examples:\n
+\b
+  salon study ecarte strategy --quick
+  salon study ecarte strategy --rules classic --search-check 200""")
+@click.option("--deals-per-hand", default=2_000, show_default=True, callback=positive,
+              help="Deals per hand class and evaluation (38,304 classes).")
+@click.option("--rounds", "max_rounds", default=4, show_default=True, callback=positive,
+              help="Best-response rounds at most (elder, then dealer, per round).")
+@click.option("--discard-deals", default=100, show_default=True, callback=non_negative,
+              help="Deals per hand class and discard option when choosing the discards (0: heuristic discards).")
+@click.option("--search-check", default=0, show_default=True, callback=non_negative, metavar="N",
+              help="Check elder's table against search play on N hand classes drawn by weight (1,000 deals, S=10).")
+@click.option("--quick", is_flag=True, help="20 deals per hand class, 2 rounds, 4 per discard option: about a minute.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@click.option("--param", multiple=True, metavar="KEY=VALUE", help="Override one heuristic policy parameter.")
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, quick, seed, rules, rule, param, out, threads,
+                 as_json, quiet):
+    """Elder's propose/play and the dealer's accept/refuse decision for every hand (up to suit
+    symmetry), iterated to best responses, and the decisions by game score; tables and figures."""
+    from analysis.ecarte.answers import strategy_study
+
+    if search_check == 1:  # checked before hours of tables are computed, not after
+        raise click.BadParameter("must be 0 (no check) or at least 2 hand classes", param_hint="--search-check")
+    if quick:
+        deals_per_hand, max_rounds, discard_deals = 20, 2, 4
+    obj, text = strategy_study(deals_per_hand, max_rounds, discard_deals, search_check, seed, _rules(rules, rule),
+                               _policy("heuristic", param), out, threads, quiet)
+    emit(obj, as_json, text)

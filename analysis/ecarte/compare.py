@@ -1,0 +1,61 @@
+"""Écarté's compare kernel: policies A and B on the same hands, both seats (analysis.compare)."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from analysis.compare import N_COMPARE
+from analysis.ecarte.kernel import N_OUT, O_DEALER_POINTS, O_ELDER_POINTS, deal, play_hand
+from analysis.rng import EMPTY_HALF, stream_start
+
+
+@njit(cache=True)
+def _net(deck, useed, ui, rules, pe, pd, out):
+    """Elder's points minus the dealer's in hand ``ui`` with policies pe (elder) and pd (dealer)."""
+    stc = stream_start(useed, ui, np.uint64(0))
+    sto = stream_start(useed, ui, np.uint64(1))
+    stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+    play_hand(deck, 11, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, False)
+    return out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+
+
+@njit(cache=True)
+def compare_chunk(useed, start, count, rules, pa, pb):
+    """The compare tally row (analysis.compare layout) of hands start..start+count-1: each hand
+    played with A as elder against B as dealer, then with B as elder against A, from the same streams."""
+    deck = np.empty(32, dtype=np.int8)
+    out = np.zeros(N_OUT, dtype=np.int64)
+    row = np.zeros(N_COMPARE, dtype=np.int64)
+    for i in range(start, start + count):
+        ui = np.uint64(i)
+        first = _net(deck, useed, ui, rules, pa, pb, out)
+        second = -_net(deck, useed, ui, rules, pb, pa, out)
+        both = first + second
+        row[0] += 1
+        row[1] += both
+        row[2] += both * both
+        row[3] += first
+        row[4] += first * first
+        row[5] += second
+        row[6] += second * second
+    return row
+
+
+@njit(cache=True, parallel=True)
+def compare_block(seed, starts, counts, rules, pa, pb):
+    """Compare rows (N_COMPARE per chunk) of the hands in each chunk (``run_tallies`` block)."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
+    useed = np.uint64(seed)
+    for ci in prange(nc):
+        tallies[ci, :] = compare_chunk(useed, starts[ci], counts[ci], rules.copy(), pa.copy(), pb.copy())
+    return tallies
+
+
+def compare_tallies(n: int, seed: int, rules, a, b, *, start: int = 0, chunk: int | None = None,
+                    threads: int | None = None, quiet: bool = True) -> np.ndarray:
+    """The summed compare tallies of hands start..start+n-1 (``chunk``: hands per chunk)."""
+    from analysis.runner import run_tallies
+
+    return run_tallies(compare_block, (rules.to_array(), a.to_array(), b.to_array()), n, seed, start=start, chunk=chunk or 1 << 13,
+                       threads=threads, quiet=quiet, desc="hands, both seats")

@@ -1,0 +1,119 @@
+"""``salon piquet ...`` and ``salon study piquet ...``: Piquet's own commands (argument parsing
+only; the answers are in analysis.piquet.answers). ``explain`` and ``replay`` are added to the group
+from the game registry, like every game's."""
+from __future__ import annotations
+
+import click
+
+from analysis.clikit import emit, fail, non_negative, policy_options, positive, rules_options
+
+
+def _rules(rules, rule):
+    from analysis.piquet.rules import get_rules
+
+    return get_rules(rules, list(rule))
+
+
+def _policy(policy, param):
+    from analysis.piquet.policies import get_policy
+
+    return get_policy(policy, list(param))
+
+
+@click.group("piquet")
+def group():
+    """Piquet: declarations scored, which cards to throw, a deal explained, a record replayed."""
+
+
+@group.command(epilog="""Examples:\n
+\b
+  salon piquet declare "♠A K Q J 10 ♥A 9 ♦A 8 ♣A 8 7"
+  salon piquet declare "♠A K Q J 10 ♥A 9 ♦A 8 ♣A 8 7" --vs "♠9 8 7 ♥K Q J 10 ♦K Q J ♣K Q" --json""")
+@click.argument("hand")
+@click.option("--vs", "younger", default=None, help="Younger's twelve cards: score the declarations.")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
+              help="de: also read B (Bube) and D (Dame) as ranks.")
+@rules_options
+@click.option("--json", "as_json", is_flag=True)
+def declare(hand, younger, lang, rules, rule, as_json):
+    """Elder's combinations in HAND (twelve cards); with --vs, the declarations as scored."""
+    from analysis.piquet.declare import declaration_report, declare_text
+
+    res = declaration_report(hand, younger, _rules(rules, rule), lang)
+    emit(res, as_json, declare_text(res))
+
+
+@group.command(epilog="""Examples:\n
+\b
+  salon piquet discard "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8" --mine "7S 8H 7D 9D 8C"
+  salon piquet discard "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8" --seat younger --elder-took 3 --top 5""")
+@click.argument("hand")
+@click.option("--seat", type=click.Choice(["elder", "younger"]), default="elder", show_default=True)
+@rules_options
+@click.option("--samples", default=10_000, show_default=True, callback=positive, help="Most sampled deals.")
+@click.option("--target-halfwidth", type=float, default=None, help="Stop when every survivor's 95%% half-width is this.")
+@click.option("--top", default=10, show_default=True, callback=positive, help="Options to list.")
+@click.option("--all", "show_all", is_flag=True, help="List every option.")
+@click.option("--mine", default=None, help="Grade this discard: its rank and what it gives up.")
+@click.option("--elder-took", default=5, show_default=True, type=int, help="Younger: cards elder exchanged.")
+@click.option("--no-race", is_flag=True, help="Play every option on every deal (no early dropping).")
+@click.option("--plot", default=None, type=click.Path(dir_okay=False), help="Figure of the top options.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+def discard(hand, seat, rules, rule, samples, target_halfwidth, top, show_all, mine, elder_took, no_race, plot, seed,
+            lang, threads, as_json):
+    """Which cards should HAND (twelve cards) throw? Every legal exchange on the same deals."""
+    from analysis.piquet.answers import discard_answer
+
+    if seat == "elder" and elder_took != 5:
+        fail("--elder-took is for --seat younger")
+    obj, text = discard_answer(hand, seat, _rules(rules, rule), samples, target_halfwidth, top, show_all, mine,
+                               elder_took, not no_race, plot, seed, lang, threads)
+    emit(obj, as_json, text)
+
+
+@click.group("piquet")
+def study():
+    """Piquet studies."""
+
+
+@study.command("overview", epilog="Example:\n\n  salon study piquet overview --deals 500000")
+@click.option("--deals", default=2_000_000, show_default=True, callback=positive, help="Deals per variant.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@policy_options()
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def piquet_overview_cmd(deals, seed, policy, param, out, threads, as_json, quiet):
+    """Per-deal score distribution, frequencies and elder's edge, the variants side by side."""
+    from analysis.piquet.answers import overview_study
+
+    obj, text = overview_study(deals, seed, _policy(policy, param), out, threads, quiet)
+    emit(obj, as_json, text)
+
+
+@study.command("discards", epilog="Examples:\n\n  salon study piquet discards --quick\n"
+                                  "  salon study piquet discards --seat younger --hands 100")
+@click.option("--hands", default=None, type=int, callback=positive, help="Random dealt hands [400; 40 with --quick].")
+@click.option("--seat", type=click.Choice(["elder", "younger"]), default="elder", show_default=True)
+@click.option("--samples", default=None, type=int, callback=positive,
+              help="Most sampled deals per hand (racing) [4,000; 2,000 with --quick].")
+@click.option("--quick", is_flag=True, help="A small study: minutes, not an hour.")
+@click.option("--elder-took", default=5, show_default=True, type=int, help="Younger: cards elder exchanged.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def piquet_discards_cmd(hands, seat, samples, quick, elder_took, seed, rules, rule, out, threads, as_json, quiet):
+    """The best exchange of many random hands: cards taken, what it keeps, what rules of thumb cost."""
+    from analysis.piquet.answers import discards_study
+
+    hands = hands or (40 if quick else 400)
+    samples = samples or (2_000 if quick else 4_000)
+    obj, text = discards_study(hands, seat, samples, elder_took, seed, _rules(rules, rule), out, threads, quiet)
+    emit(obj, as_json, text)
