@@ -1,7 +1,10 @@
 """Fixes of issue #14 ("Found by review", "Bad input"): the Écarté table cells under penalties of 4,
-the same card in two table melds of ``salon bezique melds``, the hand's size at meld time, and the
-narration of a refused proposal."""
+the same card in two table melds of ``salon bezique melds``."""
+import json
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -126,3 +129,94 @@ def test_score_chain_counts_a_four_as_four():
     for base in (TK.R_A, TK.R_B):
         rows[0, base + TK.BASE_CELLS:base + TK.N_CELLS] = 0
     assert score.cells_in_use(rows) == TK.BASE_CELLS
+
+
+# ------------------------------------------------------------- Bezique: the same card on the table
+SALON = str(Path(sys.executable).with_name("salon"))
+
+
+def _salon(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([SALON, *args], capture_output=True, text=True, timeout=120)
+
+
+def _codes(text: str) -> list[int]:
+    from analysis.bezique.rules import code_of
+    from analysis.cards import parse_cards
+
+    return [code_of(c) for c in parse_cards(text)]
+
+
+def test_marked_table_card_is_the_copy_already_on_the_table():
+    """BZ-REUSE: "KH QH; AH 10H =KH =QH JH" is a royal marriage whose king and queen went on into
+    the trump sequence: one K♥ and one Q♥ on the table, each used in both melds; the legal melds
+    are the reference's for that table. Unmarked, the later group still takes the other copies."""
+    from analysis.bezique import reference as ref
+    from analysis.bezique.melds import meld_report, read_position
+    from analysis.bezique.rules import get_rules, name_of
+
+    hearts = 1
+    kh, qh, ah, th, jh = _codes("KH QH AH 10H JH")
+    for variant in ("seed-de", "classic"):
+        rules = get_rules(variant)
+        res = meld_report("QS JD", "H", "KH QH; AH 10H =KH =QH JH", rules)
+        table = {t["card"]: t["used_in"] for t in res["table"]}
+        assert table == {"KH": ["royal_marriage", "trump_sequence"], "QH": ["royal_marriage", "trump_sequence"],
+                         "AH": ["trump_sequence"], "10H": ["trump_sequence"], "JH": ["trump_sequence"]}
+        hand, on_table = read_position("QS JD", hearts, "KH QH; AH 10H =KH =QH JH", rules=rules)
+        assert on_table == {kh: frozenset({"royal_marriage", "sequence"}), qh: frozenset({"royal_marriage", "sequence"}),
+                            ah: frozenset({"sequence"}), th: frozenset({"sequence"}), jh: frozenset({"sequence"})}
+        want = ref.legal_melds(hand, on_table, hearts, rules)
+        assert [(m["name"], m["cards"], m["points"]) for m in res["melds"]] == [
+            ({"marriage": "common_marriage"}.get(m.kind, m.kind), [name_of(c) for c in m.cards], m.points)
+            for m in want]
+        assert [m["name"] for m in res["melds"]] == ["bezique"]
+    # With the second K♥ in hand: a sequence's king and queen may form a royal marriage in seed-de,
+    # but these were already in one, so neither variant offers a royal marriage with the hand's K♥.
+    for variant in ("seed-de", "classic"):
+        res = meld_report("KH", "H", "KH QH; AH 10H =KH =QH JH", get_rules(variant))
+        assert res["melds"] == [] and res["hand"] == ["KH"]
+    _, default = read_position("", hearts, "KH QH; AH 10H KH QH JH")
+    assert sorted(name_of(c) for c in default) == ["10H", "AH", "JH", "KH", "KH", "QH", "QH"]
+    assert {c: k for c, k in default.items() if name_of(c) == "KH"} == {
+        kh: frozenset({"royal_marriage"}), kh + 32: frozenset({"sequence"})}
+
+
+def test_marked_table_card_follows_the_variant():
+    """A marked reuse must be legal: seed-de lets a sequence's king and queen form a royal marriage
+    with no card from the hand, classic does not; the same meld twice is refused; a mark needs a
+    card of an earlier group."""
+    from analysis.bezique.melds import meld_report
+    from analysis.bezique.rules import get_rules
+    from analysis.errors import InputError
+
+    res = meld_report("JD", "H", "AH 10H KH QH JH; =KH =QH", get_rules("seed-de"))
+    assert {t["card"]: t["used_in"] for t in res["table"]}["KH"] == ["royal_marriage", "trump_sequence"]
+    with pytest.raises(InputError, match="cannot join a royal marriage"):
+        meld_report("JD", "H", "AH 10H KH QH JH; =KH =QH", get_rules("classic"))
+    with pytest.raises(InputError, match="cannot join a royal marriage"):
+        meld_report("JD", "H", "KH QH; =KH =QH", get_rules("seed-de"))
+    with pytest.raises(InputError, match="no KS of an earlier table meld"):
+        meld_report("JD", "H", "KH QH; =KS QS", get_rules("seed-de"))
+    # Every new meld adds a card from the hand: four kings all from earlier melds is refused.
+    with pytest.raises(InputError, match="adds a card from the hand"):
+        meld_report("", "H", "KH QH; KS QS; KC QC; KD QD; =KH =KS =KC =KD", get_rules("seed-de"))
+    # Four kings with the royal marriage's king: the mark may come after the other K♥.
+    res = meld_report("", "H", "KH QH; KH =KH KS KC", get_rules("seed-de"))
+    assert sorted((t["card"], tuple(t["used_in"])) for t in res["table"]) == [
+        ("KC", ("four_kings",)), ("KH", ("four_kings",)), ("KH", ("four_kings", "royal_marriage")),
+        ("KS", ("four_kings",)), ("QH", ("royal_marriage",))]
+
+
+def test_melds_command_reads_the_mark_and_rejects_bad_marks():
+    got = _salon("bezique", "melds", "QS JD", "--trump", "H", "--table", "KH QH; AH 10H =KH =QH JH", "--json")
+    assert got.returncode == 0, got.stderr
+    table = json.loads(got.stdout)["table"]
+    assert [t["card"] for t in table].count("KH") == 1 and [t["card"] for t in table].count("QH") == 1
+    for table in ("AH 10H KH QH JH; =KH =QH", "KH QH; = KH QH"):
+        bad = _salon("bezique", "melds", "JD", "--trump", "H", "--table", table, "--rules", "classic")
+        assert bad.returncode == 2 and bad.stdout == ""
+        assert len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    # A third copy names the mark.
+    bad = _salon("bezique", "melds", "KH", "--trump", "H", "--table", "KH QH; AH 10H KH QH JH")
+    assert bad.returncode == 2 and "=KH" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
