@@ -1,5 +1,6 @@
 """Fixes of issue #14 ("Found by review", "Bad input"): the Écarté table cells under penalties of 4,
-the same card in two table melds of ``salon bezique melds``."""
+the same card in two table melds of ``salon bezique melds``, the cards a player holds when he
+melds."""
 import json
 import subprocess
 import sys
@@ -220,3 +221,33 @@ def test_melds_command_reads_the_mark_and_rejects_bad_marks():
     bad = _salon("bezique", "melds", "KH", "--trump", "H", "--table", "KH QH; AH 10H KH QH JH")
     assert bad.returncode == 2 and "=KH" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
+
+# ------------------------------------------------------------------- Bezique: cards held at meld time
+def test_melds_take_at_most_the_cards_held_when_melding():
+    """BZ-MELD: a player melds after winning a stock trick, before drawing, so he holds 7 cards (8
+    less the one in the trick), his table cards among them. A card in two table melds counts once."""
+    from analysis.bezique.melds import meld_report
+    from analysis.bezique.rules import get_rules
+    from analysis.errors import InputError
+
+    rules = get_rules()
+    assert len(meld_report("QS JD KH QH 10H AH JH", "H", None, rules)["hand"]) == 7
+    with pytest.raises(InputError, match="the hand holds 8 cards, but a player who melds holds at most 7"):
+        meld_report("QS JD KH QH 10H AH JH KS", "H", None, rules)
+    res = meld_report("QS JD", "H", "KH QH; AH 10H =KH =QH JH", rules)  # 2 in hand, 5 on the table
+    assert len(res["hand"]) + len(res["table"]) == 7
+    with pytest.raises(InputError, match="hand and table together hold 8 cards"):
+        meld_report("QS JD KS", "H", "KH QH; AH 10H =KH =QH JH", rules)
+    with pytest.raises(InputError, match="hand and table together hold 8 cards.*counts once"):
+        meld_report("QS", "H", "KH QH; AH 10H KH QH JH", rules)  # unmarked: two K♥ and two Q♥
+
+
+def test_melds_command_rejects_a_hand_too_big_in_one_line():
+    bad = _salon("bezique", "melds", "QS JD KH QH 10H AH JH KS AS", "--trump", "H")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [
+        "error: the hand holds 9 cards, but a player who melds holds at most 7 (8 less the card he played to "
+        "the trick he won, BZ-MELD)"]
+    ok = _salon("bezique", "melds", "QS JD KH QH 10H AH JH", "--trump", "H", "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert {m["name"] for m in json.loads(ok.stdout)["melds"]} >= {"bezique", "royal_marriage", "trump_sequence"}

@@ -12,13 +12,16 @@ into a royal marriage (seed-de), or a single bezique's into a double (classic). 
 be legal under the rules (BZ-REUSE, BZ-DOUBLE), and a group with a marked card must add a card
 that was not yet on the table unless the rules let it do without (seed-de's royal marriage from a
 sequence). The hand's cards are the copies left over; more than two copies of a card in all is an
-error.
+error, and so are more cards than a player holds when he melds: 7 in hand and on the table
+together (8 less the card he played to the trick he won, BZ-MELD; melded cards stay part of the
+hand).
 """
 from __future__ import annotations
 
 import re
 
 from analysis.bezique import reference as ref
+from analysis.bezique.reference import HAND_SIZE
 from analysis.bezique.rules import BeziqueRules, code_of, get_rules, name_of
 from analysis.cards import SUIT_SYMBOLS, SUITS, parse_cards
 from analysis.errors import InputError
@@ -36,6 +39,9 @@ def parse_suit(text: str) -> int:
     raise InputError(f"not a suit: {text!r} (write S, H, D, C or ♠ ♥ ♦ ♣)")
 
 
+HELD_AT_MELD = HAND_SIZE - 1
+"""Cards a player holds, in hand and on the table, when he melds (BZ-MELD: after winning a stock
+trick, before drawing, so one of his 8 is in the trick)."""
 SAME_CARD = "="
 """Marks a table card as the copy already on the table from an earlier group (``=KH``)."""
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -116,6 +122,13 @@ def read_position(hand: str, trump: int, table: str | None, lang: str | None = N
             raise InputError(f"hand: a third {name_of(f)} counting the table (two packs hold two; a card in two "
                              f"table melds is written {SAME_CARD}{name_of(f)} the second time)")
         hand_codes.append(free[0])
+    held = len(hand_codes) + len(table_cards)
+    if held > HELD_AT_MELD:
+        where = "hand and table together hold" if table_cards else "the hand holds"
+        hint = (f"; a card in two table melds counts once when marked the second time, as in {SAME_CARD}KH"
+                if len(groups) > 1 else "")
+        raise InputError(f"{where} {held} cards, but a player who melds holds at most {HELD_AT_MELD} "
+                         f"(8 less the card he played to the trick he won, BZ-MELD){hint}")
     return hand_codes, {c: frozenset(k) for c, k in table_cards.items()}
 
 
