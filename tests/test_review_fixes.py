@@ -251,3 +251,55 @@ def test_melds_command_rejects_a_hand_too_big_in_one_line():
     ok = _salon("bezique", "melds", "QS JD KH QH 10H AH JH", "--trump", "H", "--json")
     assert ok.returncode == 0, ok.stderr
     assert {m["name"] for m in json.loads(ok.stdout)["melds"]} >= {"bezique", "royal_marriage", "trump_sequence"}
+
+
+# ------------------------------------------------------------------------- Écarté: the narration
+def _took_claims(text: str) -> list[tuple[str, int]]:
+    """Every "... took N trick(s)" of a narration with its subject: the nearest "elder" or
+    "dealer" before it that is not a possessive ("elder's proposal")."""
+    import re
+
+    claims = []
+    for line in text.splitlines():
+        for m in re.finditer(r"took (\d) trick", line):
+            subjects = re.findall(r"\b(elder|dealer)\b(?!')", line[:m.start()])
+            claims.append((subjects[-1], int(m.group(1))))
+    return claims
+
+
+def test_explain_says_who_took_the_tricks_after_a_refusal():
+    """seed-de, seed 0 hand 21: the dealer refused the first proposal and elder took no trick, so
+    the dealer scores the penalty vole. The narration said "dealer refused elder's proposal in
+    round 1 and took 0 tricks", as if the dealer had taken none."""
+    from analysis.ecarte import reference as R
+
+    pol = HeuristicPolicy()
+    r = R.play_hand(0, 21, get_rules("seed-de"), pol, pol)
+    assert (r.elder_tricks, r.penalised, r.refused_round) == (0, "elder", 0)
+    text = R.explain(0, 21, get_rules("seed-de"), pol)
+    assert ("  EC-PENALTY: dealer refused elder's proposal in round 1 and elder took 0 tricks: dealer scores 3 "
+            "(the vole)") in text.splitlines()
+    got = _salon("ecarte", "explain", "--seed", "0", "--deal", "21")
+    assert got.returncode == 0, got.stderr
+    assert "and elder took 0 tricks: dealer scores 3 (the vole)" in got.stdout
+
+
+@pytest.mark.parametrize("variant", ["seed-de", "classic"])
+def test_explain_tricks_sentences_agree_with_the_hand(variant):
+    """Every "X took N tricks" of the narration is what X took, over 300 hands of each variant
+    (which include every ending: a refusal, playing without proposing, both penalised sides in
+    classic, voles for either side)."""
+    from analysis.ecarte import reference as R
+
+    rules, pol = get_rules(variant), HeuristicPolicy()
+    seen = set()
+    for deal in range(300):
+        r = R.play_hand(0, deal, rules, pol, pol)
+        took = {"elder": r.elder_tricks, "dealer": R.N_TRICKS - r.elder_tricks}
+        claims = _took_claims(R.explain(0, deal, rules, pol))
+        assert len(claims) == 2 and all(took[who] == n for who, n in claims), (deal, claims, took)
+        seen.add((r.penalised, r.played_without_proposing, r.elder_tricks in (0, 5), r.winner))
+    penalised = {"elder", "dealer"} if variant == "classic" else {"elder"}
+    for side in penalised:
+        assert any(p == side and w != side for p, _, _, w in seen), side  # a penalty scored against it
+    assert any(wp for _, wp, _, _ in seen) and any(v and w == "dealer" for _, _, v, w in seen)

@@ -695,9 +695,9 @@ def _trick_score_reason(r: HandResult) -> str:
     what = "the vole" if taken == N_TRICKS else "the point"
     if r.penalised == loser:
         if loser == ELDER:
-            why = ("elder played without proposing" if r.played_without_proposing
-                   else f"dealer refused elder's proposal in round {r.refused_round + 1}")
-            return (f"EC-PENALTY: {why} and took {_tricks(r.elder_tricks)}: "
+            why = ("elder played without proposing and took" if r.played_without_proposing
+                   else f"dealer refused elder's proposal in round {r.refused_round + 1} and elder took")
+            return (f"EC-PENALTY: {why} {_tricks(r.elder_tricks)}: "
                     f"dealer scores {pts} ({what})")
         return (f"EC-PENALTY: dealer refused the proposal in round {r.refused_round + 1} and took "
                 f"{_tricks(N_TRICKS - r.elder_tricks)}: elder scores {pts} ({what})")
