@@ -41,22 +41,29 @@ def _prune_stale_caches(current: Path) -> None:
         pass
 
 
-def _use_versioned_numba_cache() -> None:
-    """Point numba's cache at numba_cache_dir unless the user chose one (NUMBA_CACHE_DIR)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    try:
-        target = numba_cache_dir(Path(__file__).resolve().parent)
-        fresh = not target.exists()
-        target.mkdir(parents=True, exist_ok=True)
-        os.utime(target)
-    except OSError:
-        return  # no writable cache directory: numba's default (beside the sources) stays
-    if fresh:
-        _prune_stale_caches(target)
-    os.environ["NUMBA_CACHE_DIR"] = str(target)
-    if "numba" in sys.modules:  # numba read its configuration already
-        sys.modules["numba"].config.CACHE_DIR = str(target)
+_cache_path: Path | None = None
+_cache_path_known = False
 
 
-_use_versioned_numba_cache()
+def numba_cache_path() -> Path | None:
+    """The directory of this version's compiled kernels (created; caches of other versions unused
+    for a week are pruned), or None when it cannot be written. Used by analysis.numba_cache's
+    locator for the package's own functions only: numba's configuration is not changed."""
+    global _cache_path, _cache_path_known
+    if not _cache_path_known:
+        _cache_path_known = True
+        try:
+            target = numba_cache_dir(Path(__file__).resolve().parent)
+            fresh = not target.exists()
+            target.mkdir(parents=True, exist_ok=True)
+            os.utime(target)
+        except OSError:
+            return None  # numba's default locators take the kernels
+        if fresh:
+            _prune_stale_caches(target)
+        _cache_path = target
+    return _cache_path
+
+
+if "numba" in sys.modules:  # numba is loaded already: make sure the locator is in place
+    import analysis.numba_cache  # noqa: E402, F401

@@ -10,6 +10,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+import analysis.numba_cache  # noqa: F401 - salon's kernels cached by source version
+
 
 @intrinsic
 def _ctpop(typingctx, x):

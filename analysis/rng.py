@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+import analysis.numba_cache  # noqa: F401 - salon's kernels cached by source version
+
 GAMMA = 0x9E3779B97F4A7C15
 _SEED_SALT = 0x6A09E667F3BCC909
 _MASK64 = (1 << 64) - 1

@@ -7,6 +7,7 @@ chunks go to the result store (``analysis/store.py``) and are read back instead 
 """
 from __future__ import annotations
 
+import os
 import sys
 from typing import Callable
 
@@ -51,6 +52,28 @@ def show_progress(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
+def needs_compiling(block) -> bool:
+    """Whether the numba block is neither compiled in this process nor in numba's cache on disk."""
+    if getattr(block, "signatures", None):
+        return False
+    cache = getattr(block, "_cache", None)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    return index is None or not os.path.exists(index)
+
+
+def note_compilation(block) -> None:
+    """One line on stderr before a kernel's first compilation (instead of a bar frozen at 0%)."""
+    if not needs_compiling(block):
+        return
+    from analysis.blocks import block_name
+    from analysis.games import GAMES
+
+    parts = block_name(block).split(".")
+    title = GAMES[parts[1]].title if len(parts) > 2 and parts[1] in GAMES else ""
+    print(f"compiling the {title + ' ' if title else ''}kernel {parts[-1]} (first run only, about a minute)",
+          file=sys.stderr, flush=True)
+
+
 def run_tallies(
     block: Callable,
     args: tuple,
@@ -85,6 +108,17 @@ def run_ranges(
     One run of the store covers all the ranges (studies use a range per item, e.g. per hand class
     with stream indices ``class << 32 | i``); the chunks of every range share the batches."""
     check_seed(seed)
+    import numba
+
+    before = numba.get_num_threads(), numba.get_parallel_chunksize()
+    try:
+        return _run_ranges(block, args, ranges, seed, chunk, threads, quiet, desc)
+    finally:  # numba's threads and scheduling are the kernels' business only while they run
+        numba.set_num_threads(before[0])
+        numba.set_parallel_chunksize(before[1])
+
+
+def _run_ranges(block, args, ranges, seed, chunk, threads, quiet, desc) -> np.ndarray:
     set_threads(threads)
     bounds = [chunk_bounds(s, n, chunk) for s, n in ranges]
     starts = np.concatenate([b[0] for b in bounds])
@@ -120,8 +154,10 @@ def run_ranges(
         finished = ((s, c, block(seed, s, c, *args)) for s, c in batches)
     from tqdm.auto import tqdm
 
+    if len(todo) and _backend is None and show_progress(quiet):
+        note_compilation(block)
     with tqdm(total=int(counts.sum()), initial=int(counts[done].sum()), desc=desc, unit=" deals",
-              disable=not show_progress(quiet), leave=False) as bar:
+              unit_scale=True, disable=not show_progress(quiet), leave=False) as bar:
         for s, c, rows in finished:
             if stored is not None:
                 stored.save(s, c, rows)
