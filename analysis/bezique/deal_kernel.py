@@ -8,6 +8,8 @@ used in. ``play_deal`` writes the deal's outcome into ``out`` (``O_*``, ``OUT_FI
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -90,12 +92,19 @@ def take(S, seat, c):
             S[S_USED + k] &= ~b
 
 
+DealScratch = namedtuple("DealScratch", ("deck", "S", "ms", "fo", "nopt", "order", "out"))
+"""A deal's arrays (``_scratch``): the deck, the state (``S_*``), the melds listed (kind, cards,
+hand cards), the face options and their counts, the melds' order, and the outcome (``O_*``)."""
+
+
 @njit(cache=True, _nrt=False)
-def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, start_e, start_d, target):
-    """One deal (docs/bezique-engine.md, "One deal, step by step"); fills ``out`` (O_* layout, N_OUT
-    entries). ``pe``, ``pd``: elder's and dealer's policy arrays; ``start_e``, ``start_d``: their
-    game totals before the deal and ``target`` the game target (NO_TARGET for single deals).
-    Returns the seat that reached the target during the stock phase (0 elder, 1 dealer) or -1."""
+def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
+    """One deal (docs/bezique-engine.md, "One deal, step by step") in the arrays ``scr``
+    (``DealScratch``); fills ``scr.out`` (O_* layout, N_OUT entries). ``pe``, ``pd``: elder's and
+    dealer's policy arrays; ``start_e``, ``start_d``: their game totals before the deal and
+    ``target`` the game target (NO_TARGET for single deals). Returns the seat that reached the
+    target during the stock phase (0 elder, 1 dealer) or -1."""
+    deck, S, ms, fo, nopt, order, out = scr
     for i in range(N_OUT):
         out[i] = 0
     for i in range(64):
@@ -253,8 +262,16 @@ def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, start_
     return -1
 
 
+@njit(cache=True, inline="always")
+def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, start_e, start_d, target):
+    """``run_deal`` with the arrays of ``DealScratch`` one by one (paired.py's call)."""
+    scr = DealScratch(deck, S, ms, fo, nopt, order, out)
+    return run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target)
+
+
 @njit(cache=True)
 def _scratch():
+    """A fresh ``DealScratch``."""
     deck = np.empty(64, dtype=np.int64)
     S = np.zeros(N_STATE, dtype=np.int64)
     ms = np.zeros((3, MAX_MELDS), dtype=np.int64)
@@ -262,7 +279,7 @@ def _scratch():
     nopt = np.zeros(10, dtype=np.int64)  # options per face, then add_kind's odometer
     order = np.zeros(MAX_MELDS, dtype=np.int64)
     out = np.zeros(N_OUT, dtype=np.int64)
-    return deck, S, ms, fo, nopt, order, out
+    return DealScratch(deck, S, ms, fo, nopt, order, out)
 
 
 @njit(cache=True)
@@ -271,12 +288,12 @@ def deal_outcomes(seed, start, n, rules, dealer, elder):
     choices from lane 1; ``dealer`` and ``elder`` are the policy arrays (reference.play_deal's
     argument order)."""
     res = np.zeros((n, OUTCOME_LENGTH), dtype=np.int64)
-    deck, S, ms, fo, nopt, order, out = _scratch()
+    scr = _scratch()
     useed = np.uint64(seed)
     for k in range(n):
         i = np.uint64(start + k)
         stc = stream_start(useed, i, np.uint64(0))
         sto = stream_start(useed, i, np.uint64(1))
-        play_deal(deck, stc, sto, rules, elder, dealer, S, ms, fo, nopt, order, out, 0, 0, NO_TARGET)
-        res[k, :] = out[:OUTCOME_LENGTH]
+        run_deal(scr, stc, sto, rules, elder, dealer, 0, 0, NO_TARGET)
+        res[k, :] = scr.out[:OUTCOME_LENGTH]
     return res

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analysis.bezique.deal_kernel import _scratch, play_deal
+from analysis.bezique.deal_kernel import _scratch, run_deal
 from analysis.bezique.layout import (
     G_DEALS,
     G_DEALS_SQ,
@@ -25,9 +25,10 @@ from analysis.rng import stream_start
 
 
 @njit(cache=True, _nrt=False)
-def play_game(useed, g, rules, pa, pb, deck, S, ms, fo, nopt, order, out, res):
-    """Game g; res = [total A, total B, deals, winner (0 A, 1 B, -1 undecided), ended in a stock
-    phase]."""
+def play_game(useed, g, rules, pa, pb, scr, res):
+    """Game g in the deal arrays ``scr`` (``DealScratch``); res = [total A, total B, deals, winner
+    (0 A, 1 B, -1 undecided), ended in a stock phase] (``GAME_OUTCOME_FIELDS``)."""
+    out = scr.out
     ug = np.uint64(g)
     ta = 0
     tb = 0
@@ -37,11 +38,11 @@ def play_game(useed, g, rules, pa, pb, deck, S, ms, fo, nopt, order, out, res):
         sto = stream_start(useed, ug, np.uint64(2 * d + 1))
         a_elder = d % 2 == 0
         if a_elder:
-            gw = play_deal(deck, stc, sto, rules, pa, pb, S, ms, fo, nopt, order, out, ta, tb, target)
+            gw = run_deal(scr, stc, sto, rules, pa, pb, ta, tb, target)
             ta += out[O_TOTAL]
             tb += out[O_TOTAL + 1]
         else:
-            gw = play_deal(deck, stc, sto, rules, pb, pa, S, ms, fo, nopt, order, out, tb, ta, target)
+            gw = run_deal(scr, stc, sto, rules, pb, pa, tb, ta, target)
             tb += out[O_TOTAL]
             ta += out[O_TOTAL + 1]
         res[0] = ta
@@ -63,9 +64,9 @@ def play_game(useed, g, rules, pa, pb, deck, S, ms, fo, nopt, order, out, res):
 def game_results(seed, start, n, rules, a, b):
     """Game outcome vectors (n, 5) of games start..start+n-1 (reference.play_game)."""
     res = np.zeros((n, N_GAME_OUT), dtype=np.int64)
-    deck, S, ms, fo, nopt, order, out = _scratch()
+    scr = _scratch()
     for k in range(n):
-        play_game(np.uint64(seed), start + k, rules, a, b, deck, S, ms, fo, nopt, order, out, res[k])
+        play_game(np.uint64(seed), start + k, rules, a, b, scr, res[k])
     return res
 
 
@@ -76,14 +77,14 @@ def games_block(seed, starts, counts, rules, a, b):
     tallies = np.zeros((nc, N_GAME_TALLY), dtype=np.int64)
     useed = np.uint64(seed)
     for ci in prange(nc):
-        deck, S, ms, fo, nopt, order, out = _scratch()
+        scr = _scratch()
         res = np.zeros(N_GAME_OUT, dtype=np.int64)
         row = np.zeros(N_GAME_TALLY, dtype=np.int64)
         my_rules = rules.copy()
         my_a = a.copy()
         my_b = b.copy()
         for g in range(starts[ci], starts[ci] + counts[ci]):
-            play_game(useed, g, my_rules, my_a, my_b, deck, S, ms, fo, nopt, order, out, res)
+            play_game(useed, g, my_rules, my_a, my_b, scr, res)
             row[G_GAMES] += 1
             row[G_DEALS] += res[2]
             row[G_DEALS_SQ] += res[2] * res[2]

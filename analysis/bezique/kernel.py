@@ -45,9 +45,11 @@ from analysis.bezique.card_masks import (  # noqa: F401  (re-exported)
     suit_mask,
 )
 from analysis.bezique.deal_kernel import (  # noqa: F401  (re-exported)
+    DealScratch,
     _scratch,
     deal_outcomes,
     play_deal,
+    run_deal,
     score,
     shuffle,
     take,

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, prange
 
 from analysis.bezique.card_masks import NO_TARGET, SEVEN
-from analysis.bezique.deal_kernel import _scratch, play_deal
+from analysis.bezique.deal_kernel import _scratch, run_deal
 from analysis.bezique.layout import (
     N_KINDS,
     N_TALLY,
@@ -82,14 +82,14 @@ def tally_deal(row, out):
 @njit(cache=True)
 def deals_chunk(useed, start, count, rules, dealer, elder):
     """The tally row of deals start..start+count-1."""
-    deck, S, ms, fo, nopt, order, out = _scratch()
+    scr = _scratch()
     row = np.zeros(N_TALLY, dtype=np.int64)
     for i in range(start, start + count):
         ui = np.uint64(i)
         stc = stream_start(useed, ui, np.uint64(0))
         sto = stream_start(useed, ui, np.uint64(1))
-        play_deal(deck, stc, sto, rules, elder, dealer, S, ms, fo, nopt, order, out, 0, 0, NO_TARGET)
-        tally_deal(row, out)
+        run_deal(scr, stc, sto, rules, elder, dealer, 0, 0, NO_TARGET)
+        tally_deal(row, scr.out)
     return row
 
 
