@@ -22,7 +22,8 @@ def _bench(game: str, block: Callable, args: tuple, reference: Callable, deals: 
     """Median deals/s of ``block`` at 1 and 2 threads and of ``reference`` (one call per deal)."""
     import numba
 
-    from analysis.runner import chunk_bounds, set_threads
+    from analysis.blocks import set_threads
+    from analysis.runner import chunk_bounds
 
     starts, counts = chunk_bounds(0, deals, chunk)
     block(1, starts[:2], np.minimum(counts[:2], 64), *args)  # compile (or load from cache)

@@ -5,6 +5,7 @@ names blocks from here, and the Dask workers find blocks and set threads from he
 from __future__ import annotations
 
 import importlib
+from contextlib import contextmanager
 
 from analysis.errors import InputError
 
@@ -36,3 +37,17 @@ def set_threads(threads: int | None) -> int:
     # work on a shared machine does not leave the other one waiting at the end.
     numba.set_parallel_chunksize(1)
     return threads
+
+
+@contextmanager
+def kernel_threads(threads: int | None):
+    """Inside: ``threads`` numba threads and dynamic scheduling (set_threads); afterwards numba's
+    thread count and chunk size are what they were (salon changes them only while its kernels run)."""
+    import numba
+
+    before = numba.get_num_threads(), numba.get_parallel_chunksize()
+    try:
+        yield set_threads(threads)
+    finally:
+        numba.set_num_threads(before[0])
+        numba.set_parallel_chunksize(before[1])

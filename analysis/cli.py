@@ -6,13 +6,23 @@ are built once from the game registry (analysis.games); each game adds its own c
 and ``salon --version`` answer without compiling anything."""
 from __future__ import annotations
 
+import json
 import os
 import sys
 
 import click
 
 from analysis import __version__
-from analysis.clikit import UserError, emit, fail, non_negative, positive, replay_file, rules_options
+from analysis.clikit import (
+    UserError,
+    emit,
+    fail,
+    json_default,
+    non_negative,
+    positive,
+    replay_file,
+    rules_options,
+)
 from analysis.games import GAMES
 from analysis.results_commands import results
 
@@ -85,7 +95,8 @@ def cli(ctx, results, scheduler, workers):
 @click.option("--game", "games", is_flag=True, help="Écarté, Bezique: play whole games to the target.")
 @click.option("--partie", "parties", is_flag=True, help="Piquet: play whole parties of six deals.")
 @click.option("--records", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Also write the first deals as JSON records here ('-': standard output).")
+              help="Also write the first deals as JSON records here ('-': standard output, the statistics then go to "
+                   "standard error).")
 @click.option("--record-count", default=10, show_default=True, callback=positive, help="How many records.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -104,19 +115,17 @@ def simulate(game, deals, seed, rules, rule, policy, param, threads, games, part
             alt = "".join(f"; {g.title} plays {m.name} with {m.flag}" for m in g.modes if m.flag)
             fail(f"{flag} is for {owners}{alt}")
         mode = found[0]
-    if records == "-" and not as_json:
-        fail("--records - writes the records to standard output: add --json so that nothing else is printed there")
     r = g.rules(rules, rule)
     pol = _policy(g, policy, param)
     res = mode.run(deals, seed, r, pol, pol, threads=threads, quiet=quiet)
     res.pop("tallies", None)
     if records:
         recs = [g.record(seed, i, r, pol) for i in range(min(record_count, deals))]
-        if records == "-":
-            res["records"] = recs
-        else:
-            g.save_records(recs, records)
-            res["records"] = {"path": records, "count": len(recs)}
+        g.save_records(recs, records)
+        res["records"] = {"path": records, "count": len(recs)}
+    if records == "-":  # standard output holds the records file: the statistics go to standard error
+        click.echo(json.dumps(res, ensure_ascii=False, default=json_default) if as_json else result_text(res), err=True)
+        return
     emit(res, as_json, result_text(res))
 
 
@@ -155,7 +164,7 @@ def compare(game, a_name, b_name, deals, seed, rules, rule, param, threads, as_j
 
 def _explain_command(g):
     """``salon GAME explain``: one deal narrated by the reference."""
-    @click.command("explain", epilog=f"Example:\n\n  salon {g.name} explain --seed 1 --deal 0")
+    @click.command("explain", epilog=f"Example:\n\n\b\n  salon {g.name} explain --seed 1 --deal 0")
     @click.option("--seed", default=0, show_default=True, callback=non_negative)
     @click.option("--deal", "deal_index", default=0, show_default=True, callback=non_negative)
     @rules_options
@@ -171,9 +180,8 @@ def _explain_command(g):
 
 def _replay_command(g):
     """``salon GAME replay``: records re-scored by the reference."""
-    @click.command("replay", epilog=f"Examples:\n\n  salon {g.name} replay deals.json\n"
-                                    f"  salon simulate {g.name} --deals 5 --records - --json | "
-                                    f"jq .records | salon {g.name} replay -")
+    @click.command("replay", epilog=f"Examples:\n\n\b\n  salon {g.name} replay deals.json\n"
+                                    f"  salon simulate {g.name} --deals 5 --records - --quiet | salon {g.name} replay -")
     @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
     @click.option("--rules", default=None, help="Variant (default: the record's own).")
     @click.option("--rule", multiple=True, metavar="KEY=VALUE")
@@ -186,7 +194,7 @@ def _replay_command(g):
     return replay
 
 
-@cli.group()
+@cli.group(epilog="Examples:\n\n\b\n  salon study ecarte strategy --quick\n  salon study piquet discards --quick")
 def study():
     """Named studies that produce strategy tables and figures."""
 
@@ -201,7 +209,7 @@ for _g in GAMES.values():
 
 
 # --------------------------------------------------------------------------- bench, tips, report, results
-@cli.command(epilog="Examples:\n\n  salon bench\n  salon bench piquet --repeats 3 --json")
+@cli.command(epilog="Examples:\n\n\b\n  salon bench\n  salon bench piquet --repeats 3 --json")
 @click.argument("game", required=False, type=click.Choice(list(GAMES)))
 @click.option("--deals", default=None, type=int, callback=positive,
               help="Kernel deals per run [Écarté 4,000,000; Piquet 2,000,000; Bezique 200,000].")
@@ -217,7 +225,7 @@ def bench(game, deals, reference_deals, repeats, as_json):
     emit(res, as_json, bench_text(res))
 
 
-@cli.command(epilog="Examples:\n\n  salon tips --game bezique\n  salon tips --budget full --json")
+@cli.command(epilog="Examples:\n\n\b\n  salon tips --game bezique\n  salon tips --budget full --json")
 @click.option("--game", type=click.Choice(list(GAMES)), default=None, help="Only this game's tips.")
 @click.option("--budget", type=click.Choice(["quick", "full"]), default="quick", show_default=True)
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
@@ -230,7 +238,7 @@ def tips(game, budget, seed, as_json):
     emit(res, as_json, tips_text(res))
 
 
-@cli.command(epilog="Examples:\n\n  salon report --quick --out reports/quick\n  salon report")
+@cli.command(epilog="Examples:\n\n\b\n  salon report --quick --out reports/quick\n  salon report")
 @click.option("--quick", is_flag=True, help="Small budgets: a few minutes.")
 @click.option("--out", default="reports", show_default=True, type=click.Path(file_okay=False))
 @click.option("--seed", default=0, show_default=True, callback=non_negative)

@@ -8,7 +8,7 @@ import click
 from analysis.clikit import emit
 
 
-@click.group("results")
+@click.group("results", epilog="Examples:\n\n\b\n  salon results list\n  salon results export KEY --format csv --out run.csv")
 def results():
     """The result store: finished chunks of every run and finished items of item studies (the Piquet
     discard study's hands), reused by repeated and resumed runs."""
@@ -25,7 +25,7 @@ def _ranges(items) -> str:
     return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in out)
 
 
-@results.command("list")
+@results.command("list", epilog="Example:\n\n\b\n  salon --results /tmp/store results list --json")
 @click.option("--json", "as_json", is_flag=True)
 def results_list(as_json):
     """Every stored run: key, kind, kernel block or study, seed, chunks and deals or items stored."""
@@ -40,7 +40,7 @@ def results_list(as_json):
     emit({"store": str(base) if base else None, "runs": rows}, as_json, "\n".join(lines))
 
 
-@results.command("show")
+@results.command("show", epilog="Example:\n\n\b\n  salon results show 3f2a9c0d1e2b4a5c")
 @click.argument("key")
 @click.option("--json", "as_json", is_flag=True)
 def results_show(key, as_json):
@@ -68,7 +68,7 @@ def results_show(key, as_json):
     emit(res, as_json, text)
 
 
-@results.command("export")
+@results.command("export", epilog="Examples:\n\n\b\n  salon results export KEY --out run.csv\n  salon results export KEY --format parquet --out run.parquet")
 @click.argument("key")
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "json"]), default="csv", show_default=True)
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False))
@@ -90,7 +90,7 @@ def results_export(key, fmt, out):
     click.echo(f"{len(df)} {'items' if items else 'chunks'} written to {out}")
 
 
-@results.command("prune")
+@results.command("prune", epilog="Example:\n\n\b\n  salon results prune")
 def results_prune():
     """Remove files left by killed runs and unreadable chunk and item files."""
     from analysis import store

@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.blocks import set_threads
+from analysis.blocks import kernel_threads
 from analysis.errors import InputError
 
 DEFAULT_CHUNK = 1 << 14
@@ -108,18 +108,11 @@ def run_ranges(
     One run of the store covers all the ranges (studies use a range per item, e.g. per hand class
     with stream indices ``class << 32 | i``); the chunks of every range share the batches."""
     check_seed(seed)
-    import numba
-
-    before = numba.get_num_threads(), numba.get_parallel_chunksize()
-    try:
-        return _run_ranges(block, args, ranges, seed, chunk, threads, quiet, desc)
-    finally:  # numba's threads and scheduling are the kernels' business only while they run
-        numba.set_num_threads(before[0])
-        numba.set_parallel_chunksize(before[1])
+    with kernel_threads(threads):
+        return _run_ranges(block, args, ranges, seed, chunk, quiet, desc)
 
 
-def _run_ranges(block, args, ranges, seed, chunk, threads, quiet, desc) -> np.ndarray:
-    set_threads(threads)
+def _run_ranges(block, args, ranges, seed, chunk, quiet, desc) -> np.ndarray:
     bounds = [chunk_bounds(s, n, chunk) for s, n in ranges]
     starts = np.concatenate([b[0] for b in bounds])
     counts = np.concatenate([b[1] for b in bounds])

@@ -64,6 +64,13 @@ def test_records_through_the_command_line_replay(name, tmp_path):
     replayed = _salon(name, "replay", "-", "--json", stdin=path.read_text())
     assert replayed.returncode == 0, replayed.stderr
     assert len(json.loads(replayed.stdout)["records"]) == 3
+    # --records -: the records file on standard output (the statistics on standard error), piped to replay -
+    piped = _salon("simulate", name, "--deals", "40", "--records", "-", "--record-count", "3", "--json", "--quiet")
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == path.read_text()
+    assert json.loads(piped.stderr)["records"] == {"path": "-", "count": 3}
+    again = _salon(name, "replay", "-", "--json", stdin=piped.stdout)
+    assert again.stdout == replayed.stdout
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

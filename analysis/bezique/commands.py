@@ -7,7 +7,7 @@ import click
 from analysis.clikit import emit, rules_options
 
 
-@click.group("bezique")
+@click.group("bezique", epilog="Examples:\n\n\b\n  salon bezique melds \"QS JD KH QH\" --trump H\n  salon bezique explain --seed 1 --deal 0")
 def group():
     """Bezique: legal melds, a deal explained, a record replayed."""
 

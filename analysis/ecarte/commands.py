@@ -20,7 +20,7 @@ def _policy(policy, param):
     return get_policy(policy, list(param))
 
 
-@click.group("ecarte")
+@click.group("ecarte", epilog="Examples:\n\n\b\n  salon ecarte propose \"KS QS 7H 8D 9C\" --turnup 10S\n  salon ecarte explain --seed 1 --deal 0")
 def group():
     """Écarté: a hand's propose/play decision, one hand explained, a record replayed."""
 
@@ -56,12 +56,12 @@ def propose(hand, turnup, samples, seed, rules, rule, policy, param, score, tabl
     emit(obj, as_json, text)
 
 
-@click.group("ecarte")
+@click.group("ecarte", epilog="Example:\n\n\b\n  salon study ecarte strategy --quick")
 def study():
     """Écarté studies."""
 
 
-@study.command("propose-table", epilog="Example:\n\n  salon study ecarte propose-table --deals-per-class 5000 --rules classic")
+@study.command("propose-table", epilog="Example:\n\n\b\n  salon study ecarte propose-table --deals-per-class 5000 --rules classic")
 @click.option("--deals-per-class", default=20_000, show_default=True, callback=positive)
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options

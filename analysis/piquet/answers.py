@@ -7,15 +7,17 @@ import os
 
 def discard_answer(hand: str, seat: str, r, samples: int, target_halfwidth: float | None, top: int, show_all: bool,
                    mine: str | None, elder_took: int, race: bool, plot: str | None, seed: int, lang: str,
-                   threads: int | None) -> tuple[dict, str]:
+                   threads: int | None, quiet: bool = True) -> tuple[dict, str]:
     """Which cards should ``hand`` throw: every legal exchange on the same deals, best first."""
     import pandas as pd
 
     from analysis.piquet.discards import analyse_hand, grade, option_json, plot_top
+    from analysis.runner import show_progress
 
     a = analyse_hand(hand, seat, r, samples=samples, target_halfwidth=target_halfwidth,
                      elder_took=elder_took, seed=seed, race=race, mine=mine, threads=threads,
-                     lang=None if lang == "en" else lang, exact=False)
+                     lang=None if lang == "en" else lang, exact=False,
+                     progress=show_progress(quiet))
     df = a.table
     shown = df if show_all else df.head(top)
     if mine is not None and not shown["mine"].any():

@@ -20,7 +20,7 @@ def _policy(policy, param):
     return get_policy(policy, list(param))
 
 
-@click.group("piquet")
+@click.group("piquet", epilog="Examples:\n\n\b\n  salon piquet discard \"♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8\"\n  salon piquet explain --seed 1 --deal 0")
 def group():
     """Piquet: declarations scored, which cards to throw, a deal explained, a record replayed."""
 
@@ -62,24 +62,25 @@ def declare(hand, younger, lang, rules, rule, as_json):
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 @click.option("--threads", type=int, default=None, callback=positive)
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 def discard(hand, seat, rules, rule, samples, target_halfwidth, top, show_all, mine, elder_took, no_race, plot, seed,
-            lang, threads, as_json):
+            lang, threads, as_json, quiet):
     """Which cards should HAND (twelve cards) throw? Every legal exchange on the same deals."""
     from analysis.piquet.answers import discard_answer
 
     if seat == "elder" and elder_took != 5:
         fail("--elder-took is for --seat younger")
     obj, text = discard_answer(hand, seat, _rules(rules, rule), samples, target_halfwidth, top, show_all, mine,
-                               elder_took, not no_race, plot, seed, lang, threads)
+                               elder_took, not no_race, plot, seed, lang, threads, quiet)
     emit(obj, as_json, text)
 
 
-@click.group("piquet")
+@click.group("piquet", epilog="Example:\n\n\b\n  salon study piquet overview --deals 500000")
 def study():
     """Piquet studies."""
 
 
-@study.command("overview", epilog="Example:\n\n  salon study piquet overview --deals 500000")
+@study.command("overview", epilog="Example:\n\n\b\n  salon study piquet overview --deals 500000")
 @click.option("--deals", default=2_000_000, show_default=True, callback=positive, help="Deals per variant.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @policy_options()
@@ -95,7 +96,7 @@ def piquet_overview_cmd(deals, seed, policy, param, out, threads, as_json, quiet
     emit(obj, as_json, text)
 
 
-@study.command("discards", epilog="Examples:\n\n  salon study piquet discards --quick\n"
+@study.command("discards", epilog="Examples:\n\n\b\n  salon study piquet discards --quick\n"
                                   "  salon study piquet discards --seat younger --hands 100")
 @click.option("--hands", default=None, type=int, callback=positive, help="Random dealt hands [400; 40 with --quick].")
 @click.option("--seat", type=click.Choice(["elder", "younger"]), default="elder", show_default=True)

@@ -177,7 +177,7 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
                  samples: int = 10_000, target_halfwidth: float | None = None, elder_took: int = 5,
                  seed: int = 0, opponent=None, race: bool = True, first_batch: int = 1_000,
                  alpha: float = 0.05, mine: str | None = None, exact: bool = True, threads: int | None = None,
-                 lang: str | None = None, keep: list[int] | None = None) -> DiscardAnalysis:
+                 lang: str | None = None, keep: list[int] | None = None, progress: bool = False) -> DiscardAnalysis:
     """Rank every legal exchange of ``hand`` for ``seat`` on common sampled deals.
 
     Racing (``race``): a first batch of ``first_batch`` deals, then rounds that double the deals
@@ -186,8 +186,11 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
     so the best option survives every look with probability at least 1 - alpha). The race stops at
     ``samples`` deals, when one option is left, or when every survivor's 95% interval of the net
     score has half-width at most ``target_halfwidth``. ``mine`` (a discard) and the options in
-    ``keep`` (masks) are never dropped."""
-    from analysis.runner import check_seed, set_threads
+    ``keep`` (masks) are never dropped. ``progress``: a progress bar of the deals played."""
+    from tqdm.auto import tqdm
+
+    from analysis.blocks import kernel_threads
+    from analysis.runner import check_seed
 
     rules = rules or get_rules()
     if samples < 1:
@@ -219,29 +222,32 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
     else:
         pe = me_policy.to_array()
         py = opponent.to_array()
-    set_threads(threads)
-
-    state = Race(len(options))
-    alive = np.arange(len(options))
-    rounds_info = []
-    played = 0
-    k = len(options)
-    while played < samples:
-        n = min(first_batch, samples) if (race and played == 0) else samples - played
-        if race and played:
-            n = min(played, n)  # rounds double the deals played
-        _play_round(state, alive, played, n, hand_mask, younger, options, rules, pe, py, seed)
-        played += n
-        info = {"round": len(rounds_info) + 1, "deals": played, "options_played": int(len(alive))}
-        if race:
-            alive = _survivors(state, alive, kept, alpha / (k * k), first_batch * 4)
-        info["options_left"] = int(len(alive))
-        rounds_info.append(info)
-        contenders = [o for o in alive if o not in kept]
-        if race and len(contenders) <= 1:
-            break
-        if target_halfwidth is not None and _max_halfwidth(state, alive) <= target_halfwidth:
-            break
+    with kernel_threads(threads):
+        state = Race(len(options))
+        alive = np.arange(len(options))
+        rounds_info = []
+        played = 0
+        k = len(options)
+        bar = tqdm(total=samples, desc=f"deals ({len(options)} exchanges, racing)" if race else "deals", unit=" deals",
+                   unit_scale=True, leave=False, disable=not progress)
+        while played < samples:
+            n = min(first_batch, samples) if (race and played == 0) else samples - played
+            if race and played:
+                n = min(played, n)  # rounds double the deals played
+            _play_round(state, alive, played, n, hand_mask, younger, options, rules, pe, py, seed)
+            played += n
+            bar.update(n)
+            info = {"round": len(rounds_info) + 1, "deals": played, "options_played": int(len(alive))}
+            if race:
+                alive = _survivors(state, alive, kept, alpha / (k * k), first_batch * 4)
+            info["options_left"] = int(len(alive))
+            rounds_info.append(info)
+            contenders = [o for o in alive if o not in kept]
+            if race and len(contenders) <= 1:
+                break
+            if target_halfwidth is not None and _max_halfwidth(state, alive) <= target_halfwidth:
+                break
+        bar.close()
 
     table = _table(state, options, alive, hand_mask, exact, mine_index, kept)
     spec = {"game": "piquet", "hand": " ".join(_names(hand_mask)), "seat": seat, "rules": rules.name,
