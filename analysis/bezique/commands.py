@@ -18,7 +18,8 @@ def group():
   salon bezique melds "QS JD KS" --trump H --table "QS JD" --rules classic --json""")
 @click.argument("hand")
 @click.option("--trump", required=True, help="Trump suit: S H D C or ♠ ♥ ♦ ♣.")
-@click.option("--table", default=None, help='Melds already on the table, one group per meld: "QS JD; KH QH".')
+@click.option("--table", default=None, help='Melds already on the table, one group per meld: "QS JD; KH QH"; =KH is the K♥ already on '
+                   'the table in an earlier group: "KH QH; AH 10H =KH =QH JH".')
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 @rules_options
 @click.option("--json", "as_json", is_flag=True)
