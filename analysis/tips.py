@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from analysis import __version__
 from analysis.tips_registry import TIPS
+from analysis.verdicts import Verdict
 
 BUDGETS = {"quick": 300_000, "full": 5_000_000}
 """Deals per study run (each deal is played under both options compared)."""
@@ -46,14 +47,14 @@ def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0,
             entry["status"] = "studied"
             entry["verdicts"] = []
             for v in tips_module.VARIANTS[tip["id"]]:
-                got = study(get_rules(v), n, seed, policy)  # a verdict, or a list of them (per seat or clause)
-                entry["verdicts"] += got if isinstance(got, list) else [got]
+                got = study(get_rules(v), n, seed, policy)  # a Verdict, or a list of them (per seat or clause)
+                entry["verdicts"] += [x.to_dict() for x in (got if isinstance(got, list) else [got])]
         out.append(entry)
     return {"budget": budget, "deals_per_study": n, "seed": seed, "version": __version__, "tips": out}
 
 
 def tips_text(res: dict) -> str:
-    """The verdicts as text, one tip per paragraph."""
+    """The verdicts (objects or their JSON form) as text, one tip per paragraph."""
     lines = [f"Tips (budget {res['budget']}: {res['deals_per_study']:,} deals per study, seed {res['seed']})"]
     for t in res["tips"]:
         if not t["verdicts"]:
@@ -61,8 +62,5 @@ def tips_text(res: dict) -> str:
             continue
         lines.append(f"{t['id']:<6} {t['tip']}")
         for v in t["verdicts"]:
-            e = v["effect"]
-            ci = e["ci95"] or [float("nan"), float("nan")]
-            lines.append(f"       [{v['variant']}] {v['verdict'].upper()}: {v['effect_name']} = "
-                         f"{e['value']:+.4f} [{ci[0]:+.4f}, {ci[1]:+.4f}] ({v['deals']:,} deals)")
+            lines.append("       " + (v if isinstance(v, Verdict) else Verdict.from_dict(v)).text())
     return "\n".join(lines)

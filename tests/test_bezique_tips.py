@@ -12,6 +12,7 @@ from analysis.bezique.reference import KINDS
 from analysis.bezique.rules import get_rules
 from analysis.bezique.tipstudies import STUDIES, VARIANTS, study_deals
 from analysis.tips import evaluate_tips, tips_text
+from analysis.verdicts import Verdict
 
 BASE = HeuristicPolicy()
 OPTIONS = [BASE, dataclasses.replace(BASE, meld_win=False, lead_low=False),
@@ -137,6 +138,7 @@ def test_every_bezique_tip_has_well_formed_verdicts():
             assert v["deals"] == v["effect"]["n"] == study_deals(n, options[tip_id])
             assert v["verdict"] == ("supported" if lo > 0 else "refuted" if hi < 0 else "inconclusive")
             assert v["policies"]["opponent"]["kind"] == "heuristic"
+            assert Verdict.from_dict(v).to_dict() == v
     t5 = by_id["BZ-T5"]["verdicts"]
     for v in t5:
         rows = v["details"]["by_threshold"]

@@ -5,8 +5,10 @@ import re
 import pytest
 
 from analysis.report.build import build_report, exact_values
-from analysis.tips import evaluate_tips
+from analysis.stats import Estimate
+from analysis.tips import evaluate_tips, tips_text
 from analysis.tips_registry import TIPS
+from analysis.verdicts import Verdict
 
 SHARED_TIPS = "../shared/TIPS.md"
 
@@ -19,6 +21,28 @@ def test_registry_has_every_tip_of_tips_md():
     except OSError:
         return  # shared/ not beside the checkout: the copy in the package is what counts
     assert sorted(set(re.findall(r"\| ((?:PQ|EC|BZ)-T\d+) \|", text))) == sorted(ids)
+
+
+def test_verdict_json_and_text_forms():
+    v = Verdict("PQ-T2", "seed-de", "refuted", Estimate(1.5, 1.0, 2.0, 40), "cost", "under 2 points", 4000, 3,
+                {"both": "heuristic"}, {"hands": 40}, part="younger", extra={"parties": 7})
+    d = v.to_dict()
+    assert list(d) == ["id", "variant", "verdict", "effect_name", "effect", "sharp_reading", "deals", "seed",
+                       "policies", "details", "parties"]
+    assert d["variant"] == v.label == "seed-de, younger" and d["effect"] == {"value": 1.5, "ci95": [1.0, 2.0], "n": 40}
+    assert Verdict.from_dict(d) == v and Verdict.from_dict(d).to_dict() == d
+    assert v.text() == "[seed-de, younger] REFUTED: cost = +1.5000 [+1.0000, +2.0000] (4,000 deals)"
+    plain = Verdict("EC-T8", "classic", "partly", Estimate(float("nan"), float("nan"), float("nan"), 0), "x", "r",
+                    0, 0, {})
+    assert plain.to_dict()["effect"]["value"] is None and plain.to_dict()["variant"] == "classic"
+    assert Verdict.from_dict(plain.to_dict()).to_dict() == plain.to_dict()
+    res = {"budget": "quick", "deals_per_study": 4000, "seed": 3,
+           "tips": [{"id": "PQ-T2", "tip": "t", "verdicts": [v]}, {"id": "PQ-T6", "tip": "u", "verdicts": []}]}
+    text = tips_text(res)
+    assert text == tips_text({**res, "tips": [{**res["tips"][0], "verdicts": [d]}, res["tips"][1]]})
+    assert "       [seed-de, younger] REFUTED" in text and "PQ-T6  not yet studied — u" in text
+    with pytest.raises(ValueError, match="unknown verdict"):
+        Verdict("EC-T8", "classic", "maybe", v.effect, "x", "r", 0, 0, {})
 
 
 def test_tip_verdicts_are_real_or_not_yet_studied():
@@ -45,6 +69,7 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
         assert d["largest_other"] in losses and set(d["discard"]["by_side"]) == {"elder", "dealer"}
     # EC-T8 under seed-de: both situations are scored alike, so the paired difference is exactly 0;
     # under classic a refusal penalises the dealer, so elder is better off after a refusal.
+    assert all(Verdict.from_dict(v).to_dict() == v for t in res["tips"] for v in t["verdicts"])
     t8 = {v["variant"]: v for v in by_id["EC-T8"]["verdicts"]}
     assert t8["seed-de"]["effect"]["value"] == 0 and t8["seed-de"]["verdict"] == "supported"
     assert t8["classic"]["effect"]["ci95"][0] > 0 and t8["classic"]["verdict"] == "refuted"
@@ -65,6 +90,8 @@ def test_piquet_tip_verdicts_are_real():
     assert all(v["verdict"] == "supported" for v in by_id["PQ-T9"]["verdicts"])
     assert [v["variant"] for v in by_id["PQ-T2"]["verdicts"]] == ["seed-de, elder", "seed-de, younger"]
     assert by_id["PQ-T3"]["verdicts"][0]["details"]["arithmetic"]["elder_unseen"] == 15
+    assert by_id["PQ-T10"]["verdicts"][0]["parties"] == 30_000 // 6
+    assert all(Verdict.from_dict(v).to_dict() == v for t in res["tips"] for v in t["verdicts"])
     for tip_id in ("PQ-T6", "PQ-T12"):
         assert by_id[tip_id]["status"] == "not yet studied" and by_id[tip_id]["verdicts"] == []
     json.dumps(res)

@@ -39,19 +39,13 @@ from analysis.bezique.policies import HeuristicPolicy
 from analysis.bezique.reference import KINDS
 from analysis.bezique.rules import BeziqueRules
 from analysis.stats import Estimate
+from analysis.verdicts import Verdict
 
 Option = tuple[str, dict]
 """An option: its name and the parameters it changes in the given policy."""
 
 _SEATS = ("Each deal is played under every option in both seats (as elder, then as dealer) against "
           "the unchanged policy; effects are per deal and seat.")
-
-
-def _verdict(tip_id: str, variant: str, verdict: str, effect: Estimate, effect_name: str, reading: str, n: int,
-             seed: int, policies: dict, details: dict) -> dict:
-    return {"id": tip_id, "variant": variant, "verdict": verdict, "effect_name": effect_name,
-            "effect": effect.to_dict(), "sharp_reading": reading, "deals": n, "seed": seed,
-            "policies": policies, "details": details}
 
 
 def _against(effect: Estimate, threshold: float = 0.0) -> str:
@@ -111,7 +105,7 @@ def _budget(p: Paired, options: list[Option]) -> dict:
 
 
 # ------------------------------------------------------------------------------------------ BZ-T1
-def bz_t1(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def bz_t1(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """BZ-T1: win tricks for the right to meld, not for their face value."""
     options = [("for_melds", {"meld_win": True, "brisque_win": False, "greedy_win": False}),
                ("for_brisques", {"meld_win": False, "brisque_win": True, "greedy_win": False}),
@@ -137,13 +131,13 @@ def bz_t1(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> di
         ],
         "options": _levels(p, options, (Q_MELD, Q_BRISQUE, Q_STOCK_TRICKS)),
     }
-    return _verdict("BZ-T1", rules.name, _against(effect), effect,
-                    "net points per deal and seat: winning for melds minus winning for brisques", reading, p.deals,
-                    seed, _policies(policy, options), details)
+    return Verdict("BZ-T1", rules.name, _against(effect), effect,
+                   "net points per deal and seat: winning for melds minus winning for brisques", reading, p.deals,
+                   seed, _policies(policy, options), details)
 
 
 # ------------------------------------------------------------------------------------------ BZ-T2
-def bz_t2(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> list[dict]:
+def bz_t2(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> list[Verdict]:
     """BZ-T2: hold the second card of a meld; four of a kind with the fourth still out is risky."""
     keep = policy.meld_keep or 4
     options = [("hold_partners", {"meld_keep": keep, "four_keep_min": 3}),
@@ -175,18 +169,18 @@ def bz_t2(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> li
                "options": _levels(p, options, (Q_MELD, Q_BRISQUE), tuple(KINDS))}
     pol = _policies(policy, options)
     return [
-        _verdict("BZ-T2", f"{rules.name}, partners", _against(partners), partners,
-                 "net points per deal and seat: holding meld partners minus not", reading, p.deals, seed, pol,
-                 details),
-        _verdict("BZ-T2", f"{rules.name}, fours", _against(fours), fours,
-                 "net points per deal and seat: keeping only held fours minus waiting for the fourth", reading,
-                 p.deals, seed, pol, {"see": "the partners verdict's details (same deals)",
-                                      "comparison": comparisons[3]}),
+        Verdict("BZ-T2", rules.name, _against(partners), partners,
+                "net points per deal and seat: holding meld partners minus not", reading, p.deals, seed, pol,
+                details, part="partners"),
+        Verdict("BZ-T2", rules.name, _against(fours), fours,
+                "net points per deal and seat: keeping only held fours minus waiting for the fourth", reading,
+                p.deals, seed, pol, {"see": "the partners verdict's details (same deals)",
+                                     "comparison": comparisons[3]}, part="fours"),
     ]
 
 
 # ------------------------------------------------------------------------------------------ BZ-T3
-def bz_t3(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> list[dict]:
+def bz_t3(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> list[Verdict]:
     """BZ-T3: lure out aces and tens; keep your own brisques back."""
     bk = policy.brisque_keep or 6
     options = [("tip", {"lead_low": True, "brisque_keep": bk}),
@@ -217,17 +211,17 @@ def bz_t3(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> li
                "options": _levels(p, options, (Q_BRISQUE, Q_END_BRISQUE, Q_MELD))}
     pol = _policies(policy, options)
     return [
-        _verdict("BZ-T3", f"{rules.name}, lead", _against(lead), lead,
-                 "net points per deal and seat: leading low minus leading high", reading, p.deals, seed, pol,
-                 details),
-        _verdict("BZ-T3", f"{rules.name}, keep", _against(keep), keep,
-                 "net points per deal and seat: keeping brisques back minus not", reading, p.deals, seed, pol,
-                 {"see": "the lead verdict's details (same deals)", "comparison": comparisons[1]}),
+        Verdict("BZ-T3", rules.name, _against(lead), lead,
+                "net points per deal and seat: leading low minus leading high", reading, p.deals, seed, pol,
+                details, part="lead"),
+        Verdict("BZ-T3", rules.name, _against(keep), keep,
+                "net points per deal and seat: keeping brisques back minus not", reading, p.deals, seed, pol,
+                {"see": "the lead verdict's details (same deals)", "comparison": comparisons[1]}, part="keep"),
     ]
 
 
 # ------------------------------------------------------------------------------------------ BZ-T4
-def bz_t4(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def bz_t4(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """BZ-T4: save trumps for the end phase."""
     tk = policy.trump_keep or 4
     options = [("save", {"trump_keep": tk, "trump_win": False}),
@@ -255,9 +249,9 @@ def bz_t4(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> di
         ],
         "options": _levels(p, options, (Q_END_TRICKS, Q_LAST, Q_END_BRISQUE, Q_STOCK_TRUMPS, Q_END_TRUMPS)),
     }
-    return _verdict("BZ-T4", rules.name, _against(effect), effect,
-                    "net points per deal and seat: saving trumps minus spending them", reading, p.deals, seed,
-                    _policies(policy, options), details)
+    return Verdict("BZ-T4", rules.name, _against(effect), effect,
+                   "net points per deal and seat: saving trumps minus spending them", reading, p.deals, seed,
+                   _policies(policy, options), details)
 
 
 # ------------------------------------------------------------------------------------------ BZ-T5
@@ -265,7 +259,7 @@ BZ_T5_THRESHOLDS = (0, 10, 20, 30, 40)
 """Cards left in the stock (before the trick's draws) from which a single bezique is held."""
 
 
-def bz_t5(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def bz_t5(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """BZ-T5: hold a single bezique when there is a real chance of drawing the second pair."""
     default = policy.hold_bezique_stock
     thresholds = sorted(set(BZ_T5_THRESHOLDS) | {default})
@@ -302,9 +296,9 @@ def bz_t5(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> di
                                "double_bezique_rate": p.meld_rate(0, dbz).to_dict(),
                                "meld_points": p.level(0, Q_MELD).to_dict()},
                "cards_seen_model": "double_possible: no Q♠/J♦ played or on the opponent's table"}
-    return _verdict("BZ-T5", rules.name, _against(effect), effect,
-                    f"net points per deal and seat: holding a single bezique (stock >= {default}) minus declaring it",
-                    reading, p.deals, seed, _policies(policy, options), details)
+    return Verdict("BZ-T5", rules.name, _against(effect), effect,
+                   f"net points per deal and seat: holding a single bezique (stock >= {default}) minus declaring it",
+                   reading, p.deals, seed, _policies(policy, options), details)
 
 
 STUDIES = {"BZ-T1": bz_t1, "BZ-T2": bz_t2, "BZ-T3": bz_t3, "BZ-T4": bz_t4, "BZ-T5": bz_t5}

@@ -22,13 +22,7 @@ from analysis.ecarte.studies import (
     play_or_propose,
 )
 from analysis.stats import Estimate, proportion
-
-
-def _verdict(tip_id: str, variant: str, verdict: str, effect, effect_name: str, reading: str, n: int,
-             seed: int, policies: dict, details: dict) -> dict:
-    return {"id": tip_id, "variant": variant, "verdict": verdict, "effect_name": effect_name,
-            "effect": effect.to_dict(), "sharp_reading": reading, "deals": n, "seed": seed,
-            "policies": policies, "details": details}
+from analysis.verdicts import Verdict
 
 
 @functools.lru_cache(maxsize=4)
@@ -119,7 +113,7 @@ def _policy_options(rules: EcarteRules, n: int, seed: int, policy: HeuristicPoli
     return out
 
 
-def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T1: the proposal decision is by far the most important: the points per hand lost by the
     worst reasonable option against the best at each decision point (propose, accept, discard,
     lead, king), on the same deals."""
@@ -209,13 +203,13 @@ def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
     details["discard_not_counted_take_fewest"] = {side: v["loss"].to_dict() for side, v in extreme.items()}
     details["largest_other"] = runner_up
     details["deals_per_hand_class"] = deals
-    return _verdict("EC-T1", rules.name, verdict, effect,
-                    "points per hand lost at the proposal minus the largest loss elsewhere", reading, n, seed,
-                    {"tables": "fitted best responses (first proposal and answer)", "heuristic": policy.describe()},
-                    details)
+    return Verdict("EC-T1", rules.name, verdict, effect,
+                   "points per hand lost at the proposal minus the largest loss elsewhere", reading, n, seed,
+                   {"tables": "fitted best responses (first proposal and answer)", "heuristic": policy.describe()},
+                   details)
 
 
-def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T2: propose with fewer than 3 sure winners, play with 3 or more, against the computed
     best decision for every elder hand class."""
     from analysis.ecarte import table_kernel as TK
@@ -247,14 +241,14 @@ def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
                "his fitted table. Supported if it agrees on >= 90% of hands and loses < 0.05 points/hand (95% "
                "upper bound); refuted if it agrees on < 70% or loses > 0.15 (lower bound); partly otherwise; "
                "inconclusive when the tip beats the fitted tables (too few deals per hand class to fit them).")
-    return _verdict("EC-T2", rules.name, verdict, loss, "points per hand the tip loses to the best decision",
-                    reading, int(cnt.sum()), seed, {"exchanges_and_play": policy.describe()},
-                    {"agreement": agreement, "deals_per_hand_class": deals,
-                     "always_propose_loss": always_propose.to_dict(), "always_play_loss": always_play.to_dict(),
-                     "best_proposes_share": float(w[best].sum()), "tip_proposes_share": float((w * share_tip).sum())})
+    return Verdict("EC-T2", rules.name, verdict, loss, "points per hand the tip loses to the best decision",
+                   reading, int(cnt.sum()), seed, {"exchanges_and_play": policy.describe()},
+                   {"agreement": agreement, "deals_per_hand_class": deals,
+                    "always_propose_loss": always_propose.to_dict(), "always_play_loss": always_play.to_dict(),
+                    "best_proposes_share": float(w[best].sum()), "tip_proposes_share": float((w * share_tip).sum())})
 
 
-def ec_t3(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def ec_t3(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T3: a hand with 10-9-8 of one suit is almost always lost (played without proposing)."""
     cells = cell_tallies(n, seed, rules, play_or_propose(policy))
     by = cells.groupby(["class", "ten_nine_eight"])[["n", "a_wins"]].sum().unstack(fill_value=0)
@@ -288,13 +282,13 @@ def ec_t3(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
                "the same classes (trumps x trump king x plain kings) without it, weighted like the 10-9-8 "
                "hands. 'Almost always lost' read as P(point) < 0.25 (95% upper bound): supported if below "
                "that and below the comparable hands; partly if only below the comparable hands.")
-    return _verdict("EC-T3", rules.name, verdict, diff, "P(point) with 10-9-8 minus comparable hands", reading,
-                    n, seed, {"both": policy.describe()},
-                    {"p_point_with_10_9_8": p_with.to_dict(), "p_point_comparable": p_cmp,
-                     "hands_with_10_9_8": int(with_n.sum())})
+    return Verdict("EC-T3", rules.name, verdict, diff, "P(point) with 10-9-8 minus comparable hands", reading,
+                   n, seed, {"both": policy.describe()},
+                   {"p_point_with_10_9_8": p_with.to_dict(), "p_point_comparable": p_cmp,
+                    "hands_with_10_9_8": int(with_n.sum())})
 
 
-def ec_t4(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def ec_t4(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T4: lead high trumps early (elder's lead rule, the dealer unchanged)."""
     import dataclasses
 
@@ -307,12 +301,12 @@ def ec_t4(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
     reading = ("Elder's leads: with two or more trumps, lead the highest trump first (lead_trumps) against "
                "leading kings / the longest suit first; same deals, the dealer's policy unchanged. Effect: "
                "elder's net points per hand with the tip minus without.")
-    return _verdict("EC-T4", rules.name, verdict, d, "elder net points per hand, leading trumps minus not",
-                    reading, n, seed, {"with": on.describe(), "without": off.describe()},
-                    {"with_tip": est["b"].to_dict(), "without_tip": est["a"].to_dict()})
+    return Verdict("EC-T4", rules.name, verdict, d, "elder net points per hand, leading trumps minus not",
+                   reading, n, seed, {"with": on.describe(), "without": off.describe()},
+                   {"with_tip": est["b"].to_dict(), "without_tip": est["a"].to_dict()})
 
 
-def ec_t6(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def ec_t6(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T6: as dealer accept generously when weak, refuse only when very strong: the computed
     best answer for every dealer hand class."""
     from analysis.ecarte import table_kernel as TK
@@ -345,13 +339,13 @@ def ec_t6(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
                "refuse played on the same deals. The share of proposals he should refuse is bracketed by the "
                "hand classes whose answer is clear at 95% on an independent seed. Supported if at most 30% "
                "('refuse only when very strong'); refuted if more than half; partly otherwise.")
-    return _verdict("EC-T6", rules.name, verdict, est, "share of proposals the dealer should refuse", reading,
-                    int(rows[:, TK.R_N].sum()), seed, {"exchanges_and_play": policy.describe()},
-                    {"refuse_share_by_dealer_trumps": by_trumps, "deals_per_hand_class": deals,
-                     "dealer_gain_of_best_answer_over_always_accept": gain.to_dict()})
+    return Verdict("EC-T6", rules.name, verdict, est, "share of proposals the dealer should refuse", reading,
+                   int(rows[:, TK.R_N].sum()), seed, {"exchanges_and_play": policy.describe()},
+                   {"refuse_share_by_dealer_trumps": by_trumps, "deals_per_hand_class": deals,
+                    "dealer_gain_of_best_answer_over_always_accept": gain.to_dict()})
 
 
-def ec_t5(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def ec_t5(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T5: always announce the trump king: its value in the chance of winning the game, by score."""
     from analysis.ecarte.strategy import by_score
 
@@ -379,12 +373,12 @@ def ec_t5(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
         "dealer": float(r.king_value_dealer),
         "dealer_ci95": [float(r.king_value_dealer_lo), float(r.king_value_dealer_hi)]}
         for r in table.itertuples()}
-    return _verdict("EC-T5", rules.name, verdict, est, "smallest gain in P(win game) from announcing, by score",
-                    reading, int(fit.elder["n"].sum()), seed, {"exchanges_and_play": policy.describe()},
-                    {"gain_by_score": details, "worst_score": f"{int(worst.elder_score)}-{int(worst.dealer_score)}"})
+    return Verdict("EC-T5", rules.name, verdict, est, "smallest gain in P(win game) from announcing, by score",
+                   reading, int(fit.elder["n"].sum()), seed, {"exchanges_and_play": policy.describe()},
+                   {"gain_by_score": details, "worst_score": f"{int(worst.elder_score)}-{int(worst.dealer_score)}"})
 
 
-def ec_t8(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def ec_t8(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T8: playing without proposing and a refused proposal carry the same risk for elder."""
     est = compare_configurations(n, seed, rules, configurations(
         (policy.to_array(force_first=0), policy.to_array()),                      # plays without proposing
@@ -395,9 +389,9 @@ def ec_t8(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
     reading = ("The same hands played out both ways: elder plays without proposing, or proposes and the dealer "
                "refuses (both keep the dealt hands). Effect: elder's net points per hand after a refusal minus "
                "after playing without proposing; supported when it is zero within +-0.01.")
-    return _verdict("EC-T8", rules.name, verdict, d, "elder net points: refused proposal minus playing", reading,
-                    n, seed, {"both": policy.describe()},
-                    {"played_without_proposing": est["a"].to_dict(), "refused_proposal": est["b"].to_dict()})
+    return Verdict("EC-T8", rules.name, verdict, d, "elder net points: refused proposal minus playing", reading,
+                   n, seed, {"both": policy.describe()},
+                   {"played_without_proposing": est["a"].to_dict(), "refused_proposal": est["b"].to_dict()})
 
 
 STUDIES = {"EC-T1": ec_t1, "EC-T2": ec_t2, "EC-T3": ec_t3, "EC-T4": ec_t4, "EC-T5": ec_t5, "EC-T6": ec_t6,

@@ -15,13 +15,14 @@ from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import PiquetRules
 from analysis.piquet.studies import deal_stats, deal_tallies, paired_policies, partie_stats, simulate_parties
 from analysis.stats import Estimate, independent_difference, proportion
+from analysis.verdicts import Verdict
 
 
 def _verdict(tip_id: str, rules: PiquetRules, verdict: str, effect: Estimate, effect_name: str, reading: str,
-             n: int, seed: int, policy: HeuristicPolicy, details: dict) -> dict:
-    return {"id": tip_id, "variant": rules.name, "verdict": verdict, "effect_name": effect_name,
-            "effect": effect.to_dict(), "sharp_reading": reading, "deals": n, "seed": seed,
-            "policies": {"both": policy.describe()}, "details": details}
+             n: int, seed: int, policy: HeuristicPolicy, details: dict, **more) -> Verdict:
+    """A verdict under ``rules`` with ``policy`` for both players (``more``: part, extra)."""
+    return Verdict(tip_id, rules.name, verdict, effect, effect_name, reading, n, seed,
+                   {"both": policy.describe()}, details, **more)
 
 
 def _against(effect: Estimate, threshold: float) -> str:
@@ -33,7 +34,7 @@ def _against(effect: Estimate, threshold: float) -> str:
     return "inconclusive"
 
 
-def pq_t8(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def pq_t8(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """PQ-T8: typical deal totals are 20-50 points per side; repique or capot deals exceed 100."""
     t = deal_tallies(n, seed, rules, policy, policy)
     elder = t[K.T_BINS:K.T_BINS + K.N_BINS]
@@ -51,7 +52,7 @@ def pq_t8(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
                     {"by_seat": shares, "share_100_or_more": over_100.to_dict()})
 
 
-def pq_t9(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def pq_t9(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """PQ-T9: elder has considerable advantages in the exchange and declarations."""
     stats = deal_stats(deal_tallies(n, seed, rules, policy, policy))
     decl = stats["elder_edge_declarations"]
@@ -64,7 +65,7 @@ def pq_t9(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> dic
                     seed, policy, details)
 
 
-def pq_t10(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def pq_t10(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """PQ-T10: dealing first is an advantage (the first dealer is elder in the last deal)."""
     parties = max(1, n // rules.partie_deals)
     res = simulate_parties(parties, seed, rules, policy, policy)
@@ -76,14 +77,13 @@ def pq_t10(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> di
     details = {k: stats[k].to_dict() for k in ("first_dealer_margin", "drawn", "rubicon")}
     details["note"] = ("the policies do not look at the score, so the tip's mechanism (the last deal's elder "
                        "knowing the score) is not modelled; the study measures the seating alone")
-    return {**_verdict("PQ-T10", rules, verdict, wins, "P(first dealer wins the partie)",
-                       "the first dealer wins more than half of the parties (refuted when an advantage of "
-                       "1 percentage point or more is ruled out)", parties * rules.partie_deals, seed,
-                       policy, details),
-            "parties": parties}
+    return _verdict("PQ-T10", rules, verdict, wins, "P(first dealer wins the partie)",
+                    "the first dealer wins more than half of the parties (refuted when an advantage of "
+                    "1 percentage point or more is ruled out)", parties * rules.partie_deals, seed,
+                    policy, details, extra={"parties": parties})
 
 
-def pq_t11(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> dict:
+def pq_t11(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """PQ-T11: taking most tricks is a swing of at least 22 points."""
     t = deal_tallies(n, seed, rules, policy, policy)
     n_win = int(t[K.T_CARDS_ELDER])
@@ -112,11 +112,9 @@ def _hands(rules: PiquetRules, seat: str, n: int, seed: int):
     return study_hands(hands, seat, rules, samples=samples, seed=seed)
 
 
-def _discard_verdict(tip_id, rules, seat, verdict, effect, name, reading, df, policy, details):
-    v = _verdict(tip_id, rules, verdict, effect, name, reading, int(df["deals"].sum()), df.attrs["seed"], policy,
-                 {**details, "hands": len(df), "samples_per_hand": df.attrs["samples"], "seat": seat})
-    v["variant"] = f"{rules.name}, {seat}"
-    return v
+def _discard_verdict(tip_id, rules, seat, verdict, effect, name, reading, df, policy, details) -> Verdict:
+    return _verdict(tip_id, rules, verdict, effect, name, reading, int(df["deals"].sum()), df.attrs["seed"], policy,
+                    {**details, "hands": len(df), "samples_per_hand": df.attrs["samples"], "seat": seat}, part=seat)
 
 
 def _pq_t2(seat):
@@ -229,9 +227,9 @@ def pq_t3(rules, n, seed, policy):
     counts = {"elder_seen": 17, "elder_unseen": 15, "younger_seen": 12 + y_hi, "younger_unseen": 20 - y_hi,
               "printed": "the opponent holds 12 of the 19 cards you have seen (wrong: he holds 12 of the cards "
                          "you have NOT seen, 15 for elder taking five, 17 for younger taking three)"}
-    return {**_verdict("PQ-T3", rules, verdict, value, "elder's points per deal from remembering the cards seen",
-                       "a player who tracks the cards seen (discards, seen talon cards, cards played, voids) "
-                       "scores more than one who does not", min(n, 2_000_000), seed, policy, {"arithmetic": counts})}
+    return _verdict("PQ-T3", rules, verdict, value, "elder's points per deal from remembering the cards seen",
+                    "a player who tracks the cards seen (discards, seen talon cards, cards played, voids) "
+                    "scores more than one who does not", min(n, 2_000_000), seed, policy, {"arithmetic": counts})
 
 
 STUDIES = {"PQ-T1": pq_t1, "PQ-T2": pq_t2_both, "PQ-T3": pq_t3, "PQ-T4": pq_t4, "PQ-T5": pq_t5, "PQ-T7": pq_t7, "PQ-T8": pq_t8,

@@ -1,0 +1,74 @@
+"""One tip verdict: what a tip study concludes about a rulebook tip under one rule variant.
+
+Every game's tip studies (``analysis/<game>/tipstudies.py``) return :class:`Verdict` objects;
+``salon tips`` prints their text form (:meth:`Verdict.text`), ``salon tips --json`` and the
+report read their JSON form (:meth:`Verdict.to_dict`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from analysis.stats import Estimate
+
+WORDS = ("supported", "refuted", "partly", "inconclusive")
+"""The verdict words: the tip's sharp reading holds, fails, holds in part, or the deals cannot tell."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A tip's verdict under one variant (and, for tips judged per seat or clause, one part)."""
+
+    tip: str  # the tip's id in TIPS.md: "EC-T2"
+    variant: str  # the rule variant the study ran under: "seed-de"
+    verdict: str  # one of WORDS
+    effect: Estimate  # the effect the verdict is read from, with its 95% interval
+    effect_name: str  # what the effect measures, in words
+    reading: str  # the sharp reading tested: how the effect decides the verdict
+    deals: int  # the deals the effect rests on
+    seed: int  # the study's seed
+    policies: dict  # the players behind it: role -> the policy's description
+    details: dict = field(default_factory=dict)  # the study's further numbers (JSON-ready)
+    part: str | None = None  # the seat or clause of the tip this verdict is about: "younger", "fours"
+    extra: dict = field(default_factory=dict)  # top-level numbers beside the details (PQ-T10: "parties")
+
+    def __post_init__(self):
+        if self.verdict not in WORDS:
+            raise ValueError(f"{self.tip}: unknown verdict {self.verdict!r}; valid: {', '.join(WORDS)}")
+
+    @property
+    def label(self) -> str:
+        """The variant, with the part when there is one: "seed-de, younger"."""
+        return self.variant if self.part is None else f"{self.variant}, {self.part}"
+
+    def to_dict(self) -> dict:
+        """The JSON form (``salon tips --json``, the report): id, variant (the label), verdict,
+        effect_name, effect ({"value", "ci95", "n"}), sharp_reading, deals, seed, policies,
+        details, then the extra numbers."""
+        return {"id": self.tip, "variant": self.label, "verdict": self.verdict, "effect_name": self.effect_name,
+                "effect": self.effect.to_dict(), "sharp_reading": self.reading, "deals": self.deals,
+                "seed": self.seed, "policies": self.policies, "details": self.details, **self.extra}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Verdict:
+        """The verdict of a JSON form: ``Verdict.from_dict(v.to_dict()).to_dict() == v.to_dict()``."""
+        known = {"id", "variant", "verdict", "effect_name", "effect", "sharp_reading", "deals", "seed", "policies",
+                 "details"}
+        variant, _, part = d["variant"].partition(", ")
+        e = d["effect"]
+        lo, hi = e["ci95"] if "ci95" in e else e["ci"]
+        effect = Estimate(_float(e["value"]), _float(lo), _float(hi), e["n"], e.get("confidence", 0.95))
+        return cls(d["id"], variant, d["verdict"], effect, d["effect_name"], d["sharp_reading"], d["deals"],
+                   d["seed"], d["policies"], d["details"], part or None,
+                   {k: v for k, v in d.items() if k not in known})
+
+    def text(self) -> str:
+        """One line: ``[variant] VERDICT: effect name = +x [lo, hi] (n deals)``."""
+        e = self.effect
+        return (f"[{self.label}] {self.verdict.upper()}: {self.effect_name} = "
+                f"{e.value:+.4f} [{e.lo:+.4f}, {e.hi:+.4f}] ({self.deals:,} deals)")
+
+
+def _float(x) -> float:
+    """A JSON number back as a float: None (nan or infinite when written) is nan."""
+    return math.nan if x is None else float(x)
