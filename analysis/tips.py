@@ -1,4 +1,10 @@
-"""The rulebook tips of TIPS.md: each tip -> study -> verdict, or plainly 'not yet studied'."""
+"""The rulebook tips of TIPS.md: each tip -> study -> verdict, or plainly 'not yet studied'.
+
+The studies come from the game registry (``analysis.games``): a game's ``tips`` is its tip-study
+module (``STUDIES``: tip id -> study, ``VARIANTS``: tip id -> the variants it is run under), its
+``rules`` the variants and its ``tip_policy`` the policy the studies are run around. A study
+returns a :class:`analysis.verdicts.Verdict`, or a list of them (per seat or clause).
+"""
 from __future__ import annotations
 
 from analysis import __version__
@@ -9,48 +15,50 @@ BUDGETS = {"quick": 300_000, "full": 5_000_000}
 """Deals per study run (each deal is played under both options compared)."""
 
 
-def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0, deals: int | None = None) -> dict:
-    """Every tip of the registry (of ``game``), with its verdicts where a study exists.
-
-    ``deals`` overrides the budget's deals per study (for tests and notebooks)."""
-    from analysis.bezique import policies as bezique_policies
-    from analysis.bezique import rules as bezique_rules
-    from analysis.bezique import tipstudies as bezique_tips
-    from analysis.ecarte import policies as ecarte_policies
-    from analysis.ecarte import rules as ecarte_rules
-    from analysis.ecarte import tipstudies as ecarte_tips
-    from analysis.piquet import policies as piquet_policies
-    from analysis.piquet import rules as piquet_rules
-    from analysis.piquet import tipstudies as piquet_tips
+def tip_verdicts(game: str | None = None, budget: str = "quick", seed: int = 0, deals: int | None = None) -> dict:
+    """Every tip of the registry (of ``game``), with its verdicts (:class:`Verdict` objects) where a
+    study exists. ``deals`` overrides the budget's deals per study (for tests and notebooks)."""
+    from analysis.games import GAMES
 
     if budget not in BUDGETS:
         from analysis.errors import InputError
 
         raise InputError(f"unknown budget {budget!r}; valid: {', '.join(BUDGETS)}")
     n = deals or BUDGETS[budget]
-    games = {
-        "bezique": (bezique_tips, bezique_rules.get_rules, bezique_policies.TUNED),
-        "ecarte": (ecarte_tips, ecarte_rules.get_rules, ecarte_policies.HeuristicPolicy()),
-        "piquet": (piquet_tips, piquet_rules.get_rules, piquet_policies.HeuristicPolicy()),
-    }
+    studies, policies = {}, {}
+    for g in GAMES.values():
+        if game is None or g.name == game:
+            studies[g.name] = g.tips.load()
+            policies[g.name] = g.tip_policy()
     out = []
     for tip in TIPS:
         if game and tip["game"] != game:
             continue
         entry = dict(tip)
-        tips_module, get_rules, policy = games.get(tip["game"], (None, None, None))
+        tips_module = studies.get(tip["game"])
         study = tips_module.STUDIES.get(tip["id"]) if tips_module else None
-        if study is None:
-            entry["status"] = "not yet studied"
-            entry["verdicts"] = []
-        else:
-            entry["status"] = "studied"
-            entry["verdicts"] = []
+        entry["status"] = "not yet studied" if study is None else "studied"
+        entry["verdicts"] = []
+        if study is not None:
+            g = GAMES[tip["game"]]
             for v in tips_module.VARIANTS[tip["id"]]:
-                got = study(get_rules(v), n, seed, policy)  # a Verdict, or a list of them (per seat or clause)
-                entry["verdicts"] += [x.to_dict() for x in (got if isinstance(got, list) else [got])]
+                got = study(g.rules(v), n, seed, policies[g.name])  # a verdict, or a list of them
+                entry["verdicts"] += got if isinstance(got, list) else [got]
         out.append(entry)
     return {"budget": budget, "deals_per_study": n, "seed": seed, "version": __version__, "tips": out}
+
+
+def as_json(res: dict) -> dict:
+    """A :func:`tip_verdicts` result with every verdict in its JSON form (:meth:`Verdict.to_dict`)."""
+    return {**res, "tips": [{**t, "verdicts": [v.to_dict() for v in t["verdicts"]]} for t in res["tips"]]}
+
+
+def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0, deals: int | None = None) -> dict:
+    """Every tip of the registry (of ``game``), with its verdicts where a study exists, as JSON
+    (what ``salon tips --json`` prints and the report reads).
+
+    ``deals`` overrides the budget's deals per study (for tests and notebooks)."""
+    return as_json(tip_verdicts(game, budget, seed, deals))
 
 
 def tips_text(res: dict) -> str:

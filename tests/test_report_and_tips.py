@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from analysis.games import GAMES
 from analysis.report.build import build_report, exact_values
 from analysis.stats import Estimate
 from analysis.tips import evaluate_tips, tips_text
@@ -43,6 +44,14 @@ def test_verdict_json_and_text_forms():
     assert "       [seed-de, younger] REFUTED" in text and "PQ-T6  not yet studied — u" in text
     with pytest.raises(ValueError, match="unknown verdict"):
         Verdict("EC-T8", "classic", "maybe", v.effect, "x", "r", 0, 0, {})
+
+
+def test_tips_loop_over_the_registry():
+    import analysis.tips
+
+    assert not re.search(r"ecarte|piquet|bezique", open(analysis.tips.__file__, encoding="utf-8").read(), re.I)
+    for g in GAMES.values():
+        assert set(g.tips.load().STUDIES) <= {t["id"] for t in TIPS if t["game"] == g.name}
 
 
 def test_tip_verdicts_are_real_or_not_yet_studied():
