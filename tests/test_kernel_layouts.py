@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-GAMES = ("bezique",)
+GAMES = ("bezique", "ecarte")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -60,3 +60,24 @@ def test_bezique_outcome_fields_name_the_reference_outcome():
         assert v["played_trick32_follow"] == (r.plays[63] if len(r.plays) == 64 else -1)
         melds = {t.number: KINDS.index(t.meld.kind) for t in r.tricks if t.meld is not None}
         assert [v[f"meld_at_trick{n}"] for n in range(1, 25)] == [melds.get(n, -1) for n in range(1, 25)]
+
+
+def test_ecarte_outcome_fields_name_the_reference_outcome():
+    from analysis.ecarte import kernel as K
+    from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
+    from analysis.ecarte.reference import play_hand
+    from analysis.ecarte.rules import get_rules
+
+    assert K.COMPARED_FIELDS == K.OUTCOME_FIELDS[:K.N_COMPARED] and len(K.OUTCOME_FIELDS) == K.N_OUT
+    rules = get_rules()
+    for i, policy in enumerate((HeuristicPolicy(), RandomPolicy())):
+        r = play_hand(3, i, rules, policy)
+        vec = r.outcome_vector()
+        assert len(vec) == K.N_COMPARED
+        v = dict(zip(K.COMPARED_FIELDS, vec, strict=True))
+        assert (v["elder_points"], v["dealer_points"], v["elder_tricks"]) == (r.elder_points, r.dealer_points,
+                                                                             r.elder_tricks)
+        assert v["rounds"] == r.rounds and v["turnup"] == r.turnup and v["stock_drawn"] == len(r.stock_drawn)
+        assert (v["elder_final"], v["dealer_final"]) == (r.elder_hand, r.dealer_hand)
+        for n, t in enumerate(r.tricks, start=1):
+            assert (v[f"tricks_lead{n}"], v[f"tricks_follow{n}"]) == (t.led, t.followed)
