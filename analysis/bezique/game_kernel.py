@@ -77,6 +77,8 @@ def games_block(seed, starts, counts, rules, a, b):
     tallies = np.zeros((nc, N_GAME_TALLY), dtype=np.int64)
     useed = np.uint64(seed)
     for ci in prange(nc):
+        # Only pass scr on: numba 0.68's parfor lowering drops writes made inside a prange body
+        # through a named tuple's array field (scr.out[i] = ...); play_game's own writes are safe.
         scr = _scratch()
         res = np.zeros(N_GAME_OUT, dtype=np.int64)
         row = np.zeros(N_GAME_TALLY, dtype=np.int64)

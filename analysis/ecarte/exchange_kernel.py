@@ -3,6 +3,8 @@ EC-KING): the discards (heuristic, chosen by a table or forced, random) and the 
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from numba import njit
 
 from analysis.bits import lowest_bit, popcount, rank_of_mask
@@ -90,13 +92,22 @@ def random_discard(hand, lo, hi, st):
     return st, out
 
 
+Exchanged = namedtuple("Exchanged", ("p", "stc", "stb", "sto", "elder", "dealer", "rounds", "ending", "pwp",
+                                     "refused_round", "proposed_first", "e_disc", "d_disc"))
+"""What ``exchanges`` returns: the next deck position and the streams (cards with its half-buffer,
+choices), both final hands, the rounds played, the ending (0 elder plays, 1 the dealer refused),
+1 if elder played without proposing, the round refused (-1 none), 1 if elder proposed first, and
+each player's discards over all rounds. A tuple: it unpacks in this order."""
+
+
 @njit(cache=True, inline="always")
 def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
     """EC-PROPOSE / EC-STOCK / EC-DEALER-MIN: the proposal rounds, exchanges and draws.
 
-    Returns (p, stc, stb, sto, elder, dealer, rounds, ending, played without proposing, refused
-    round, proposed first, elder's discards, the dealer's discards): the discards are the cards
-    each player put out over all rounds (what he knows to be out of play; search.py uses them)."""
+    Returns an ``Exchanged`` (p, stc, stb, sto, elder, dealer, rounds, ending, played without
+    proposing, refused round, proposed first, elder's discards, the dealer's discards): the
+    discards are the cards each player put out over all rounds (what he knows to be out of play;
+    search.py uses them)."""
     force = pe[P_FORCE_FIRST]
     stock_left = 32 - p
     rnd = 0
@@ -167,7 +178,7 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
                 dealer |= 1 << c
             stock_left -= k
         rnd += 1
-    return p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first, e_disc, d_disc
+    return Exchanged(p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first, e_disc, d_disc)
 
 
 @njit(cache=True, inline="always")

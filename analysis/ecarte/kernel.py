@@ -36,6 +36,7 @@ from analysis.ecarte.deal_kernel import (  # noqa: F401  (re-exported)
     weakest,
 )
 from analysis.ecarte.exchange_kernel import (  # noqa: F401  (re-exported)
+    Exchanged,
     announce_kings,
     chosen_discard,
     exchanges,
@@ -174,6 +175,7 @@ from analysis.ecarte.rules import (  # noqa: F401  (re-exported)
     R_TARGET,
 )
 from analysis.ecarte.tallies import (  # noqa: F401  (re-exported)
+    ReadyHand,
     exchange_phase,
     hand_tallies,
     hands_block,

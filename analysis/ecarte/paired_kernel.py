@@ -2,6 +2,10 @@
 decisions) played on the same deal with the same streams, tallied as ``C_*`` rows
 (``COMPARE_FIELDS``): over random deals (``pair_block``), for one elder hand (``fixed_hand_block``),
 per hand class (``class_block``) and per cell of class, sure winners and 10-9-8 (``cells_block``).
+
+The scratch arrays stay separate arguments of ``compare_both`` (not one named tuple as in the
+Bezique kernel): these kernels fill them inside ``prange`` bodies, and numba 0.68's parfor
+lowering drops writes made there through a named tuple's array field (``ps.deck[i] = ...``).
 """
 from __future__ import annotations
 

@@ -5,6 +5,8 @@ and ``salon bench``.
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -128,25 +130,33 @@ def hand_tallies(h: np.ndarray) -> np.ndarray:
     return t
 
 
+ReadyHand = namedtuple("ReadyHand", ("elder", "dealer", "turnup", "elder_dealt", "dealer_dealt", "drawn", "rounds",
+                                     "ending", "pwp", "refused", "proposed", "announced"))
+"""A hand dealt, exchanged and its kings announced (``exchange_phase``): the hands to play, the
+turn-up, the hands dealt, the stock cards drawn, and the fields of ``exchanges`` and
+``announce_kings`` that the score and the tally need."""
+
+
 @njit(cache=True, inline="always")
 def exchange_phase(deck, useed, ui, rules, pe, pd):
     """Deal hand ``ui`` and play its exchanges and kings under heuristic policies (no choices
-    stream); returns what the tricks and the tally need."""
+    stream); returns a ``ReadyHand``, what the tricks and the tally need."""
     stc = stream_start(useed, ui, np.uint64(0))
     stc, stb, elder_dealt, dealer_dealt, turnup = deal(deck, stc, EMPTY_HALF)
     t = turnup >> 3
-    p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused, proposed, _, _ = exchanges(
-        deck, 11, stc, stb, np.uint64(0), elder_dealt, dealer_dealt, t, rules, pe, pd)
-    sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
-    return elder, dealer, turnup, elder_dealt, dealer_dealt, p - 11, rnd, ending, pwp, refused, proposed, announced
+    x = exchanges(deck, 11, stc, stb, np.uint64(0), elder_dealt, dealer_dealt, t, rules, pe, pd)
+    sto, announced = announce_kings(x.elder, x.dealer, t, x.sto, pe, pd)
+    return ReadyHand(x.elder, x.dealer, turnup, elder_dealt, dealer_dealt, x.p - 11, x.rounds, x.ending, x.pwp,
+                     x.refused_round, x.proposed_first, announced)
 
 
 @njit(cache=True, inline="always")
-def tally_scored(h, turnup, elder_dealt, dealer_dealt, etricks, drawn, rnd, ending, pwp, refused, proposed, announced,
-                 rules):
-    """Score a hand (as write_result) and add it to a histogram row, without an outcome vector."""
-    ep, dp, _, _, _ = hand_points(turnup, etricks, ending, announced, pwp, refused, rules)
-    tally_fields(h, turnup, elder_dealt, dealer_dealt, ep, dp, etricks, proposed, ending, announced, rnd, drawn)
+def tally_scored(h, x, etricks, rules):
+    """Score the ``ReadyHand`` x, in which elder took ``etricks`` tricks (as write_result), and add
+    it to a histogram row, without an outcome vector."""
+    ep, dp, _, _, _ = hand_points(x.turnup, etricks, x.ending, x.announced, x.pwp, x.refused, rules)
+    tally_fields(h, x.turnup, x.elder_dealt, x.dealer_dealt, ep, dp, etricks, x.proposed, x.ending, x.announced,
+                 x.rounds, x.drawn)
 
 
 @njit(cache=True, _nrt=False)
@@ -166,13 +176,12 @@ def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, row):
         e_lead = pe[P_LEAD_TRUMPS]
         d_lead = pd[P_LEAD_TRUMPS]
         while i + 1 < end:
-            ea, da, ua, ea0, da0, drawn_a, rnd_a, end_a, pwp_a, ref_a, prop_a, ann_a = exchange_phase(
-                deck, useed, np.uint64(i), rules, pe, pd)
-            eb, db, ub, eb0, db0, drawn_b, rnd_b, end_b, pwp_b, ref_b, prop_b, ann_b = exchange_phase(
-                deck_b, useed, np.uint64(i + 1), rules, pe, pd)
-            tricks_a, tricks_b = heuristic_tricks_pair(ea, da, ua >> 3, eb, db, ub >> 3, e_lead, d_lead, must)
-            tally_scored(row, ua, ea0, da0, tricks_a, drawn_a, rnd_a, end_a, pwp_a, ref_a, prop_a, ann_a, rules)
-            tally_scored(row, ub, eb0, db0, tricks_b, drawn_b, rnd_b, end_b, pwp_b, ref_b, prop_b, ann_b, rules)
+            a = exchange_phase(deck, useed, np.uint64(i), rules, pe, pd)
+            b = exchange_phase(deck_b, useed, np.uint64(i + 1), rules, pe, pd)
+            tricks_a, tricks_b = heuristic_tricks_pair(a.elder, a.dealer, a.turnup >> 3, b.elder, b.dealer,
+                                                       b.turnup >> 3, e_lead, d_lead, must)
+            tally_scored(row, a, tricks_a, rules)
+            tally_scored(row, b, tricks_b, rules)
             i += 2
     while i < end:
         ui = np.uint64(i)
