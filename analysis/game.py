@@ -68,6 +68,7 @@ class Game:
     bench: Callable  # (deals, reference_deals, repeats) -> bench result dict
     commands: Lazy  # the game's click group of its own commands (`salon GAME ...`)
     studies: Lazy | None = None  # the game's click group of studies (`salon study GAME ...`), if any
+    report: Lazy | None = None  # (out_dir, fig_dir, budget, seed, threads, tips) -> the report section's context
 
     def mode(self, name: str | None) -> Mode:
         """The simulate mode called ``name`` (None: the default)."""

@@ -5,8 +5,9 @@ import re
 
 import pytest
 
+from analysis.bezique.report_section import overview_section
 from analysis.bezique.studies import INVARIANTS, OVERVIEW_STATS, invariant_checks
-from analysis.report.build import BUDGETS, _bezique_section, not_built, write_report
+from analysis.report.build import BUDGETS, not_built, write_report
 
 DEALS, GAMES = 20_000, 200
 
@@ -15,7 +16,7 @@ DEALS, GAMES = 20_000, 200
 def section(tmp_path_factory):
     out = tmp_path_factory.mktemp("bezique_report")
     (out / "figures").mkdir()
-    return out, _bezique_section(str(out), str(out / "figures"), DEALS, GAMES, seed=1, threads=None)
+    return out, overview_section(str(out), str(out / "figures"), DEALS, GAMES, seed=1, threads=None)
 
 
 def _cells(rows):
@@ -83,9 +84,11 @@ def test_a_broken_invariant_is_reported():
 
 
 def _context(bezique, tips, not_built_list):
-    return {"version": "0", "numba": "0", "seed": 1, "budget": "quick", "hands": 1, "per_class": 1, "policy": "p",
-            "variants": [], "piquet": None, "bezique": bezique, "tips": tips, "generated": "now",
-            "not_built": not_built_list}
+    """A report's context with the Bezique section alone (when given) and an empty Écarté one."""
+    games = [{"name": "ecarte", "title": "Écarté"}] + ([{"name": "bezique", "title": "Bezique"}] if bezique else [])
+    return {"version": "0", "numba": "0", "seed": 1, "budget": "quick", "games": games,
+            "sections": {"ecarte": {"hands": 1, "per_class": 1, "policy": "p", "variants": []}, "bezique": bezique},
+            "tips": tips, "generated": "now", "not_built": not_built_list}
 
 
 def test_templates_render_the_section(section, tmp_path):

@@ -4,8 +4,9 @@ import re
 
 import pytest
 
+from analysis.ecarte.report_section import exact_values
 from analysis.games import GAMES
-from analysis.report.build import build_report, exact_values
+from analysis.report.build import build_report
 from analysis.stats import Estimate
 from analysis.tips import evaluate_tips, tips_text
 from analysis.tips_registry import TIPS
@@ -52,6 +53,15 @@ def test_tips_loop_over_the_registry():
     assert not re.search(r"ecarte|piquet|bezique", open(analysis.tips.__file__, encoding="utf-8").read(), re.I)
     for g in GAMES.values():
         assert set(g.tips.load().STUDIES) <= {t["id"] for t in TIPS if t["game"] == g.name}
+
+
+def test_every_game_has_a_report_section_and_its_templates():
+    from importlib.resources import files
+
+    templates = files("analysis") / "report" / "templates"
+    for g in GAMES.values():
+        assert callable(g.report.load())
+        assert all((templates / f"{g.name}.{ext}.j2").is_file() for ext in ("md", "html"))
 
 
 def test_tip_verdicts_are_real_or_not_yet_studied():

@@ -15,5 +15,6 @@ GAME = Game(
     explain=Lazy(_API + "explain"), compare=Lazy(_API + "compare"), invariants=Lazy(_API + "invariants"),
     tips=Lazy("analysis.ecarte.tipstudies"), tip_policy=Lazy(_API + "tip_policy"),
     bench=Lazy(_API + "bench"), commands=Lazy("analysis.ecarte.commands:group"),
+    report=Lazy("analysis.ecarte.report_section:section"),
     studies=Lazy("analysis.ecarte.commands:study"),
 )

@@ -16,5 +16,6 @@ GAME = Game(
     explain=Lazy(_API + "explain"), compare=Lazy(_API + "compare"), invariants=Lazy(_API + "invariants"),
     tips=Lazy("analysis.piquet.tipstudies"), tip_policy=Lazy(_API + "tip_policy"),
     bench=Lazy(_API + "bench"), commands=Lazy("analysis.piquet.commands:group"),
+    report=Lazy("analysis.piquet.report_section:section"),
     studies=Lazy("analysis.piquet.commands:study"),
 )

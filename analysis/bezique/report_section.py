@@ -1,0 +1,51 @@
+"""Bezique's section of the strategy report: the variants side by side (per-deal statistics, meld
+rates, the invariant and exact checks, games to the target) with their figures and CSV files
+(templates ``bezique.html.j2`` and ``bezique.md.j2``)."""
+from __future__ import annotations
+
+import os
+
+from analysis.report.build import compare_with_exact
+
+EXACT = {"turnup_seven": (1, 8)}
+"""The turn-up is one of the 8 sevens of the 64 cards (RULES.md invariants)."""
+
+
+def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | None, tips: dict) -> dict:
+    """The section at the report's ``budget`` (``bezique_deals``, ``bezique_games``)."""
+    return overview_section(out_dir, fig_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads)
+
+
+def overview_section(out_dir: str, fig_dir: str, deals: int, games: int, seed: int, threads: int | None) -> dict:
+    """Bezique's variants side by side: per-deal statistics, meld rates, the exact and invariant
+    checks, games to the target, and the figures."""
+    from analysis.bezique.studies import invariant_checks, overview, overview_figures
+
+    table, game_table = overview(deals, seed, games=games, threads=threads)
+    stem = os.path.join(fig_dir, "bezique_overview")
+    figs = overview_figures(table, stem)
+    table.to_csv(os.path.join(out_dir, "bezique_overview.csv"), index=False)
+    game_table.to_csv(os.path.join(out_dir, "bezique_games.csv"), index=False)
+    variants = table.attrs["variants"]
+
+    def rows(df, group=None):
+        return [{"statistic": r["statistic"], "cells": [(r[v], r[f"{v}_lo"], r[f"{v}_hi"]) for v in variants]}
+                for r in df.to_dict(orient="records") if group is None or r["group"] == group]
+
+    first = {r["statistic"]: {"value": r[variants[0]], "ci95": [r[f"{variants[0]}_lo"], r[f"{variants[0]}_hi"]],
+                              "n": deals} for r in table.to_dict(orient="records")}
+    return {"deals": deals, "games": games, "variants": variants, "caption": table.attrs["caption"],
+            "game_caption": game_table.attrs["caption"], "target": _per_variant(table.attrs["target"]),
+            "policy": table.attrs["policy"],
+            "rows": rows(table, "points") + rows(table, "sevens"), "melds": rows(table, "meld"),
+            "game_rows": rows(game_table) if games else [],
+            "invariants": invariant_checks(table),
+            "exact": compare_with_exact(first, EXACT), "exact_variant": variants[0],
+            "figures": [os.path.relpath(f, out_dir) for f in figs if f.endswith(".png")]}
+
+
+def _per_variant(values: dict) -> str:
+    """One value if every variant has it, else each with its variant."""
+    if len(set(values.values())) == 1:
+        return str(next(iter(values.values())))
+    return ", ".join(f"{x} ({v})" for v, x in values.items())

@@ -1,0 +1,58 @@
+"""Piquet's section of the strategy report: the variants side by side with the exact carte blanche
+check, and the discard strategy study for elder and younger, with their figures and CSV files
+(templates ``piquet.html.j2`` and ``piquet.md.j2``)."""
+from __future__ import annotations
+
+import os
+
+from analysis.report.build import compare_with_exact
+
+EXACT = {"carte_blanche_elder": (323, 578956), "carte_blanche_younger": (323, 578956)}
+"""A named player is dealt carte blanche with probability C(20,12)/C(32,12) (RULES.md invariants)."""
+
+
+def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | None, tips: dict) -> dict:
+    """The section at the report's ``budget`` (``piquet_deals``); the discard study is the one
+    behind the tips' verdicts (``tips``: the report's evaluate_tips result), reused."""
+    out = overview_section(out_dir, fig_dir, budget["piquet_deals"], seed, threads)
+    out["discards"] = discard_section(out_dir, fig_dir, tips["deals_per_study"], seed)
+    return out
+
+
+def overview_section(out_dir: str, fig_dir: str, deals: int, seed: int, threads: int | None) -> dict:
+    """The Piquet overview (variants side by side), its figures and the exact carte blanche check."""
+    from analysis.piquet.policies import HeuristicPolicy
+    from analysis.piquet.studies import overview, overview_figures
+
+    table, dist = overview(deals, seed, threads=threads)
+    stem = os.path.join(fig_dir, "piquet_overview")
+    figs = overview_figures(table, dist, stem)
+    table.to_csv(os.path.join(out_dir, "piquet_overview.csv"), index=False)
+    dist.to_csv(os.path.join(out_dir, "piquet_scores.csv"), index=False)
+    variants = table.attrs["variants"]
+    rows = [{"statistic": r["statistic"], "cells": [(r[v], r[f"{v}_lo"], r[f"{v}_hi"]) for v in variants]}
+            for r in table.to_dict(orient="records")]
+    stats = {r["statistic"]: {"value": r[variants[0]], "ci95": [r[f"{variants[0]}_lo"], r[f"{variants[0]}_hi"]],
+                              "n": deals} for r in table.to_dict(orient="records")}
+    return {"deals": deals, "variants": variants, "rows": rows, "caption": table.attrs["caption"],
+            "policy": HeuristicPolicy().describe(),
+            "exact": compare_with_exact(stats, EXACT), "exact_variant": variants[0],
+            "distribution": dist.to_dict(orient="records"),
+            "figures": [os.path.relpath(f, out_dir) for f in figs if f.endswith(".png")]}
+
+
+def discard_section(out_dir: str, fig_dir: str, n: int, seed: int) -> list[dict]:
+    """The discard strategy study for elder and younger (the one behind the PQ tips, reused)."""
+    from analysis.piquet.discard_study import study_figures, summary
+    from analysis.piquet.rules import get_rules
+    from analysis.piquet.tipstudies import _hands
+
+    out = []
+    for seat in ("elder", "younger"):
+        df = _hands(get_rules("seed-de"), seat, n, seed)
+        stem = os.path.join(fig_dir, f"piquet_discards_{seat}")
+        study_figures(df, stem)
+        df.to_csv(os.path.join(out_dir, f"piquet_discards_{seat}.csv"), index=False)
+        out.append({"seat": seat, "hands": len(df), "samples": df.attrs["samples"], "summary": summary(df),
+                    "figure": os.path.relpath(stem + ".png", out_dir)})
+    return out
