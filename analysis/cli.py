@@ -230,11 +230,13 @@ def bench(game, deals, reference_deals, repeats, as_json):
 @click.option("--budget", type=click.Choice(["quick", "full"]), default="quick", show_default=True)
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--json", "as_json", is_flag=True)
-def tips(game, budget, seed, as_json):
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def tips(game, budget, seed, as_json, quiet):
     """The rulebooks' tips (TIPS.md) with verdicts from simulation, or 'not yet studied'."""
+    from analysis.runner import show_progress
     from analysis.tips import evaluate_tips, tips_text
 
-    res = evaluate_tips(game, budget, seed)
+    res = evaluate_tips(game, budget, seed, progress=show_progress(quiet))
     emit(res, as_json, tips_text(res))
 
 
@@ -242,11 +244,13 @@ def tips(game, budget, seed, as_json):
 @click.option("--quick", is_flag=True, help="Small budgets: a few minutes.")
 @click.option("--out", default="reports", show_default=True, type=click.Path(file_okay=False))
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
-def report(quick, out, seed):
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def report(quick, out, seed, quiet):
     """Write the strategy report (index.html, README.md and figures) into OUT."""
     from analysis.report.build import build_report
+    from analysis.runner import show_progress
 
-    paths = build_report(out, quick=quick, seed=seed)
+    paths = build_report(out, quick=quick, seed=seed, progress=show_progress(quiet))
     click.echo(f"report written: {paths['html']} and {paths['markdown']}")
 
 

@@ -15,9 +15,13 @@ BUDGETS = {"quick": 300_000, "full": 5_000_000}
 """Deals per study run (each deal is played under both options compared)."""
 
 
-def tip_verdicts(game: str | None = None, budget: str = "quick", seed: int = 0, deals: int | None = None) -> dict:
+def tip_verdicts(game: str | None = None, budget: str = "quick", seed: int = 0, deals: int | None = None,
+                 progress: bool = False) -> dict:
     """Every tip of the registry (of ``game``), with its verdicts (:class:`Verdict` objects) where a
-    study exists. ``deals`` overrides the budget's deals per study (for tests and notebooks)."""
+    study exists. ``deals`` overrides the budget's deals per study (for tests and notebooks);
+    ``progress``: a progress bar of the studies run."""
+    from tqdm.auto import tqdm
+
     from analysis.games import GAMES
 
     if budget not in BUDGETS:
@@ -31,9 +35,11 @@ def tip_verdicts(game: str | None = None, budget: str = "quick", seed: int = 0, 
             studies[g.name] = g.tips.load()
             policies[g.name] = g.tip_policy()
     out = []
-    for tip in TIPS:
-        if game and tip["game"] != game:
-            continue
+    chosen = [tip for tip in TIPS if not game or tip["game"] == game]
+    runs = sum(len(studies[t["game"]].VARIANTS.get(t["id"], ())) for t in chosen if t["game"] in studies
+               and t["id"] in studies[t["game"]].STUDIES)
+    bar = tqdm(total=runs, desc="tip studies", unit=" studies", leave=False, disable=not progress)
+    for tip in chosen:
         entry = dict(tip)
         tips_module = studies.get(tip["game"])
         study = tips_module.STUDIES.get(tip["id"]) if tips_module else None
@@ -42,9 +48,12 @@ def tip_verdicts(game: str | None = None, budget: str = "quick", seed: int = 0, 
         if study is not None:
             g = GAMES[tip["game"]]
             for v in tips_module.VARIANTS[tip["id"]]:
+                bar.set_postfix_str(f"{tip['id']} {v}")
                 got = study(g.rules(v), n, seed, policies[g.name])  # a verdict, or a list of them
                 entry["verdicts"] += got if isinstance(got, list) else [got]
+                bar.update(1)
         out.append(entry)
+    bar.close()
     return {"budget": budget, "deals_per_study": n, "seed": seed, "version": __version__, "tips": out}
 
 
@@ -53,12 +62,13 @@ def as_json(res: dict) -> dict:
     return {**res, "tips": [{**t, "verdicts": [v.to_dict() for v in t["verdicts"]]} for t in res["tips"]]}
 
 
-def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0, deals: int | None = None) -> dict:
+def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0, deals: int | None = None,
+                  progress: bool = False) -> dict:
     """Every tip of the registry (of ``game``), with its verdicts where a study exists, as JSON
     (what ``salon tips --json`` prints and the report reads).
 
     ``deals`` overrides the budget's deals per study (for tests and notebooks)."""
-    return as_json(tip_verdicts(game, budget, seed, deals))
+    return as_json(tip_verdicts(game, budget, seed, deals, progress))
 
 
 def tips_text(res: dict) -> str:

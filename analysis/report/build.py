@@ -53,15 +53,17 @@ def not_built(tips: dict) -> list[str]:
 
 
 def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0, threads: int | None = None,
-                 budget: dict | None = None) -> dict:
+                 budget: dict | None = None, progress: bool = False) -> dict:
     """Run the studies at the budget and write ``index.html`` and ``README.md`` into ``out_dir``.
 
     ``budget`` overrides the named budget (keys of BUDGETS, and ``tip_deals``), for tests. Every
     game of the registry with a ``report`` entry gets its section, in the registry's order:
     ``report(out_dir, fig_dir, budget, seed, threads, tips)`` returns the section's template
-    context, rendered by ``templates/<game>.html.j2`` and ``<game>.md.j2``.
+    context, rendered by ``templates/<game>.html.j2`` and ``<game>.md.j2``. ``progress``: a progress
+    bar of the parts (the tip studies, then each game's section).
     """
     import numba
+    from tqdm.auto import tqdm
 
     from analysis.games import GAMES
     from analysis.tips import evaluate_tips
@@ -71,9 +73,16 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
     os.makedirs(out_dir, exist_ok=True)
     fig_dir = os.path.join(out_dir, "figures")
     os.makedirs(fig_dir, exist_ok=True)
-    tips = evaluate_tips(None, budget["tips"], seed, deals=budget.get("tip_deals"))
     games = [g for g in GAMES.values() if g.report is not None]
-    sections = {g.name: g.report(out_dir, fig_dir, budget, seed, threads, tips) for g in games}
+    with tqdm(total=1 + len(games), desc="report", unit=" parts", leave=False, disable=not progress) as bar:
+        bar.set_postfix_str("tip studies")
+        tips = evaluate_tips(None, budget["tips"], seed, deals=budget.get("tip_deals"), progress=progress)
+        bar.update(1)
+        sections = {}
+        for g in games:
+            bar.set_postfix_str(g.title)
+            sections[g.name] = g.report(out_dir, fig_dir, budget, seed, threads, tips)
+            bar.update(1)
     context = {
         "version": __version__, "numba": numba.__version__, "seed": seed, "budget": budget_name,
         "games": [{"name": g.name, "title": g.title} for g in games], "sections": sections, "tips": tips,
