@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-GAMES = ("bezique", "ecarte")
+GAMES = ("bezique", "ecarte", "piquet")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -56,8 +56,8 @@ def test_bezique_outcome_fields_name_the_reference_outcome():
             for kind in KINDS:
                 assert v[f"meld_{kind}_{seat}"] == s[kind]
         assert v["turn_up"] == r.turn_up and v["tricks_played"] == len(r.tricks)
-        assert v["played_trick1_lead"] == r.plays[0] and v["played_trick1_follow"] == r.plays[1]
-        assert v["played_trick32_follow"] == (r.plays[63] if len(r.plays) == 64 else -1)
+        assert v["played_lead1"] == r.plays[0] and v["played_follow1"] == r.plays[1]
+        assert v["played_follow32"] == (r.plays[63] if len(r.plays) == 64 else -1)
         melds = {t.number: KINDS.index(t.meld.kind) for t in r.tricks if t.meld is not None}
         assert [v[f"meld_at_trick{n}"] for n in range(1, 25)] == [melds.get(n, -1) for n in range(1, 25)]
 
@@ -81,3 +81,27 @@ def test_ecarte_outcome_fields_name_the_reference_outcome():
         assert (v["elder_final"], v["dealer_final"]) == (r.elder_hand, r.dealer_hand)
         for n, t in enumerate(r.tricks, start=1):
             assert (v[f"tricks_lead{n}"], v[f"tricks_follow{n}"]) == (t.led, t.followed)
+
+
+def test_piquet_outcome_fields_name_the_reference_outcome():
+    from analysis.piquet import kernel as K
+    from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
+    from analysis.piquet.reference import play_deal
+    from analysis.piquet.rules import get_rules
+
+    rules = get_rules()
+    for i, policy in enumerate((HeuristicPolicy(), RandomPolicy())):
+        r = play_deal(3, i, rules, policy, policy)
+        vec = r.outcome_vector()
+        assert len(vec) == K.N_OUT
+        v = dict(zip(K.OUTCOME_FIELDS, vec, strict=True))
+        for seat in ("elder", "younger"):
+            s = r.scores[seat]
+            for key in ("total", "carte_blanche", "point", "sequences", "sets", "repique", "trick_points", "cards",
+                        "capot"):
+                assert v[f"{key}_{seat}"] == s[key], (key, seat)
+        assert v["pique"] == r.scores["elder"]["pique"] and v["elder_tricks"] == r.scores["elder"]["tricks"]
+        assert (v["took_elder"], v["took_younger"]) == (len(r.elder_took), len(r.younger_took))
+        assert (v["final_elder"], v["final_younger"]) == (r.elder_hand, r.younger_hand)
+        for n, t in enumerate(r.tricks, start=1):
+            assert (v[f"played_lead{n}"], v[f"played_follow{n}"]) == (t.led, t.followed)

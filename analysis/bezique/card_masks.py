@@ -13,18 +13,12 @@ from numba import njit
 from analysis.bits import popcount
 
 SEVEN, JACK, QUEEN, KING, TEN, ACE = 0, 3, 4, 5, 6, 7
-
 QS = 4  # queen of spades (face)
-
 JD = 19  # jack of diamonds (face)
-
 LOW32 = 0xFFFFFFFF
-
 COL32 = 0x01010101  # rank 0 of every suit, one copy
-
 BRISQUES32 = 0xC0C0C0C0  # tens and aces, one copy
-
-NO_TARGET = 1 << 62
+NO_TARGET = 1 << 62  # above any score or sort key: the target of a single deal
 
 
 @njit(cache=True, inline="always")

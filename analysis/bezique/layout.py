@@ -88,7 +88,7 @@ OUTCOME_FIELDS = (
     "tricks_played",
     "turn_up",
     "exchange_trick",
-    *(f"played_trick{n}_{r}" for n in range(1, N_TRICKS + 1) for r in ("lead", "follow")),
+    *(f"played_{r}{n}" for n in range(1, N_TRICKS + 1) for r in ("lead", "follow")),
     *(f"meld_at_trick{n}" for n in range(1, N_STOCK_TRICKS + 1)),
 )
 """Names of the outcome vector's entries (``deal_outcomes`` rows), in index order."""

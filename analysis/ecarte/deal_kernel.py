@@ -13,9 +13,7 @@ from analysis.bits import lowest_bit, popcount
 from analysis.rng import below32
 
 KINGS = 0x80808080
-
 QUEENS = 0x40404040
-
 COLUMN = 0x01010101
 
 
