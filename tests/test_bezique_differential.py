@@ -1,85 +1,67 @@
 """Differential test: the numba Bezique kernel and the plain-Python reference play the same seeded
 deals (and games) and must agree on every outcome, deal by deal (docs/bezique-engine.md).
 
-SALON_DIFF_BEZIQUE: deals per (variant, policy) pair compared with the reference (heuristic,
-random, mixed); the default 17,000 compares 51,000 deals per variant. The reference plays about
-170 (heuristic) to 480 (random) deals/s, so its deals are shared out to two processes (the
-machine's two cores): about three minutes in all.
-"""
-import os
+The reference's outcomes are golden vectors (tests/vectors/bezique.json, tests/reference_pool.py):
+the kernel plays every deal of every case and its rows' digests must equal the reference's, block
+by block; each run also replays a random sample of blocks through the live reference.
 
+SALON_DIFF_BEZIQUE: deals per (variant, policy) pair (heuristic, random, mixed); the default 17,000
+compares 51,000 deals per variant, against the vectors. Any other count is compared live with
+the reference (about 170 heuristic to 480 random deals/s per core).
+"""
 import numpy as np
 import pytest
 
 from analysis.bezique import kernel as K
-from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
-from analysis.bezique.reference import KINDS, OUTCOME_LENGTH, play_deal, play_game
+from analysis.bezique.reference import KINDS
 from analysis.bezique.rules import get_rules
 
-from reference_pool import first_difference, reference_outcomes, reference_rows
+import reference_pool as RP
 
-DEALS = int(os.environ.get("SALON_DIFF_BEZIQUE", "17000"))
-H = HeuristicPolicy()
-R = RandomPolicy()
-TUNED = HeuristicPolicy(lead_low=False, greedy_win=True, trump_win=False, meld_keep=0, four_keep_min=2,
-                        hold_bezique_stock=0, exchange_seven=False, meld_win_min=100, brisque_keep=1,
-                        trump_keep=9)
-CAUTIOUS = HeuristicPolicy(meld_win=False, brisque_win=False, hold_bezique=False, lead_low=False)
+H = RP.policy("bezique", "heuristic")
+R = RP.policy("bezique", "random")
 VARIANTS = ("seed-de", "classic")
-SEED = 20261129
 
 
-def _compare(rules, dealer, elder, n, seed, start=0, pool=None):
-    got = K.deal_outcomes(seed, start, n, rules.to_array(), dealer.to_array(), elder.to_array())
-    assert got.shape == (n, OUTCOME_LENGTH) == (n, K.OUTCOME_LENGTH)
-    if pool is None:
-        want = reference_outcomes(play_deal, rules, dealer, elder, seed, start, n)
-    else:
-        want = reference_rows(pool, play_deal, rules, dealer, elder, seed, start, n)
-    message = first_difference(got, want, start, f"seed {seed}, {rules.name}, dealer {dealer.kind}, "
-                                                 f"elder {elder.kind}")
+def _check(group, request):
+    pool = request.getfixturevalue("reference_pool") if RP.count_overridden("bezique") else None
+    checked = RP.cases("bezique", group)
+    assert checked
+    for case in checked:
+        RP.check_case(case, pool)
+
+
+def test_golden_vectors_are_fresh():
+    message = RP.stale_message("bezique")
     assert message is None, message
-
-
-def _compare_games(rules, a, b, n, seed):
-    got = K.game_results(seed, 0, n, rules.to_array(), a.to_array(), b.to_array())
-    for g in range(n):
-        want = play_game(seed, g, rules, a, b).outcome_vector()
-        assert got[g].tolist() == want, f"game {g} ({rules.name}): kernel {got[g].tolist()} != {want}"
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("policy", ("heuristic", "random", "mixed"))
-def test_kernel_matches_reference_deal_by_deal(variant, policy, reference_pool):
-    pool = reference_pool
-    rules = get_rules(variant)
-    if policy == "heuristic":
-        _compare(rules, H, H, DEALS, SEED, pool=pool)
-    elif policy == "random":
-        _compare(rules, R, R, DEALS, SEED + 1, pool=pool)
-    else:
-        half = DEALS // 2
-        _compare(rules, H, R, half, SEED + 2, pool=pool)
-        _compare(rules, R, H, DEALS - half, SEED + 3, pool=pool)
+def test_kernel_matches_reference_deal_by_deal(variant, policy, request):
+    _check(f"deals/{variant}/{policy}", request)
 
 
-@pytest.mark.parametrize(("variant", "switches"), (("seed-de", ["last_trick_at=24", "target=500"]),
-                                                   ("classic", ["last_trick_at=24", "seven_points=0", "four_jacks=0"]),
-                                                   ("classic", ["reuse=either_order", "brisque=0", "target=1500"]),
-                                                   ("seed-de", ["double_bezique_after_single=true",
-                                                                "end_must_win=true", "last_trick=0"])))
-def test_kernel_matches_reference_with_switches_and_tuned_heuristics(variant, switches):
-    rules = get_rules(variant, switches)
-    for dealer, elder in ((TUNED, R), (R, TUNED), (TUNED, CAUTIOUS), (CAUTIOUS, TUNED)):
-        _compare(rules, dealer, elder, 250, seed=3)
-    _compare_games(rules, TUNED, CAUTIOUS, 15, seed=3)
+@pytest.mark.parametrize("switches", range(len(RP.BEZIQUE_SWITCHES)),
+                         ids=[f"{v}-{'-'.join(s)}" for v, s in RP.BEZIQUE_SWITCHES])
+def test_kernel_matches_reference_with_switches_and_tuned_heuristics(switches, request):
+    """Four policy pairings (tuned, random, cautious) of 250 deals, and 15 games, per set of switches."""
+    _check(f"switches/{switches}", request)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_games_match(variant):
-    rules = get_rules(variant)
-    for a, b in ((H, H), (R, H), (H, R)):
-        _compare_games(rules, a, b, 40, seed=5)
+def test_games_match(variant, request):
+    _check(f"games/{variant}", request)
+
+
+def test_live_reference_sample():
+    """A few blocks, chosen per run, replayed through the live reference: their digests must be the
+    recorded ones (a stale vector is caught) and the kernel must agree with them."""
+    seed = RP.run_seed()
+    sample = RP.live_sample("bezique", seed)
+    print(f"live sample (seed {seed}):", [f"{c.id} block {b}" for c, b in sample])
+    for case, b in sample:
+        RP.check_live_block(case, b, seed)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -1,65 +1,60 @@
 """Differential test: the numba kernel and the plain-Python reference play the same seeded Piquet
-deals (and parties) and must agree on every outcome, deal by deal (DESIGN.md principle 4)."""
-import os
+deals (and parties) and must agree on every outcome, deal by deal (DESIGN.md principle 4).
 
+The reference's outcomes are golden vectors (tests/vectors/piquet.json, tests/reference_pool.py):
+the kernel plays every deal of every case and its rows' digests must equal the reference's, block
+by block; each run also replays a random sample of blocks through the live reference.
+SALON_DIFF_DEALS (deals per variant, default 100,000) set to another count compares live.
+"""
 import numpy as np
 import pytest
 
 from analysis.piquet import kernel as K
-from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
-from analysis.piquet.reference import play_deal, play_partie
+from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import get_rules
 
-from reference_pool import first_difference, reference_outcomes, reference_rows
+import reference_pool as RP
 
-# >= 100,000 deals per variant, split between the policies (SALON_DIFF_DEALS is per variant).
-DEALS = int(os.environ.get("SALON_DIFF_DEALS", "100000"))
-POLICIES = {
-    "random": RandomPolicy(),
-    "heuristic": HeuristicPolicy(),
-    "heuristic-tuned": HeuristicPolicy(len_weight=2, point_bonus=3, sequence_bonus=10, set_bonus=4, ace_bonus=0,
-                                       guard_bonus=9, elder_keep=9, younger_keep=14, track_cards=False),
-}
+POLICIES = {name: RP.policy("piquet", name) for name in ("random", "heuristic", "tuned")}
 VARIANTS = ("seed-de", "seed-no", "cavendish")
 
 
-def _compare(rules, elder, younger, n, seed, start=0, pool=None):
-    got = K.deal_outcomes(seed, start, n, rules.to_array(), elder.to_array(), younger.to_array())
-    if pool is None:
-        want = reference_outcomes(play_deal, rules, elder, younger, seed, start, n)
-    else:
-        want = reference_rows(pool, play_deal, rules, elder, younger, seed, start, n)
-    message = first_difference(got, want, start, f"seed {seed}, {rules.name}, {elder.kind}/{younger.kind}")
+def _check(group, request):
+    pool = request.getfixturevalue("reference_pool") if RP.count_overridden("piquet") else None
+    checked = RP.cases("piquet", group)
+    assert checked
+    for case in checked:
+        RP.check_case(case, pool)
+
+
+def test_golden_vectors_are_fresh():
+    message = RP.stale_message("piquet")
     assert message is None, message
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_kernel_matches_reference_deal_by_deal(variant, reference_pool):
-    rules = get_rules(variant)
-    third = DEALS // 3
-    pool = reference_pool
-    _compare(rules, POLICIES["heuristic"], POLICIES["heuristic"], DEALS - 2 * third, seed=20261129, pool=pool)
-    _compare(rules, POLICIES["random"], POLICIES["random"], third, seed=20261130, pool=pool)
-    _compare(rules, POLICIES["heuristic-tuned"], POLICIES["random"], third // 2, seed=3, pool=pool)
-    _compare(rules, POLICIES["random"], POLICIES["heuristic-tuned"], third - third // 2, seed=4, pool=pool)
+def test_kernel_matches_reference_deal_by_deal(variant, request):
+    """>= 100,000 deals per variant: heuristic, random, tuned against random and the other way round."""
+    _check(f"deals/{variant}", request)
 
 
-def test_kernel_matches_reference_with_switches():
-    rules = get_rules("seed-de", ["younger_min=1", "younger_takes_leftovers=true", "repique=45", "pique=25",
-                                  "last_trick=2", "cards_bonus=15", "capot=50", "carte_blanche=20"])
-    _compare(rules, POLICIES["heuristic"], POLICIES["random"], 5000, seed=9)
-    _compare(rules, POLICIES["random"], POLICIES["heuristic"], 5000, seed=10)
+def test_kernel_matches_reference_with_switches(request):
+    _check("switches", request)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_parties_match(variant):
-    rules = get_rules(variant)
-    n = 300
-    for a, b in ((POLICIES["heuristic"], POLICIES["heuristic"]), (POLICIES["random"], POLICIES["heuristic"])):
-        got = K.partie_results(5, 0, n, rules.to_array(), a.to_array(), b.to_array())
-        for g in range(n):
-            want = play_partie(5, g, rules, a, b).outcome_vector()
-            assert got[g].tolist() == list(want), f"partie {g} ({variant}): kernel {got[g].tolist()} != {want}"
+def test_parties_match(variant, request):
+    _check(f"parties/{variant}", request)
+
+
+def test_live_reference_sample():
+    """A few blocks, chosen per run, replayed through the live reference: their digests must be the
+    recorded ones (a stale vector is caught) and the kernel must agree with them."""
+    seed = RP.run_seed()
+    sample = RP.live_sample("piquet", seed)
+    print(f"live sample (seed {seed}):", [f"{c.id} block {b}" for c, b in sample])
+    for case, b in sample:
+        RP.check_live_block(case, b, seed)
 
 
 def test_tallies_sum_the_outcome_vectors():
@@ -88,7 +83,7 @@ def test_paired_block_sums_the_per_deal_differences():
     """paired_block's sums equal the ones from two deal_outcomes runs on the same deals, for any
     chunking (paired_policies goes through the runner)."""
     rules = get_rules("cavendish")
-    a, b, y = POLICIES["heuristic"], POLICIES["heuristic-tuned"], POLICIES["random"]
+    a, b, y = POLICIES["heuristic"], POLICIES["tuned"], POLICIES["random"]
     n = 3000
     oa = K.deal_outcomes(8, 0, n, rules.to_array(), a.to_array(), y.to_array())
     ob = K.deal_outcomes(8, 0, n, rules.to_array(), b.to_array(), y.to_array())
