@@ -3,9 +3,12 @@ position: heuristic lead and follow, the weakest-first order, legal follows and 
 
 The hand-by-hand differential test covers them only on the positions the heuristic reaches; here
 every function meets random hands of one to five cards under every trump suit and every lead.
+They are Hypothesis properties (derandomized: the same cases on every run, a failure shrunk to a
+small hand), each example checking every setting (trump suit, lead_trumps, rules variant), with
+as many hands as the loops they replace (1,500 a property; the loops drew 1,500 a setting).
 """
-import numpy as np
-import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from analysis.ecarte import kernel as K
 from analysis.ecarte.policies import HeuristicPolicy
@@ -13,48 +16,45 @@ from analysis.ecarte.reference import Decisions, follower_wins, legal_follows, w
 from analysis.ecarte.rules import get_rules
 
 HANDS = 1500
+PROPERTY = settings(max_examples=HANDS, derandomize=True, database=None, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+# A hand of 1..5 distinct cards, as a mask.
+hands = st.lists(st.integers(0, 31), min_size=1, max_size=5, unique=True).map(lambda cs: sum(1 << c for c in cs))
+LEAD_POLICIES = {lead_trumps: HeuristicPolicy(lead_trumps=lead_trumps) for lead_trumps in (True, False)}
+FOLLOW_RULES = (get_rules(), get_rules("classic", ["must_trump_when_void=false"]))
 
 
-def _random_hands(n, seed):
-    """n hands of 1..5 distinct cards (masks), sizes equally often."""
-    rng = np.random.default_rng(seed)
-    hands = []
-    for i in range(n):
-        cards = rng.choice(32, size=1 + i % 5, replace=False)
-        hands.append(int(sum(1 << int(c) for c in cards)))
-    return hands
-
-
-@pytest.mark.parametrize("lead_trumps", [True, False])
-def test_lead_matches_reference(lead_trumps):
-    policy = HeuristicPolicy(lead_trumps=lead_trumps)
-    for hand in _random_hands(HANDS, 1):
-        for t in range(4):
+@PROPERTY
+@given(hand=hands)
+def test_lead_and_weakest_match_reference(hand):
+    """The heuristic's lead (leading trumps or not) and the weakest card, under every trump suit."""
+    for t in range(4):
+        for lead_trumps, policy in LEAD_POLICIES.items():
             want = Decisions(policy, None, t).lead(hand)
-            assert K.heuristic_lead(hand, t, int(lead_trumps)) == want, (hex(hand), t)
+            assert K.heuristic_lead(hand, t, int(lead_trumps)) == want, (hex(hand), t, lead_trumps)
+        assert K.weakest(hand, t) == weakest_first(hand, t)[0], (hex(hand), t)
 
 
-@pytest.mark.parametrize("variant", ["seed-de", "classic-no-trump-obligation"])
-def test_follow_matches_reference(variant):
-    rules = get_rules("classic", ["must_trump_when_void=false"]) if variant != "seed-de" else get_rules()
-    must = int(rules.must_trump_when_void)
+# A hand of 1..5 cards and four other cards, each led to it in turn.
+hand_and_leads = st.integers(1, 5).flatmap(
+    lambda k: st.lists(st.integers(0, 31), min_size=k + 4, max_size=k + 4, unique=True).map(
+        lambda cs: (sum(1 << c for c in cs[:-4]), cs[-4:])))
+
+
+@PROPERTY
+@given(hand_leads=hand_and_leads, t=st.integers(0, 3))
+def test_follow_matches_reference(hand_leads, t):
+    """Legal follows and the heuristic's follow, four led cards a hand, with and without the
+    obligation to trump when void (seed-de; classic with must_trump_when_void=false)."""
+    hand, leads = hand_leads
     policy = HeuristicPolicy()
-    rng = np.random.default_rng(2)
-    for hand in _random_hands(HANDS, 3):
-        t = int(rng.integers(4))
-        outside = [c for c in range(32) if not hand >> c & 1]
-        for led in rng.choice(outside, size=4, replace=False):
-            led = int(led)
+    for led in leads:
+        for rules in FOLLOW_RULES:
+            must = int(rules.must_trump_when_void)
             legal = legal_follows(hand, led, t, rules)
-            assert K.legal_follows(hand, led, t, must) == legal, (hex(hand), led, t)
+            assert K.legal_follows(hand, led, t, must) == legal, (hex(hand), led, t, must)
             want = Decisions(policy, None, t).follow(legal, led)
-            assert K.heuristic_follow(legal, led, t) == want, (hex(hand), led, t)
-
-
-def test_weakest_matches_reference():
-    for hand in _random_hands(HANDS, 4):
-        for t in range(4):
-            assert K.weakest(hand, t) == weakest_first(hand, t)[0], (hex(hand), t)
+            assert K.heuristic_follow(legal, led, t) == want, (hex(hand), led, t, must)
 
 
 def test_beats_matches_reference_for_every_pair_of_cards():

@@ -110,7 +110,8 @@ def test_kernel_plays_each_option_as_the_reference_does(seat, variant, opponent)
     hand = parse_hand(HAND)
     younger = seat == "younger"
     took = 3 if younger else 5
-    options = legal_options(hand, seat, rules, took)[::37]
+    # Contiguous, like the analyser's own options: a strided view would compile options_block again.
+    options = np.ascontiguousarray(legal_options(hand, seat, rules, took)[::37])
     me = HeuristicPolicy()
     pe = opponent.to_array(force_count=took) if younger else me.to_array()
     py = me.to_array() if younger else opponent.to_array()
