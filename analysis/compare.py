@@ -21,6 +21,15 @@ N_COMPARE = 7
 COMPARE_FIELDS = ("deals", "both", "both_sq", "first", "first_sq", "second", "second_sq")
 
 
+def run_compare(block, n: int, seed: int, rules, a, b, *, start: int, chunk: int, threads: int | None, quiet: bool,
+                desc: str):
+    """A game's compare ``block`` through the runner (stored, resumable, on Dask): the summed tallies."""
+    from analysis.runner import run_tallies
+
+    return run_tallies(block, (rules.to_array(), a.to_array(), b.to_array()), n, seed, start=start, chunk=chunk,
+                       threads=threads, quiet=quiet, desc=desc)
+
+
 def compare_result(game, rules, a_name: str, b_name: str, a, b, n: int, seed: int, tallies) -> dict:
     """The JSON of ``salon compare``: A minus B per deal and seat with its paired 95% interval, and
     A minus B in each of A's seats."""

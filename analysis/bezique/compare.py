@@ -8,7 +8,8 @@ import numpy as np
 from numba import njit, prange
 
 from analysis.bezique.kernel import NO_TARGET, O_TOTAL, _scratch, play_deal
-from analysis.compare import N_COMPARE
+from analysis.compare import N_COMPARE, run_compare
+from analysis.compare_kernel import add_compare
 from analysis.rng import stream_start
 
 
@@ -26,14 +27,7 @@ def compare_chunk(useed, start, count, rules, pa, pb):
         play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pb, pa,
                   S, ms, fo, nopt, order, out, 0, 0, NO_TARGET)
         second = out[O_TOTAL + 1] - out[O_TOTAL]
-        both = first + second
-        row[0] += 1
-        row[1] += both
-        row[2] += both * both
-        row[3] += first
-        row[4] += first * first
-        row[5] += second
-        row[6] += second * second
+        add_compare(row, first, second)
     return row
 
 
@@ -51,7 +45,5 @@ def compare_block(seed, starts, counts, rules, pa, pb):
 def compare_tallies(n: int, seed: int, rules, a, b, *, start: int = 0, chunk: int | None = None,
                     threads: int | None = None, quiet: bool = True) -> np.ndarray:
     """The summed compare tallies of deals start..start+n-1 (``chunk``: deals per chunk)."""
-    from analysis.runner import run_tallies
-
-    return run_tallies(compare_block, (rules.to_array(), a.to_array(), b.to_array()), n, seed, start=start, chunk=chunk or 1 << 9,
-                       threads=threads, quiet=quiet, desc="deals, both seats")
+    return run_compare(compare_block, n, seed, rules, a, b, start=start, chunk=chunk or 1 << 9, threads=threads,
+                       quiet=quiet, desc="deals, both seats")

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analysis.compare import N_COMPARE
+from analysis.compare import N_COMPARE, run_compare
+from analysis.compare_kernel import add_compare
 from analysis.ecarte.kernel import N_OUT, O_DEALER_POINTS, O_ELDER_POINTS, deal, play_hand
 from analysis.rng import EMPTY_HALF, stream_start
 
@@ -30,14 +31,7 @@ def compare_chunk(useed, start, count, rules, pa, pb):
         ui = np.uint64(i)
         first = _net(deck, useed, ui, rules, pa, pb, out)
         second = -_net(deck, useed, ui, rules, pb, pa, out)
-        both = first + second
-        row[0] += 1
-        row[1] += both
-        row[2] += both * both
-        row[3] += first
-        row[4] += first * first
-        row[5] += second
-        row[6] += second * second
+        add_compare(row, first, second)
     return row
 
 
@@ -55,7 +49,5 @@ def compare_block(seed, starts, counts, rules, pa, pb):
 def compare_tallies(n: int, seed: int, rules, a, b, *, start: int = 0, chunk: int | None = None,
                     threads: int | None = None, quiet: bool = True) -> np.ndarray:
     """The summed compare tallies of hands start..start+n-1 (``chunk``: hands per chunk)."""
-    from analysis.runner import run_tallies
-
-    return run_tallies(compare_block, (rules.to_array(), a.to_array(), b.to_array()), n, seed, start=start, chunk=chunk or 1 << 13,
-                       threads=threads, quiet=quiet, desc="hands, both seats")
+    return run_compare(compare_block, n, seed, rules, a, b, start=start, chunk=chunk or 1 << 13, threads=threads,
+                       quiet=quiet, desc="hands, both seats")
