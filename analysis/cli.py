@@ -38,11 +38,8 @@ def _variants_help() -> str:
     return "\n".join(lines)
 
 
-def _game(name: str):
-    return GAMES[name]
-
-
 def _policy(game, name: str, params) -> object:
+    """The game's policy ``name`` with --param overrides; a policy the game has not is bad input."""
     if name not in game.policies:
         fail(f"{game.title} has no policy {name!r}; valid: {', '.join(game.policies)}")
     return game.policy(name, params)
@@ -105,7 +102,7 @@ def simulate(game, deals, seed, rules, rule, policy, param, threads, games, part
     """Play GAME many times and print summary statistics with 95% intervals."""
     from analysis.stats import result_text
 
-    g = _game(game)
+    g = GAMES[game]
     wanted = [flag for flag, on in (("--game", games), ("--partie", parties)) if on]
     mode = g.modes[0]
     for flag in wanted:
@@ -148,7 +145,7 @@ def compare(game, a_name, b_name, deals, seed, rules, rule, param, threads, as_j
     """Policies A and B on the same deals, both seats: A minus B per deal and seat, paired 95% interval."""
     from analysis.compare import compare_result, compare_text
 
-    g = _game(game)
+    g = GAMES[game]
     params = {"a": [], "b": []}
     for p in param:
         side, dot, rest = p.partition(".")
@@ -221,7 +218,7 @@ def bench(game, deals, reference_deals, repeats, as_json):
     """Deals per second of the kernel (1 and 2 threads) and of the reference, in the same run."""
     from analysis.bench import bench_text
 
-    res = _game(game or "ecarte").bench(deals, reference_deals, repeats)
+    res = GAMES[game or "ecarte"].bench(deals, reference_deals, repeats)
     emit(res, as_json, bench_text(res))
 
 
