@@ -63,8 +63,13 @@ def test_a_killed_worker_costs_only_its_batch(backend):
     assert killed and np.array_equal(total, local)
 
 
-def test_a_bad_scheduler_address_is_one_line_error(capsys):
+def test_a_bad_scheduler_address_is_one_line_error(capsys, monkeypatch):
+    import distributed
+
     from analysis.cli import main
+
+    real = distributed.Client  # the backend waits 10 s for a scheduler; 1 s tells as well that none answers
+    monkeypatch.setattr(distributed, "Client", lambda address, timeout=None, **kw: real(address, timeout="1s", **kw))
 
     with pytest.raises(SystemExit) as e:
         main(["--scheduler", "tcp://127.0.0.1:9", "simulate", "piquet", "--deals", "10"])
