@@ -1,10 +1,67 @@
-"""Shared fixtures, the run's live-sample seed, and the order in which test files start."""
+"""Shared fixtures, the run's live-sample seed, the order in which test files start, and which
+tests are slow."""
 import os
 import time
+from pathlib import Path
 
 import pytest
 
 from reference_pool import open_pool
+
+# The order in which the files start (scripts/test: two xdist workers, a file each at a time, in
+# this order: --dist loadfile --no-loadscope-reorder). Most of a cold-cache run is numba compiling
+# the kernels, single-threaded, and a kernel compiled by one worker is loaded from the disk cache
+# by the other afterwards; so the files that compile the big kernels start first, on both workers,
+# and the report and tips tests, which use nearly every kernel, start when those are compiled.
+FIRST = ("test_cli.py",              # hands_block, the Bezique and Piquet deals/games blocks (~125 s)
+         "test_ecarte_search.py",    # the search blocks, hand_outcomes, elder_block (~105 s)
+         "test_piquet_discards.py",  # options_block (~30 s)
+         "test_ecarte_strategy.py",  # the table kernels (~25 s)
+         "test_report_and_tips.py",  # every study: ~130 s, little of it compiling by then
+         "test_conformance.py")      # the compare blocks
+# The others longest first (seconds in a cold-cache run of two workers, compilation included;
+# files not listed count 2 s), the notebooks after the files that compile their kernels.
+SECONDS = {"test_store.py": 28, "ecarte.ipynb": 25, "test_dask.py": 21, "test_runner_ranges.py": 13,
+           "test_bezique_differential.py": 12, "piquet.ipynb": 12, "test_ecarte_differential.py": 9,
+           "test_piquet_differential.py": 8, "test_bezique_tips.py": 7, "bezique.ipynb": 6,
+           "test_bezique_reference.py": 6, "test_ecarte_solver.py": 6, "test_ecarte_kernel_decisions.py": 4,
+           "test_compare.py": 3, "test_review_fixes.py": 3}
+
+# Tests taking more than about 3 s with numba's cache warm: `scripts/test -m "not slow"` leaves
+# them (and the notebooks) out; CI runs everything.
+SLOW = (
+    "notebooks/",
+    "tests/test_report_and_tips.py::test_report_is_written_with_exact_values_and_verdicts",
+    "tests/test_report_and_tips.py::test_tip_verdicts_are_real_or_not_yet_studied",
+    "tests/test_report_and_tips.py::test_piquet_tip_verdicts_are_real",
+    "tests/test_ecarte_strategy.py::test_strategy_command_writes_tables_and_propose_reads_them",
+    "tests/test_ecarte_strategy.py::test_the_score_chain_matches_simulated_games_under_the_heuristic",
+    "tests/test_store.py::test_a_run_killed_with_kill_9_resumes_with_identical_numbers",
+    "tests/test_store.py::test_a_discard_study_stopped_by_ctrl_c_or_kill_9_resumes_identically",
+    "tests/test_store.py::test_discard_study_is_identical_with_and_without_the_store",
+    "tests/test_dask.py::test_the_discard_study_on_dask_equals_the_local_one",
+    "tests/test_conformance.py::test_records_through_the_command_line_replay",
+    "tests/test_runner_ranges.py::test_the_propose_table_is_read_back_from_the_store_and_extended",
+    "tests/test_ecarte_solver.py::test_solver_equals_brute_force_on_random_positions",
+    "tests/test_bezique_differential.py::test_live_reference_sample",
+)
+
+
+def _rank(item) -> tuple:
+    name = Path(str(item.path)).name
+    if name in FIRST:
+        return (0, FIRST.index(name))
+    return (1, -SECONDS.get(name, 2), name)
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(config, items):
+    """Files in the order above (tests inside a file keep theirs); the slow tests marked."""
+    position = {id(item): k for k, item in enumerate(items)}
+    items.sort(key=lambda item: (_rank(item), position[id(item)]))
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_configure(config):
