@@ -27,7 +27,11 @@ def test_the_propose_table_is_read_back_from_the_store_and_extended(tmp_path, mo
     monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
     assert propose_table(600, seed=2).equals(fresh_short)
     [run] = store.runs()
-    assert run["block"] == "analysis.ecarte.kernel.class_block" and run["deals"] == 600 * len(fresh_short)
+    from analysis.blocks import block_name
+    from analysis.ecarte.kernel import class_block
+
+    assert run["block"] == block_name(class_block) == "analysis.ecarte.paired_kernel.class_block"
+    assert run["deals"] == 600 * len(fresh_short)
     saved = []
     monkeypatch.setattr(store.RunStore, "save", lambda self, s, c, rows: saved.append(c.tolist()))
     assert propose_table(600, seed=2).equals(fresh_short)  # read back: nothing computed
