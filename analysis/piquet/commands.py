@@ -75,6 +75,31 @@ def discard(hand, seat, rules, rule, samples, target_halfwidth, top, show_all, m
     emit(obj, as_json, text)
 
 
+@group.command(epilog="""Examples:\n
+\b
+  salon piquet solve --elder "AS KS QS 7H" --younger "JS 10S AH KH" --won 5-3
+  salon piquet solve --elder "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8" --younger "♠10 9 8 ♥K Q J 9 ♦A K Q ♣A Q" --json""")
+@click.option("--elder", required=True, help="Elder's cards (1 to 12).")
+@click.option("--younger", required=True, help="Younger's cards (as many as elder's).")
+@click.option("--leader", type=click.Choice(["elder", "younger"]), default="elder", show_default=True,
+              help="Who leads the next trick.")
+@click.option("--won", default=None, metavar="E-Y", help="Tricks each has won so far (E + Y + cards = 12) [0-0 with 12 cards].")
+@click.option("--scores", default=None, metavar="E-Y", help="Points each has scored in this deal so far (for the pique) [0-0].")
+@click.option("--pique-done", is_flag=True, help="Elder already made a pique in this deal.")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@rules_options
+@click.option("--json", "as_json", is_flag=True)
+def solve(elder, younger, leader, won, scores, pique_done, lang, rules, rule, as_json):
+    """The exact value of the rest of the play with both hands known (double dummy): elder's points
+    from here on minus younger's, the leader's best cards and the line both then play."""
+    from analysis.piquet.solve import parse_position, solve_answer, solve_text
+
+    r = _rules(rules, rule)
+    pos = parse_position(elder, younger, leader, won, scores, pique_done, None if lang == "en" else lang)
+    res = solve_answer(pos, r)
+    emit(res, as_json, solve_text(res))
+
+
 @click.group("piquet", epilog="Example:\n\n\b\n  salon study piquet overview --deals 500000")
 def study():
     """Piquet studies."""

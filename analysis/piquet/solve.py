@@ -1,0 +1,191 @@
+"""``salon piquet solve``: the exact double-dummy value of a Piquet position, its best cards and
+the line both players then play (analysis.piquet.solver); checked input, JSON and text."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from analysis.cards import parse_cards
+from analysis.errors import InputError
+from analysis.piquet.rules import PiquetRules, mask_of, name_of
+
+PLAYER = "double-dummy (open hands): both players see every card and play perfectly; a bound, not a legal player"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A checked position at a trick's start: both hands (masks), the leader, tricks won so far,
+    the running scores of the deal and whether a pique was already made."""
+
+    elder: int
+    younger: int
+    elder_leads: bool
+    e_won: int
+    y_won: int
+    e_score: int = 0
+    y_score: int = 0
+    pique_done: bool = False
+
+    @property
+    def cards(self) -> int:
+        return bin(self.elder).count("1")
+
+
+def _pair(text: str | None, what: str, default: tuple[int, int] | None) -> tuple[int, int] | None:
+    if text is None:
+        return default
+    parts = text.replace(":", "-").split("-")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise InputError(f"{what} must be two counts E-Y such as 3-2, not {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def parse_position(elder: str, younger: str, leader: str = "elder", won: str | None = None,
+                   scores: str | None = None, pique_done: bool = False, lang: str | None = None) -> Position:
+    """A position from the command line's strings; every inconsistency is an InputError."""
+    hands = []
+    for seat, text in (("elder", elder), ("younger", younger)):
+        try:
+            cards = parse_cards(text, lang=lang)
+        except InputError as e:
+            raise InputError(f"--{seat}: {e}") from None
+        if not 1 <= len(cards) <= 12:
+            raise InputError(f"--{seat} holds {len(cards)} cards; a hand in play holds 1 to 12")
+        hands.append(mask_of(cards))
+    e, y = hands
+    ne, ny = bin(e).count("1"), bin(y).count("1")
+    if ne != ny:
+        raise InputError(f"elder holds {ne} cards and younger {ny}: at a trick's start both hold the same number")
+    if e & y:
+        both = " ".join(name_of(c) for c in range(32) if (e & y) >> c & 1)
+        raise InputError(f"{both} in both hands")
+    if leader not in ("elder", "younger"):
+        raise InputError(f"--leader must be elder or younger, not {leader!r}")
+    default = (0, 0) if ne == 12 else None
+    w = _pair(won, "--won", default)
+    if w is None:
+        raise InputError(f"--won E-Y is required with {ne} cards a hand (E + Y + {ne} = 12)")
+    if w[0] + w[1] + ne != 12:
+        raise InputError(f"--won {w[0]}-{w[1]} with {ne} cards a hand: the tricks must add up to 12")
+    if ne == 12 and leader != "elder":
+        raise InputError("elder leads the first trick (PQ-PLAY)")
+    if ne < 12 and (w[0] if leader == "elder" else w[1]) == 0:
+        raise InputError(f"{leader} leads but has won no trick (the winner of a trick leads the next, PQ-PLAY)")
+    s = _pair(scores, "--scores", (0, 0))
+    return Position(e, y, leader == "elder", w[0], w[1], s[0], s[1], pique_done)
+
+
+def _solver_state(pos: Position):
+    from analysis.piquet.solver import pique_state
+
+    return (pos.elder, pos.younger, 1 if pos.elder_leads else 0, pos.e_won,
+            pique_state(pos.e_score, pos.y_score, pos.pique_done))
+
+
+def _best_of(values: np.ndarray, legal: int, maximise: bool) -> tuple[int, list[int]]:
+    codes = [c for c in range(32) if legal >> c & 1]
+    v = max(values[c] for c in codes) if maximise else min(values[c] for c in codes)
+    return int(v), [c for c in codes if values[c] == v]
+
+
+def principal_line(pos: Position, rules: np.ndarray, mem: np.ndarray) -> list[tuple[int, int]]:
+    """The tricks both players then play: each takes his lowest card among the best."""
+    from analysis.piquet import solver as S
+
+    e, y, el, ewon, pq = _solver_state(pos)
+    line = []
+    while e:
+        vals = np.zeros(32, dtype=np.int64)
+        S.lead_values(e, y, el, ewon, pq, rules, mem, vals)
+        hl = e if el else y
+        _, best = _best_of(vals, hl, el == 1)
+        led = best[0]
+        if el:
+            e &= ~(1 << led)
+        else:
+            y &= ~(1 << led)
+        vals[:] = 0
+        S.follow_values(e, y, el, led, ewon, pq, rules, mem, vals)
+        hf = y if el else e
+        suited = hf & (0xFF << (led & 24))
+        _, best = _best_of(vals, suited or hf, el == 0)
+        fol = best[0]
+        t = 12 - (bin(e | y).count("1") + 1) // 2  # trick number, 0-based
+        fw = (fol >> 3) == (led >> 3) and fol > led
+        ew = fw != (el == 1)
+        _, pq = S.trick_value(el == 1, ew, fw, t, pq, rules)
+        if el:
+            y &= ~(1 << fol)
+        else:
+            e &= ~(1 << fol)
+        line.append((led, fol))
+        el = 1 if ew else 0
+        ewon += el
+    return line
+
+
+def _seats(line: list[tuple[int, int]], elder_leads: bool) -> tuple[list[str], list[str]]:
+    """Who led and who won each trick of a line."""
+    leaders, winners = [], []
+    for led, fol in line:
+        leaders.append("elder" if elder_leads else "younger")
+        follower_wins = (fol >> 3) == (led >> 3) and fol > led
+        elder_leads = follower_wins != elder_leads
+        winners.append("elder" if elder_leads else "younger")
+    return leaders, winners
+
+
+def solve_answer(pos: Position, rules: PiquetRules) -> dict:
+    """The position's value, the leader's best cards, the principal line, nodes and time."""
+    from analysis.piquet import solver as S
+
+    arr = rules.to_array()
+    mem = S.new_memory()
+    e, y, el, ewon, pq = _solver_state(pos)
+    S.solve(1, 2, 1, 11, -1, arr, S.new_memory(4))  # compiles or loads the search, untimed
+    t0 = time.perf_counter()
+    value = int(S.solve(e, y, el, ewon, pq, arr, mem))
+    seconds = time.perf_counter() - t0
+    nodes = int(mem[S.M_NODES])
+    vals = np.zeros(32, dtype=np.int64)
+    S.lead_values(e, y, el, ewon, pq, arr, mem, vals)
+    v2, best = _best_of(vals, e if el else y, el == 1)
+    if v2 != value:  # the two searches are independent readings of the same tree
+        raise RuntimeError(f"solver disagrees with itself: {value} vs {v2}")
+    line = principal_line(pos, arr, mem)
+    return {
+        "value": value,
+        "best": [name_of(c) for c in best],
+        "nodes": nodes,
+        "seconds": round(seconds, 6),
+        "leader": "elder" if pos.elder_leads else "younger",
+        "line": [{"leader": seat, "led": name_of(a), "followed": name_of(b), "winner": win}
+                 for (a, b), seat, win in zip(line, *_seats(line, pos.elder_leads), strict=True)],
+        "won": [pos.e_won, pos.y_won],
+        "scores": [pos.e_score, pos.y_score],
+        "pique_done": pos.pique_done,
+        "rules": rules.name,
+        "switches": rules.switches(),
+        "player": PLAYER,
+    }
+
+
+def solve_text(r: dict) -> str:
+    """The answer as a few lines for a card player."""
+    sign = "+" if r["value"] > 0 else ""
+    lines = [
+        f"Value: {sign}{r['value']} (elder's points from here on minus younger's, {r['rules']} rules;"
+        f" {r['player'].split(':')[0]})",
+        f"Best for {r['leader']} to lead: {', '.join(r['best'])}",
+        "Line (leader's card first, * the winner's):",
+        *(f"  {i:2d}. {t['leader']:<7} {t['led']:>3} {t['followed']:>3}"
+          f"  {'*' + t['led'] if t['winner'] == t['leader'] else '*' + t['followed']}"
+          for i, t in enumerate(r["line"], 13 - len(r["line"]))),
+        f"Searched {r['nodes']:,} positions in {r['seconds'] * 1000:.1f} ms",
+    ]
+    return "\n".join(lines)
+
+
+__all__ = ["PLAYER", "Position", "parse_position", "principal_line", "solve_answer", "solve_text"]
