@@ -88,6 +88,45 @@ def bench_piquet(deals: int = 2_000_000, reference_deals: int = 1_000, repeats: 
             "statistic": "median", "policies": "heuristic", "rules": rules.name}
 
 
+def bench_piquet_players(repeats: int = 3, solves: int = 2_000, dd_deals: int = 4_000, search_deals: int = 400) -> dict:
+    """The Piquet solver and its players: full 12-card solves per second on one thread (the table
+    kept between solves, as the players use it, and emptied before each), and whole deals per
+    second on 2 threads with both players ``dd`` and both ``search`` (20 samples); medians."""
+    from analysis.piquet import solver as S
+    from analysis.piquet.policies import get_policy
+    from analysis.piquet.rules import get_rules
+    from analysis.piquet.studies import deal_tallies
+
+    rules = get_rules()
+    arr = rules.to_array()
+    e, y = S.random_deals(solves, 1)
+    S.solve_many(e[:2], y[:2], arr, S.new_memory(4), True)  # compile (or load from cache)
+    kept, fresh = [], []
+    for _ in range(repeats):
+        mem = S.new_memory()
+        t0 = time.perf_counter()
+        S.solve_many(e, y, arr, mem, False)
+        kept.append(solves / (time.perf_counter() - t0))
+        mem = S.new_memory(16)
+        t0 = time.perf_counter()
+        S.solve_many(e[:solves // 4], y[:solves // 4], arr, mem, True)
+        fresh.append(solves // 4 / (time.perf_counter() - t0))
+    rates = {}
+    for name, n in (("dd", dd_deals), ("search", search_deals)):
+        p = get_policy(name)
+        deal_tallies(8, 0, rules, p, p, threads=2)
+        runs = []
+        for r in range(repeats):
+            t0 = time.perf_counter()
+            deal_tallies(n, 1 + r, rules, p, p, threads=2)
+            runs.append(n / (time.perf_counter() - t0))
+        rates[name] = statistics.median(runs)
+    return {"solves_per_s": statistics.median(kept), "solves_per_s_fresh_table": statistics.median(fresh),
+            "solve_threads": 1, "dd_deals_per_s": rates["dd"], "search_deals_per_s": rates["search"],
+            "search_samples": 20, "deal_threads": 2, "rules": rules.name, "statistic": "median",
+            "repeats": repeats}
+
+
 def bench_discard_table(samples: int = 10_000, repeats: int = 3,
                         hand: str = "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8") -> dict:
     """Seconds for elder's full discard table (all 1,585 exchanges on ``samples`` common deals, no
@@ -134,6 +173,12 @@ def bench_text(res: dict) -> str:
     if "solver" in res:
         text += (f"\necarte double-dummy solver: {res['solver']['solves_per_s']:,.0f} solves/s (random 5-card "
                  "positions, 1 thread)")
+    if "players" in res:
+        p = res["players"]
+        text += (f"\npiquet double-dummy solver: {p['solves_per_s']:,.0f} full 12-card solves/s, 1 thread (table "
+                 f"kept between solves; {p['solves_per_s_fresh_table']:,.0f}/s emptied before each)"
+                 f"\npiquet dd players: {p['dd_deals_per_s']:,.0f} deals/s · search players ({p['search_samples']} "
+                 f"samples): {p['search_deals_per_s']:,.0f} deals/s (2 threads)")
     if "discard_table" in res:
         d = res["discard_table"]
         text += (f"\npiquet discard analyser: full elder table {d['options']:,} exchanges × {d['samples']:,} deals in "

@@ -130,7 +130,8 @@ def test_bezique_tip_verdicts_are_real():
 
 def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
     paths = build_report(str(tmp_path), quick=True, seed=2,
-                         budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "tip_deals": 30_000,
+                         budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "piquet_search_deals": 60,
+                                 "tip_deals": 30_000,
                                  "bezique_deals": 10_000, "bezique_games": 100,
                                  "strategy_deals_per_hand": 3, "strategy_rounds": 1})
     md = open(paths["markdown"], encoding="utf-8").read()
@@ -141,6 +142,7 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
         assert "seed-de" in text and "classic" in text
         assert "323/578956" in text and "PQ-T9" in text and "cavendish" in text
         assert "Which cards to throw" in text and "a random legal exchange" in text
+        assert "the players beside Cavendish" in text and "62.5" in text and "search" in text and "dd" in text
         assert "Bezique: the variants side by side" in text and "BZ-T1" in text
         assert "Strategy tables: propose or play, accept or refuse" in text and "38,304 classes" in text
         assert "exploitability" in text and "The frontier: Elder" in text and "EC-T1" in text
@@ -155,5 +157,7 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
     assert (tmp_path / "figures" / "piquet_overview_scores.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "piquet_overview_edge.svg").exists()
     assert (tmp_path / "figures" / "piquet_discards_younger.png").stat().st_size > 10_000
+    players = (tmp_path / "piquet_players.csv").read_text().splitlines()
+    assert [r.split(",")[0] for r in players[1:]] == ["heuristic", "search", "dd", "Cavendish"]
     assert (tmp_path / "figures" / "bezique_overview_melds.png").stat().st_size > 10_000
     assert len(exact_values()) == 9

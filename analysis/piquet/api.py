@@ -61,11 +61,12 @@ def invariants(n: int, seed: int, rules, policy) -> list[str]:
 
 
 def bench(deals, reference_deals, repeats) -> dict:
-    """``salon bench piquet``: the deal kernel and the discard analyser's table."""
-    from analysis.bench import bench_discard_table, bench_piquet
+    """``salon bench piquet``: the deal kernel, the discard analyser's table, the solver and its players."""
+    from analysis.bench import bench_discard_table, bench_piquet, bench_piquet_players
 
     res = bench_piquet(deals or 2_000_000, reference_deals or 1_000, repeats)
     res["discard_table"] = bench_discard_table(repeats=min(repeats, 3))
+    res["players"] = bench_piquet_players(repeats=min(repeats, 3))
     return res
 
 

@@ -7,6 +7,7 @@ from numba import njit, prange
 from analysis.compare import N_COMPARE, run_compare
 from analysis.compare_kernel import add_compare
 from analysis.piquet.kernel import N_OUT, O_TOTAL, card_values, play_deal
+from analysis.piquet.strong_play import play_scratch, uses_solver
 from analysis.rng import stream_start
 
 
@@ -15,7 +16,7 @@ def compare_chunk(useed, start, count, rules, pa, pb):
     """The compare tally row (analysis.compare layout) of deals start..start+count-1: each deal
     played with A as elder against B, then with B as elder against A, from the same streams."""
     deck = np.empty(32, dtype=np.int8)
-    scratch = np.empty(16, dtype=np.int32)
+    scratch = play_scratch(uses_solver(pa) or uses_solver(pb))
     out = np.zeros(N_OUT, dtype=np.int64)
     row = np.zeros(N_COMPARE, dtype=np.int64)
     va_e, va_y = card_values(pa, False), card_values(pa, True)
@@ -46,5 +47,7 @@ def compare_block(seed, starts, counts, rules, pa, pb):
 def compare_tallies(n: int, seed: int, rules, a, b, *, start: int = 0, chunk: int | None = None,
                     threads: int | None = None, quiet: bool = True) -> np.ndarray:
     """The summed compare tallies of deals start..start+n-1 (``chunk``: deals per chunk)."""
-    return run_compare(compare_block, n, seed, rules, a, b, start=start, chunk=chunk or 1 << 12, threads=threads,
-                       quiet=quiet, desc="deals, both seats")
+    from analysis.piquet.strong_policies import deals_per_chunk
+
+    return run_compare(compare_block, n, seed, rules, a, b, start=start, chunk=chunk or deals_per_chunk(1 << 12, a, b),
+                       threads=threads, quiet=quiet, desc="deals, both seats")

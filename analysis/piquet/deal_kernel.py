@@ -56,6 +56,7 @@ from analysis.piquet.rules import (
     R_YOUNGER_MIN,
     R_YOUNGER_TAKES_LEFTOVERS,
 )
+from analysis.piquet.strong_play import note_declarations, play_scratch, strong_card, uses_solver
 from analysis.rng import EMPTY_HALF, below32, stream_start
 
 
@@ -181,6 +182,13 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
     last = rules[R_LAST_TRICK]
     e_random = pe[P_KIND] == KIND_RANDOM
     y_random = py[P_KIND] == KIND_RANDOM
+    # The dd and search players (strong_play): the solver, and what the declarations told.
+    e_strong = uses_solver(pe)
+    y_strong = uses_solver(py)
+    if e_strong or y_strong:
+        note_declarations(scratch, elder, younger)
+    e_played = 0
+    y_played = 0
     # Pique stays open while elder has no repique; it closes when given or once younger scores.
     # Checking after every event is the same as checking after elder's: only his points raise e.
     pique_open = e_rep == 0
@@ -195,14 +203,27 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
             y_unknown = ALL & ~younger
         lh = elder if elder_leads else younger
         fh = younger if elder_leads else elder
+        pq = e if (pique_open and y == 0 and e < 30) else -1  # the solver's pique state
         if e_random if elder_leads else y_random:
             sto, led = random_card(lh, sto)
+        elif e_strong if elder_leads else y_strong:
+            sto, led = strong_card(pe if elder_leads else py, elder_leads, elder, younger, 1 if elder_leads else 0, -1,
+                                   e_tricks, pq, rules, scratch, sto,
+                                   (e_unknown if elder_leads else y_unknown) & ~(e_played | y_played),
+                                   y_played if elder_leads else e_played)
         else:
             led = heuristic_lead(lh, e_unknown if elder_leads else y_unknown)
         suit = 0xFF << (8 * (led >> 3))
         in_suit = fh & suit
         if y_random if elder_leads else e_random:
             sto, fol = random_card(in_suit if in_suit else fh, sto)
+        elif y_strong if elder_leads else e_strong:
+            lbit = 1 << led
+            sto, fol = strong_card(py if elder_leads else pe, not elder_leads,
+                                   elder & ~lbit if elder_leads else elder, younger if elder_leads else younger & ~lbit,
+                                   1 if elder_leads else 0, led, e_tricks, pq, rules, scratch, sto,
+                                   (y_unknown if elder_leads else e_unknown) & ~(lbit | e_played | y_played),
+                                   (e_played if elder_leads else y_played) | lbit)
         else:
             fol = heuristic_follow(fh, led)
         if record:
@@ -215,6 +236,8 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
         y_unknown &= played & ~(0 if elder_leads else shown_out)
         elder &= played
         younger &= played
+        e_played |= (1 << led) if elder_leads else (1 << fol)
+        y_played |= (1 << fol) if elder_leads else (1 << led)
         follower_wins = ((fol ^ led) < 8) & (fol > led)
         elder_wins = follower_wins != elder_leads
         # Trick-point events in order: the lead, the win (and the last trick), pique after each.
@@ -281,7 +304,7 @@ def deal_outcomes(seed, start, n, rules, pe, py):
     """Outcome vectors of deals start..start+n-1 (for the differential test and records)."""
     res = np.zeros((n, N_OUT), dtype=np.int64)
     deck = np.empty(32, dtype=np.int8)
-    scratch = np.empty(16, dtype=np.int32)
+    scratch = play_scratch(uses_solver(pe) or uses_solver(py))
     ve = card_values(pe, False)
     vy = card_values(py, True)
     useed = np.uint64(seed)

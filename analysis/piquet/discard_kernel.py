@@ -32,6 +32,7 @@ from analysis.piquet.kernel import (
 )
 from analysis.piquet.policies import KIND_RANDOM, P_FORCE_COUNT, P_KIND
 from analysis.piquet.rules import R_YOUNGER_MIN, R_YOUNGER_TAKES_LEFTOVERS
+from analysis.piquet.strong_play import play_scratch, uses_solver
 from analysis.rng import EMPTY_HALF, below32, stream_start
 
 # Flags of one (deal, option), from the analysed player's side.
@@ -73,7 +74,7 @@ def options_chunk(useed, start, count, hand_codes, unseen, younger, options, rul
     net = np.empty((count, options.shape[0]), dtype=np.int16)
     flags = np.empty((count, options.shape[0]), dtype=np.int8)
     deck = np.empty(32, dtype=np.int8)
-    scratch = np.empty(16, dtype=np.int32)
+    scratch = play_scratch(uses_solver(pe) or uses_solver(py))
     out = np.zeros(N_OUT, dtype=np.int64)
     ve = card_values(pe, False)
     vy = card_values(py, True)

@@ -13,6 +13,7 @@ from analysis.piquet.layout import (
     O_TOTAL,
 )
 from analysis.piquet.play_kernel import card_values
+from analysis.piquet.strong_play import play_scratch, uses_solver
 from analysis.rng import stream_start
 
 
@@ -21,7 +22,7 @@ def paired_chunk(useed, start, count, rules, pa, pb, py):
     """[deals, Σd, Σd²] of d = elder's net score (elder minus younger) with policy pa minus with
     pb, deals start..start+count-1 (cards and choices streams as in ``deals_chunk``)."""
     deck = np.empty(32, dtype=np.int8)
-    scratch = np.empty(16, dtype=np.int32)
+    scratch = play_scratch(uses_solver(pa) or uses_solver(pb) or uses_solver(py))
     out = np.zeros(N_OUT, dtype=np.int64)
     row = np.zeros(N_PAIRED, dtype=np.int64)
     va = card_values(pa, False)

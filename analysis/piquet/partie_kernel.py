@@ -31,6 +31,7 @@ from analysis.piquet.rules import (
     R_RUBICON_BONUS,
     R_TIE_EXTRA_DEALS,
 )
+from analysis.piquet.strong_play import play_scratch, uses_solver
 from analysis.rng import stream_start
 
 
@@ -93,7 +94,7 @@ def partie_results(seed, start, n, rules, pa, pb):
     """Partie outcome vectors of parties start..start+n-1 (for the differential test)."""
     res = np.zeros((n, N_PARTIE_OUT), dtype=np.int64)
     deck = np.empty(32, dtype=np.int8)
-    scratch = np.empty(16, dtype=np.int32)
+    scratch = play_scratch(uses_solver(pa) or uses_solver(pb))
     out = np.zeros(N_OUT, dtype=np.int64)
     values = partie_values(pa, pb)
     for k in range(n):
@@ -109,7 +110,7 @@ def parties_block(seed, starts, counts, rules, pa, pb):
     useed = np.uint64(seed)
     for ci in prange(nc):
         deck = np.empty(32, dtype=np.int8)
-        scratch = np.empty(16, dtype=np.int32)
+        scratch = play_scratch(uses_solver(pa) or uses_solver(pb))
         out = np.zeros(N_OUT, dtype=np.int64)
         res = np.zeros(N_PARTIE_OUT, dtype=np.int64)
         row = np.zeros(N_PARTIE_TALLY, dtype=np.int64)

@@ -117,7 +117,10 @@ def _force(a: np.ndarray, force_discard: int | None, force_count: int | None) ->
 
 
 def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | None = None):
-    """A policy by name (``heuristic`` or ``random``) with parameters overridden (``key=value``)."""
+    """A policy by name (``heuristic``, ``random``, or the solver's players ``dd`` and ``search``,
+    analysis.piquet.strong_policies) with parameters overridden (``key=value``)."""
+    from analysis.piquet.strong_policies import DoubleDummyPolicy, SearchPolicy
     from analysis.variants import pick_policy
 
-    return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy())
+    return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy(),
+                       {"dd": DoubleDummyPolicy(), "search": SearchPolicy()})

@@ -1,6 +1,7 @@
 """Piquet's section of the strategy report: the variants side by side with the exact carte blanche
 check, and the discard strategy study for elder and younger, with their figures and CSV files
-(templates ``piquet.html.j2`` and ``piquet.md.j2``)."""
+the players (heuristic, search, dd) beside Cavendish's record (templates ``piquet.html.j2`` and
+``piquet.md.j2``)."""
 from __future__ import annotations
 
 import os
@@ -15,8 +16,32 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
     """The section at the report's ``budget`` (``piquet_deals``); the discard study is the one
     behind the tips' verdicts (``tips``: the report's evaluate_tips result), reused."""
     out = overview_section(out_dir, fig_dir, budget["piquet_deals"], seed, threads)
+    out["players"] = players_section(out_dir, budget["piquet_search_deals"], seed, threads)
     out["discards"] = discard_section(out_dir, fig_dir, tips["deals_per_study"], seed)
     return out
+
+
+def players_section(out_dir: str, search_deals: int, seed: int, threads: int | None) -> dict:
+    """The players (heuristic, search, dd) beside Cavendish's 10,000 hands (players_study)."""
+    from analysis.piquet.players_study import STATISTICS, players_table
+
+    n = {"heuristic": 10 * search_deals, "search": search_deals, "dd": 10 * search_deals}
+    df = players_table(n, seed, threads=threads)
+    df.to_csv(os.path.join(out_dir, "piquet_players.csv"), index=False)
+    recs = df.to_dict(orient="records")
+    rows = []
+    for k, label in STATISTICS:
+        pct = k not in ("elder_score", "younger_score")
+        cells = []
+        for r in recs:
+            v, lo, hi = r[k], r[f"{k}_lo"], r[f"{k}_hi"]
+            scale = 100 if pct else 1
+            cells.append(None if v is None or v != v else
+                         (scale * v, None if lo is None or lo != lo else scale * lo,
+                          None if hi is None or hi != hi else scale * hi))
+        rows.append({"statistic": label + (" (%)" if pct else ""), "cells": cells})
+    return {"caption": df.attrs["caption"], "players": [r["player"] for r in recs], "rows": rows,
+            "why": [(r["player"], r["deals"], r["why"]) for r in recs]}
 
 
 def overview_section(out_dir: str, fig_dir: str, deals: int, seed: int, threads: int | None) -> dict:

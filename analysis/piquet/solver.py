@@ -49,27 +49,28 @@ _OFFSET = 1 << 14  # a bound is stored as bound + _OFFSET in 16 bits
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _pext_table() -> np.ndarray:
-    """PEXT8[r << 8 | e]: the bits of e at the set bits of r, packed from bit 0 (pext on a lane)."""
-    t = np.zeros(1 << 16, dtype=np.int64)
+@njit(cache=True)
+def init_memory(mem):
+    """Fill a solver memory: no positions counted, PEXT8 (PEXT8[r << 8 | e]: the bits of e at the
+    set bits of r, packed from bit 0, i.e. pext on one lane) and an empty table."""
+    mem[M_NODES] = 0
     for r in range(256):
-        bits = [b for b in range(8) if r >> b & 1]
         for e in range(256):
-            if e & ~r:
-                continue
-            t[r << 8 | e] = sum(1 << i for i, b in enumerate(bits) if e >> b & 1)
-    return t
-
-
-PEXT8 = _pext_table()
+            out = 0
+            i = 0
+            for b in range(8):
+                if (r >> b) & 1:
+                    out |= ((e >> b) & 1) << i
+                    i += 1
+            mem[M_PEXT + ((r << 8) | e)] = out
+    mem[M_TABLE:] = _EMPTY
 
 
 def new_memory(bits: int = TT_BITS) -> np.ndarray:
     """The solver's memory with an empty transposition table of 2**bits entries. Its entries stay
     valid from one solve to the next under the same rules; use a new one for other rules."""
-    m = np.full(M_TABLE + (2 << bits), _EMPTY, dtype=np.int64)
-    m[M_NODES] = 0
-    m[M_PEXT:M_TABLE] = PEXT8
+    m = np.empty(M_TABLE + (2 << bits), dtype=np.int64)
+    init_memory(m)
     return m
 
 
@@ -384,3 +385,27 @@ def follow_values(e, y, el, led, ewon, pq, rules, mem, out):
             while x < 32 and (x & 24) == (c & 24) and not (inplay >> x) & 1:
                 x += 1
     return out
+
+
+@njit(cache=True)
+def solve_many(elders, youngers, rules, mem, fresh):
+    """Full 12-card solves of many deals (elder leads, nothing scored yet), for ``salon bench``;
+    ``fresh``: empty the table before each solve. Returns the values."""
+    out = np.empty(elders.shape[0], dtype=np.int64)
+    for i in range(elders.shape[0]):
+        if fresh:
+            mem[M_TABLE:] = _EMPTY
+        out[i] = solve(elders[i], youngers[i], 1, 0, 0, rules, mem)
+    return out
+
+
+def random_deals(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """n random pairs of 12-card hands (elder's, younger's masks)."""
+    rng = np.random.default_rng(seed)
+    e = np.empty(n, dtype=np.int64)
+    y = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        d = rng.permutation(32)
+        e[i] = sum(1 << int(c) for c in d[:12])
+        y[i] = sum(1 << int(c) for c in d[12:24])
+    return e, y

@@ -26,14 +26,16 @@ SCORE_BINS = tuple(f"{10 * i}-{10 * i + 9}" if i else "under 10" for i in range(
 
 
 def deal_tallies(n: int, seed: int = 0, rules: PiquetRules | None = None, elder: Policy | None = None,
-                 younger: Policy | None = None, *, threads: int | None = None, chunk: int = 1 << 13,
+                 younger: Policy | None = None, *, threads: int | None = None, chunk: int | None = None,
                  quiet: bool = True) -> np.ndarray:
     """The summed T_* tally vector of n independent deals."""
+    from analysis.piquet.strong_policies import deals_per_chunk
+
     rules = rules or get_rules()
     elder = elder or HeuristicPolicy()
     younger = younger or elder
     return run_tallies(K.deals_block, (rules.to_array(), elder.to_array(), younger.to_array()), n, seed,
-                       chunk=chunk, threads=threads, quiet=quiet)
+                       chunk=chunk or deals_per_chunk(1 << 13, elder, younger), threads=threads, quiet=quiet)
 
 
 def simulate_deals(n: int, seed: int = 0, rules: PiquetRules | None = None, elder: Policy | None = None,

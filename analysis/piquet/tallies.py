@@ -62,6 +62,7 @@ from analysis.piquet.layout import (
     T_YOUNGER_TOOK,
 )
 from analysis.piquet.play_kernel import card_values
+from analysis.piquet.strong_play import play_scratch, uses_solver
 from analysis.rng import stream_start
 
 
@@ -122,7 +123,7 @@ def tally_deal(row, out):
 def deals_chunk(useed, start, count, rules, pe, py):
     """The tally row of deals start..start+count-1."""
     deck = np.empty(32, dtype=np.int8)
-    scratch = np.empty(16, dtype=np.int32)
+    scratch = play_scratch(uses_solver(pe) or uses_solver(py))
     out = np.zeros(N_OUT, dtype=np.int64)
     row = np.zeros(N_TALLY, dtype=np.int64)
     ve = card_values(pe, False)

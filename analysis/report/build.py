@@ -12,14 +12,17 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from analysis import __version__
 
 BUDGETS = {
-    "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "bezique_deals": 100_000,
+    "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "piquet_search_deals": 4_000,
+              "bezique_deals": 100_000,
               "bezique_games": 2_000, "strategy_deals_per_hand": 20, "strategy_rounds": 2, "strategy_discard_deals": 0,
               "tips": "quick"},
-    "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "bezique_deals": 1_000_000,
+    "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "piquet_search_deals": 40_000,
+             "bezique_deals": 1_000_000,
              "bezique_games": 20_000, "strategy_deals_per_hand": 300, "strategy_rounds": 3,
              "strategy_discard_deals": 0, "tips": "full"},
 }
-"""Deals and rounds per study. The Écarté strategy tables play every one of the 38,304 hand classes
+"""Deals and rounds per study (``piquet_search_deals``: the Piquet players' table plays that many deals
+with the search player, ten times as many with dd and the heuristic). The Écarté strategy tables play every one of the 38,304 hand classes
 ``strategy_deals_per_hand`` times both ways in each evaluation (two per best-response round, one
 more at the end when the rounds do not converge). ``strategy_discard_deals`` > 0 chooses the discards
 per hand class first (strategy.compute's ``discard_deals``); 0 keeps the heuristic's, because at the

@@ -1,0 +1,116 @@
+"""Piquet's players side by side with Cavendish's record of 10,000 expert hands (CLASSICAL.md):
+each player (heuristic, search, dd) plays both seats of the same deals under the ``cavendish``
+rules, and the table gives elder's and younger's mean deal score, who wins the cards, pique and
+repique, capot, with 95% intervals, and one sentence per row on why it differs
+(``salon study piquet players``, the report's Piquet section)."""
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.piquet import kernel as K
+from analysis.stats import Estimate, proportion
+
+PLAYERS = ("heuristic", "search", "dd")
+STATISTICS = (
+    ("elder_score", "elder's mean deal score"),
+    ("younger_score", "younger's mean deal score"),
+    ("cards_elder", "elder wins the cards"),
+    ("cards_younger", "younger wins the cards"),
+    ("cards_divided", "cards divided"),
+    ("pique_or_repique", "pique or repique (either player)"),
+    ("repique_elder", "repique, elder"),
+    ("repique_younger", "repique, younger"),
+    ("capot", "capot (either player)"),
+)
+CAVENDISH = {
+    "elder_score": 33.6, "younger_score": 18.4, "cards_elder": 0.625, "cards_younger": 0.25,
+    "cards_divided": 0.125, "pique_or_repique": 0.122, "repique_elder": 0.035, "repique_younger": 0.013,
+}
+"""Cavendish's figures (CLASSICAL.md): the means at bin midpoints (rough), the rest from his odds."""
+
+WHY = {
+    "heuristic": "Rulebook heuristics: leads its longest master suit, wins cheaply, plans nothing, so elder "
+                 "wins the cards less often than expert players did.",
+    "search": "Samples younger's or elder's hidden cards consistently with all he has seen and declared and "
+              "solves each sample exactly: a legal player, the closest to expert play here.",
+    "dd": "Sees both hands: not a legal player but the ceiling of trick play with these exchanges; its card "
+          "split is the one perfect play would give.",
+    "Cavendish": "10,000 hands of expert human play (Portland Club laws); his exchanges were experts' and he "
+                 "left out hopeless hands played only to divide the cards.",
+}
+
+
+def player_stats(t) -> dict[str, Estimate]:
+    """The table's statistics from a deal tally vector (``studies.deal_tallies``)."""
+    from analysis.piquet.studies import deal_stats
+
+    s = deal_stats(t)
+    n = int(t[K.T_DEALS])
+    out = {k: s[k] for k, _ in STATISTICS if k in s}
+    # Pique and either repique never share a deal (PQ-PIQUE, PQ-REPIQUE): their counts add up.
+    out["pique_or_repique"] = proportion(int(t[K.T_PIQUE] + t[K.T_REPIQUE_ELDER] + t[K.T_REPIQUE_YOUNGER]), n)
+    return out
+
+
+def players_table(deals: dict[str, int], seed: int = 0, rules=None, *, threads: int | None = None,
+                  quiet: bool = True) -> pd.DataFrame:
+    """One row per player (``deals``: deals each, by player name) and one for Cavendish: value, lo
+    and hi per statistic, the deals, the player's description and why it differs."""
+    from analysis.piquet.policies import get_policy
+    from analysis.piquet.rules import get_rules
+    from analysis.piquet.studies import deal_tallies
+
+    rules = rules or get_rules("cavendish")
+    rows = []
+    for name, n in deals.items():
+        p = get_policy(name)
+        stats = player_stats(deal_tallies(n, seed, rules, p, p, threads=threads, quiet=quiet))
+        row = {"player": name, "deals": n, "policy": str(p.describe()), "why": WHY[name]}
+        for k, _ in STATISTICS:
+            row[k], row[f"{k}_lo"], row[f"{k}_hi"] = stats[k].value, stats[k].lo, stats[k].hi
+        rows.append(row)
+    cav = {"player": "Cavendish", "deals": 10_000, "policy": "expert human play", "why": WHY["Cavendish"]}
+    for k, _ in STATISTICS:
+        v = CAVENDISH.get(k)
+        cav[k], cav[f"{k}_lo"], cav[f"{k}_hi"] = v, None, None
+    rows.append(cav)
+    df = pd.DataFrame(rows)
+    df.attrs.update({"rules": rules.name, "seed": seed,
+                     "caption": f"Piquet players against Cavendish's 10,000 hands ({rules.name} rules; each "
+                                "player in both seats, its own exchanges = the heuristic's; 95% intervals)"})
+    return df
+
+
+def players_text(df: pd.DataFrame) -> str:
+    """The table as text: one line per statistic, one column per player."""
+    names = list(df["player"])
+    width = 24
+    lines = [df.attrs["caption"], f"{'':<34}" + "".join(f"{n:>{width}}" for n in names)]
+    for k, label in STATISTICS:
+        cells = []
+        for r in df.to_dict(orient="records"):
+            v, lo, hi = r[k], r[f"{k}_lo"], r[f"{k}_hi"]
+            pct = k not in ("elder_score", "younger_score")
+            if v is None or v != v:
+                cells.append("—")
+            elif lo is None or lo != lo:
+                cells.append(f"{100 * v:.1f}%" if pct else f"{v:.1f}")
+            else:
+                cells.append(f"{100 * v:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]" if pct else f"{v:.1f} [{lo:.1f}, {hi:.1f}]")
+        lines.append(f"{label:<34}" + "".join(f"{c:>{width}}" for c in cells))
+    lines.append("")
+    lines += [f"{r['player']} ({r['deals']:,} deals): {r['why']}" for r in df.to_dict(orient="records")]
+    return "\n".join(lines)
+
+
+def players_json(df: pd.DataFrame) -> dict:
+    """The table as JSON: per player, each statistic's value and interval."""
+    out = {"rules": df.attrs["rules"], "seed": df.attrs["seed"], "players": {}}
+    for r in df.to_dict(orient="records"):
+        stats = {}
+        for k, _ in STATISTICS:
+            v, lo, hi = r[k], r[f"{k}_lo"], r[f"{k}_hi"]
+            stats[k] = None if v is None or v != v else {
+                "value": v, "ci95": None if lo is None or lo != lo else [lo, hi]}
+        out["players"][r["player"]] = {"deals": r["deals"], "policy": r["policy"], "why": r["why"], "stats": stats}
+    return out

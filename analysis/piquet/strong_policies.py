@@ -1,0 +1,77 @@
+"""Piquet players built on the double-dummy solver (analysis.piquet.solver): ``dd``, who sees every
+card (a bound on trick play, not a legal player), and ``search``, who samples the hidden hand
+consistently with what he knows and plays the card with the best total over the samples (PIMC).
+
+Both exchange and declare as the heuristic does (their parameters are the heuristic's), so a
+comparison with the heuristic measures trick play alone. Their arrays extend the heuristic's: the
+kind in P_KIND and, for ``search``, the number of samples in P_SAMPLES. They live apart from
+policies.py because the reference's heuristic and random outcomes (the golden vectors) do not
+depend on them.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from analysis.errors import InputError
+from analysis.piquet.policies import N_POLICY_SLOTS, P_KIND, HeuristicPolicy
+
+KIND_DD = 2
+KIND_SEARCH = 3
+P_SAMPLES = N_POLICY_SLOTS
+N_STRONG_SLOTS = N_POLICY_SLOTS + 1
+MAX_SAMPLES = 10_000
+
+
+@dataclass(frozen=True)
+class DoubleDummyPolicy(HeuristicPolicy):
+    """Open hands: plays the solver's best card with both hands known (ties: the lowest card);
+    exchanges and declares as the heuristic with these parameters."""
+
+    kind = "dd"
+
+    def to_array(self, force_discard: int | None = None, force_count: int | None = None) -> np.ndarray:
+        """The heuristic's array, kind KIND_DD."""
+        a = np.zeros(N_STRONG_SLOTS, dtype=np.int64)
+        a[:N_POLICY_SLOTS] = super().to_array(force_discard, force_count)
+        a[P_KIND] = KIND_DD
+        return a
+
+
+@dataclass(frozen=True)
+class SearchPolicy(HeuristicPolicy):
+    """Perfect-information Monte Carlo: at each card, ``samples`` hidden hands drawn uniformly among
+    those consistent with what this player knows (by rejection), each solved double dummy; plays
+    the card with the best total (ties: the lowest card). Exchanges and declares as the heuristic."""
+
+    samples: int = 20
+
+    kind = "search"
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "samples":
+                if not 1 <= value <= MAX_SAMPLES:
+                    raise InputError(f"samples must be between 1 and {MAX_SAMPLES}, not {value}")
+            elif f.name != "track_cards" and not 0 <= value <= 100:
+                raise InputError(f"{f.name} must be between 0 and 100, not {value}")
+
+    def to_array(self, force_discard: int | None = None, force_count: int | None = None) -> np.ndarray:
+        """The heuristic's array, kind KIND_SEARCH, samples in P_SAMPLES."""
+        a = np.zeros(N_STRONG_SLOTS, dtype=np.int64)
+        a[:N_POLICY_SLOTS] = super().to_array(force_discard, force_count)
+        a[P_KIND] = KIND_SEARCH
+        a[P_SAMPLES] = self.samples
+        return a
+
+
+def deals_per_chunk(default: int, *policies) -> int:
+    """Deals per chunk of a run: small for the solver's players (a chunk is one thread's unit of
+    work and of progress; ``search`` plays about 100 deals a second), else ``default``."""
+    kinds = {p.kind for p in policies}
+    if "search" in kinds:
+        return 32
+    return 512 if "dd" in kinds else default
