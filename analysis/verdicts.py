@@ -41,19 +41,30 @@ class Verdict:
         """The variant, with the part when there is one: "seed-de, younger"."""
         return self.variant if self.part is None else f"{self.variant}, {self.part}"
 
+    @property
+    def players(self) -> str:
+        """The kinds of player behind the effect, in words: "search", "heuristic"."""
+        kinds = []
+        for p in self.policies.values():
+            k = p.get("kind", "?") if isinstance(p, dict) else str(p)
+            if k not in kinds:
+                kinds.append(k)
+        return ", ".join(kinds)
+
     def to_dict(self) -> dict:
         """The JSON form (``salon tips --json``, the report): id, variant (the label), verdict,
-        effect_name, effect ({"value", "ci95", "n"}), sharp_reading, deals, seed, policies,
-        details, then the extra numbers."""
+        effect_name, effect ({"value", "ci95", "n"}), sharp_reading, deals, seed, policies, players
+        (their kinds in words), details, then the extra numbers."""
         return {"id": self.tip, "variant": self.label, "verdict": self.verdict, "effect_name": self.effect_name,
                 "effect": self.effect.to_dict(), "sharp_reading": self.reading, "deals": self.deals,
-                "seed": self.seed, "policies": self.policies, "details": self.details, **self.extra}
+                "seed": self.seed, "policies": self.policies, "players": self.players, "details": self.details,
+                **self.extra}
 
     @classmethod
     def from_dict(cls, d: dict) -> Verdict:
         """The verdict of a JSON form: ``Verdict.from_dict(v.to_dict()).to_dict() == v.to_dict()``."""
         known = {"id", "variant", "verdict", "effect_name", "effect", "sharp_reading", "deals", "seed", "policies",
-                 "details"}
+                 "players", "details"}
         variant, _, part = d["variant"].partition(", ")
         e = d["effect"]
         lo, hi = e["ci95"] if "ci95" in e else e["ci"]
@@ -66,7 +77,7 @@ class Verdict:
         """One line: ``[variant] VERDICT: effect name = +x [lo, hi] (n deals)``."""
         e = self.effect
         return (f"[{self.label}] {self.verdict.upper()}: {self.effect_name} = "
-                f"{e.value:+.4f} [{e.lo:+.4f}, {e.hi:+.4f}] ({self.deals:,} deals)")
+                f"{e.value:+.4f} [{e.lo:+.4f}, {e.hi:+.4f}] ({self.deals:,} deals; {self.players} play)")
 
 
 def _float(x) -> float:

@@ -143,3 +143,30 @@ def piquet_discards_cmd(hands, seat, samples, quick, elder_took, seed, rules, ru
     samples = samples or (2_000 if quick else 4_000)
     obj, text = discards_study(hands, seat, samples, elder_took, seed, _rules(rules, rule), out, threads, quiet)
     emit(obj, as_json, text)
+
+
+@study.command("players", epilog="Examples:\n\n\b\n  salon study piquet players --search-deals 2000\n"
+                                "  salon study piquet players --search-deals 500 --rules seed-de --json")
+@click.option("--search-deals", default=4_000, show_default=True, callback=positive,
+              help="Deals played by the search player (dd and the heuristic play ten times as many).")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@click.option("--rules", "rules", default="cavendish", show_default=True, help="Rules variant (Cavendish's table: cavendish).")
+@click.option("--rule", multiple=True, metavar="KEY=VALUE", help="Override one switch of the variant.")
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def piquet_players_cmd(search_deals, seed, rules, rule, out, threads, as_json, quiet):
+    """The heuristic, search and dd players beside Cavendish's 10,000 expert hands: scores, who wins
+    the cards, pique and repique, capot, with intervals."""
+    import os
+
+    from analysis.piquet.players_study import players_json, players_table, players_text
+
+    r = _rules(rules, rule)
+    df = players_table({"heuristic": 10 * search_deals, "search": search_deals, "dd": 10 * search_deals}, seed, r,
+                       threads=threads, quiet=quiet)
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, f"piquet_players_{r.name}.csv")
+    df.to_csv(path, index=False)
+    emit({**players_json(df), "csv": path}, as_json, players_text(df) + f"\n\nTable: {path}")

@@ -5,6 +5,8 @@ repique, capot, with 95% intervals, and one sentence per row on why it differs
 (``salon study piquet players``, the report's Piquet section)."""
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
 from analysis.piquet import kernel as K
@@ -65,7 +67,7 @@ def players_table(deals: dict[str, int], seed: int = 0, rules=None, *, threads: 
     for name, n in deals.items():
         p = get_policy(name)
         stats = player_stats(deal_tallies(n, seed, rules, p, p, threads=threads, quiet=quiet))
-        row = {"player": name, "deals": n, "policy": str(p.describe()), "why": WHY[name]}
+        row = {"player": name, "deals": n, "policy": json.dumps(p.describe()), "why": WHY[name]}
         for k, _ in STATISTICS:
             row[k], row[f"{k}_lo"], row[f"{k}_hi"] = stats[k].value, stats[k].lo, stats[k].hi
         rows.append(row)
@@ -112,5 +114,6 @@ def players_json(df: pd.DataFrame) -> dict:
             v, lo, hi = r[k], r[f"{k}_lo"], r[f"{k}_hi"]
             stats[k] = None if v is None or v != v else {
                 "value": v, "ci95": None if lo is None or lo != lo else [lo, hi]}
-        out["players"][r["player"]] = {"deals": r["deals"], "policy": r["policy"], "why": r["why"], "stats": stats}
+        policy = r["policy"] if r["player"] == "Cavendish" else json.loads(r["policy"])
+        out["players"][r["player"]] = {"deals": r["deals"], "policy": policy, "why": r["why"], "stats": stats}
     return out

@@ -131,10 +131,12 @@ def paired_policies(n: int, seed: int, rules: PiquetRules, elder_a: Policy, elde
     """Elder's net score (elder minus younger) per deal with policy a minus with policy b, the
     same deals and the same younger policy (common random numbers), with a paired interval.
     Through the runner: parallel, stored and resumable like every simulation."""
+    from analysis.piquet.strong_policies import deals_per_chunk
     from analysis.stats import paired_difference
 
     t = run_tallies(K.paired_block, (rules.to_array(), elder_a.to_array(), elder_b.to_array(), younger.to_array()),
-                    n, seed, chunk=1 << 12, threads=threads, quiet=quiet, desc="paired deals")
+                    n, seed, chunk=deals_per_chunk(1 << 12, elder_a, elder_b, younger), threads=threads, quiet=quiet,
+                    desc="paired deals")
     return paired_difference(int(t[1]), int(t[2]), int(t[0]))
 
 

@@ -22,7 +22,7 @@ def _verdict(tip_id: str, rules: PiquetRules, verdict: str, effect: Estimate, ef
              n: int, seed: int, policy: HeuristicPolicy, details: dict, **more) -> Verdict:
     """A verdict under ``rules`` with ``policy`` for both players (``more``: part, extra)."""
     return Verdict(tip_id, rules.name, verdict, effect, effect_name, reading, n, seed,
-                   {"both": policy.describe()}, details, **more)
+                   {"both": policy.describe()}, details, **more)  # the player behind the effect
 
 
 def _against(effect: Estimate, threshold: float) -> str:
@@ -84,23 +84,33 @@ def pq_t10(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Ve
 
 
 def pq_t11(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
-    """PQ-T11: taking most tricks is a swing of at least 22 points."""
-    t = deal_tallies(n, seed, rules, policy, policy)
-    n_win = int(t[K.T_CARDS_ELDER])
-    n_lose = int(t[K.T_CARDS_YOUNGER])
+    """PQ-T11: taking most tricks is a swing of at least 22 points; played by search players
+    (search_tips), the heuristic's swing in the details."""
+    from analysis.piquet.search_tips import deal_tallies_search, search_player
 
-    def swing(base, base_sq):
-        return independent_difference(int(t[base]), int(t[base_sq]), n_win, int(t[base + 1]),
-                                      int(t[base_sq + 1]), n_lose)
+    def swings(t):
+        n_win = int(t[K.T_CARDS_ELDER])
+        n_lose = int(t[K.T_CARDS_YOUNGER])
 
-    play = swing(K.T_PLAY_NET_BY_CARDS, K.T_PLAY_NET_SQ_BY_CARDS)
-    total = swing(K.T_NET_BY_CARDS, K.T_NET_SQ_BY_CARDS)
+        def swing(base, base_sq):
+            return independent_difference(int(t[base]), int(t[base_sq]), n_win, int(t[base + 1]),
+                                          int(t[base_sq + 1]), n_lose)
+
+        return (swing(K.T_PLAY_NET_BY_CARDS, K.T_PLAY_NET_SQ_BY_CARDS), swing(K.T_NET_BY_CARDS, K.T_NET_SQ_BY_CARDS),
+                n_win, n_lose)
+
+    t = deal_tallies_search(rules, n, seed)
+    play, total, n_win, n_lose = swings(t)
+    h_play, h_total, _, _ = swings(deal_tallies(n, seed, rules, policy, policy))
     verdict = _against(play, 22.0)
     return _verdict("PQ-T11", rules, verdict, play,
                     "elder's play score minus younger's: deals he wins the cards minus deals he loses them",
-                    "the play swing between winning and losing the cards is 22 points or more", n, seed, policy,
+                    "the play swing between winning and losing the cards is 22 points or more",
+                    int(t[K.T_DEALS]), seed, search_player(),
                     {"total_score_swing": total.to_dict(), "deals_elder_wins_cards": n_win,
-                     "deals_elder_loses_cards": n_lose, "mean_tricks_elder": float(t[K.T_ELDER_TRICKS] / n)})
+                     "deals_elder_loses_cards": n_lose, "mean_tricks_elder": float(t[K.T_ELDER_TRICKS] / t[K.T_DEALS]),
+                     "heuristic_play_swing": h_play.to_dict(), "heuristic_total_swing": h_total.to_dict(),
+                     "heuristic_deals": n})
 
 
 # ------------------------------------------------------------------ discard-analyser tips
@@ -180,15 +190,28 @@ def pq_t13(rules, n, seed, policy):
 
 
 def pq_t14(rules, n, seed, policy):
-    """PQ-T14: balance declarations against control of the trick play."""
+    """PQ-T14: balance declarations against control of the trick play. The heuristic's discard
+    study finds each hand's best, most declaring and most trick-taking exchanges; search players
+    then play the three on fresh deals (search_tips.exchange_replay), which decides the verdict."""
+    from analysis.piquet.search_tips import exchange_replay, search_deals, search_player
+
     df = _hands(rules, "elder", n, seed)
-    cost = mean_over_hands(np.minimum(df["max_declaring_cost"], df["max_tricks_cost"]))
+    per_hand = max(50, search_deals(n) // max(1, len(df)))
+    r = exchange_replay(df, rules, seed, per_hand)
+    cost = mean_over_hands(np.minimum(r["best_minus_declaring"], r["best_minus_tricks"]))
     verdict = "supported" if cost.lo > 0 else ("refuted" if cost.hi < 0.2 else "inconclusive")
-    return _discard_verdict("PQ-T14", rules, "elder", verdict, cost,
-                            "points per deal the better of the two extremes gives up against the best exchange",
-                            "the best exchange beats both the declaration-maximising and the trick-maximising one",
-                            df, policy, {"declaring_minus_tricks": mean_over_hands(df["declaring_minus_tricks"]).to_dict(),
-                                         "differ": float((df["max_declaring_option"] != df["max_tricks_option"]).mean())})
+    heuristic_cost = mean_over_hands(np.minimum(df["max_declaring_cost"], df["max_tricks_cost"]))
+    return _verdict("PQ-T14", rules, verdict, cost,
+                    "points per deal the better of the two extremes gives up against the best exchange (search play, "
+                    "fresh deals)",
+                    "the best exchange beats both the declaration-maximising and the trick-maximising one",
+                    len(df) * per_hand * 3, seed, search_player(),
+                    {"declaring_minus_tricks": mean_over_hands(r["declaring_minus_tricks"]).to_dict(),
+                     "differ": float((df["max_declaring_option"] != df["max_tricks_option"]).mean()),
+                     "hands": len(df), "deals_per_hand_and_exchange": per_hand, "seat": "elder",
+                     "exchanges_chosen_by": "the heuristic-play discard study (racing, its own deals)",
+                     "heuristic_play_cost": heuristic_cost.to_dict(), "samples_per_hand": df.attrs["samples"]},
+                    part="elder")
 
 
 def pq_t2_both(rules, n, seed, policy):
@@ -197,6 +220,7 @@ def pq_t2_both(rules, n, seed, policy):
 
 
 def _tracking_value(rules, n, seed, policy) -> Estimate:
+    """The heuristic's gain from remembering the cards seen (PQ-T1's trick-play spread)."""
     import dataclasses
 
     return paired_policies(min(n, 2_000_000), seed, rules, policy, dataclasses.replace(policy, track_cards=False),
@@ -218,8 +242,12 @@ def pq_t1(rules, n, seed, policy):
 
 
 def pq_t3(rules, n, seed, policy):
-    """PQ-T3: count every card. (a) The value of card tracking; (b) the printed arithmetic."""
-    value = _tracking_value(rules, n, seed, policy)
+    """PQ-T3: count every card. (a) The value of card tracking, for a search player (search_tips;
+    the heuristic's in the details); (b) the printed arithmetic."""
+    from analysis.piquet.search_tips import search_deals, search_player, tracking_value
+
+    value = tracking_value(rules, n, seed)
+    heuristic_value = _tracking_value(rules, n, seed, policy)
     verdict = _against(value, 0.0)
     # (b) After elder takes 5 (seed-de), he has seen his 12 and the 5 he took (17 cards); younger
     # holds 12 of the other 15. Younger taking 3 has seen 15 cards; elder holds 12 of the other 17.
@@ -227,9 +255,11 @@ def pq_t3(rules, n, seed, policy):
     counts = {"elder_seen": 17, "elder_unseen": 15, "younger_seen": 12 + y_hi, "younger_unseen": 20 - y_hi,
               "printed": "the opponent holds 12 of the 19 cards you have seen (wrong: he holds 12 of the cards "
                          "you have NOT seen, 15 for elder taking five, 17 for younger taking three)"}
-    return _verdict("PQ-T3", rules, verdict, value, "elder's points per deal from remembering the cards seen",
-                    "a player who tracks the cards seen (discards, seen talon cards, cards played, voids) "
-                    "scores more than one who does not", min(n, 2_000_000), seed, policy, {"arithmetic": counts})
+    return _verdict("PQ-T3", rules, verdict, value, "elder's points per deal from counting the cards (search player)",
+                    "a player who tracks the cards seen (discards, seen talon cards, voids, declarations) "
+                    "scores more than one who knows only his hand and the cards played", search_deals(n), seed,
+                    search_player(), {"arithmetic": counts, "heuristic_tracking_value": heuristic_value.to_dict(),
+                                      "heuristic_deals": min(n, 2_000_000)})
 
 
 STUDIES = {"PQ-T1": pq_t1, "PQ-T2": pq_t2_both, "PQ-T3": pq_t3, "PQ-T4": pq_t4, "PQ-T5": pq_t5, "PQ-T7": pq_t7, "PQ-T8": pq_t8,
