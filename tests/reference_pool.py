@@ -13,8 +13,8 @@ report header; ``SALON_VECTOR_SEED=N`` repeats a run's choice), through the live
 digest that no longer matches the reference is caught even when no source hash changed.
 
 The vectors record a sha256 of the sources the reference's outcomes depend on (``source_files``:
-the game's reference.py, rules.py, policies.py, whatever the reference imports from the game
-package, and analysis/rng.py, the deal streams) and of each case's inputs (rules and policy
+the game's reference.py and its sibling modules reference_*.py, rules.py, policies.py, whatever
+the reference imports from the game package, and analysis/rng.py, the deal streams) and of each case's inputs (rules and policy
 arrays); ``stale_message`` names what changed: "golden vectors stale: run scripts/make_vectors.py".
 
 Setting a test's deal count (``SALON_DIFF_BEZIQUE``, ``SALON_DIFF_DEALS``, ``SALON_DIFF_HANDS``)
@@ -325,13 +325,14 @@ def _module_file(root: Path, module: str) -> Path | None:
 
 
 def source_files(game: str) -> list[Path]:
-    """The files the reference's outcomes depend on: the game's reference.py, rules.py and
+    """The files the reference's outcomes depend on: the game's reference.py and the sibling
+    modules it is split into (reference_*.py: cards, scoring, policies, checks, ...), rules.py and
     policies.py, every module of the game package the reference imports (transitively), and
     analysis/rng.py (the deal streams). Paths relative to the directory holding ``analysis``."""
     root = Path(analysis.__file__).resolve().parent.parent
     package = f"analysis.{game}"
     seen: set[Path] = set()
-    todo = [root / "analysis" / game / "reference.py"]
+    todo = sorted((root / "analysis" / game).glob("reference*.py"))
     while todo:
         f = todo.pop()
         if f in seen:

@@ -1,0 +1,163 @@
+"""Piquet reference: the policies' decisions, as docs/piquet-engine.md ("Policies") states them.
+
+The heuristic's keep values, point suit and guards for the exchanges, its leads and follows with
+or without card tracking, and the random policy's draws from the deal's choices stream: one
+:class:`Player` per seat. :mod:`analysis.piquet.reference` re-exports every name.
+"""
+from __future__ import annotations
+
+from analysis.errors import InputError
+from analysis.piquet.reference_cards import (
+    ACE,
+    ALL_CARDS,
+    ELDER,
+    KING,
+    QUEEN,
+    YOUNGER,
+    count,
+    highest,
+    legal_follows,
+    lowest,
+    mask_of_codes,
+    rank_of,
+    ranks_in,
+    runs_of,
+    suit_mask,
+    suit_of,
+)
+from analysis.piquet.rules import POINT_VALUES, TEN, codes_of_mask
+from analysis.rng import Stream
+
+# ---------------------------------------------------------------------------------------------
+# Policies (docs/piquet-engine.md, "Policies")
+# ---------------------------------------------------------------------------------------------
+
+def point_suit(hand: int) -> int:
+    """The heuristic's point suit: most cards, ties by higher point value, then lower suit."""
+    def key(s):
+        ranks = ranks_in(hand, s)
+        return (count(ranks), sum(POINT_VALUES[r] for r in range(8) if ranks >> r & 1), -s)
+    return max(range(4), key=key)
+
+
+def guards(hand: int) -> int:
+    """The heuristic's guards (younger): the lowest card under a king with >= 2 cards in the suit,
+    the two lowest under a queen with >= 3, when that is the suit's highest card."""
+    out = 0
+    for s in range(4):
+        cards = hand & suit_mask(s)
+        n = count(cards)
+        if not cards:
+            continue
+        top = rank_of(highest(cards))
+        if top == KING and n >= 2:
+            out |= 1 << lowest(cards)
+        elif top == QUEEN and n >= 3:
+            first = lowest(cards)
+            out |= 1 << first | 1 << lowest(cards & ~(1 << first))
+    return out
+
+
+def keep_values(hand: int, policy, seat: str) -> dict[int, int]:
+    """The heuristic's keep value of each card of a 12-card hand (higher: rather kept)."""
+    psuit = point_suit(hand)
+    guarded = guards(hand) if seat == YOUNGER else 0
+    in_runs = 0
+    for s in range(4):
+        for length, top in runs_of(ranks_in(hand, s)):
+            if length >= 3:
+                for r in range(top - length + 1, top + 1):
+                    in_runs |= 1 << (8 * s + r)
+    values = {}
+    for c in codes_of_mask(hand):
+        s, r = suit_of(c), rank_of(c)
+        v = r + policy.len_weight * count(hand & suit_mask(s))
+        if s == psuit:
+            v += policy.point_bonus
+        if in_runs >> c & 1:
+            v += policy.sequence_bonus
+        if r >= TEN and sum(hand >> (8 * t + r) & 1 for t in range(4)) >= 3:
+            v += policy.set_bonus
+        if r == ACE:
+            v += policy.ace_bonus
+        if guarded >> c & 1:
+            v += policy.guard_bonus
+        values[c] = v
+    return values
+
+
+class Player:
+    """One player's decisions: his policy (heuristic or random) and the deal's choices stream.
+
+    Both players share one choices stream, consumed in the order the decisions occur; the
+    heuristic consumes no randomness. ``unseen`` is the heuristic's U: the cards that may be in
+    the opponent's hand (kept only with ``track_cards``).
+    """
+
+    def __init__(self, policy, seat: str, choices: Stream) -> None:
+        kind = getattr(policy, "kind", None)
+        if kind not in ("heuristic", "random"):
+            raise InputError(f"unknown Piquet policy {policy!r}; use HeuristicPolicy or RandomPolicy")
+        self.policy = policy
+        self.seat = seat
+        self.random = kind == "random"
+        self.choices = choices
+        self.track = not self.random and bool(policy.track_cards)
+        self.unseen = ALL_CARDS
+
+    def _pick(self, codes: list[int]) -> int:
+        """The below(n)-th lowest of n codes (ascending)."""
+        return codes[self.choices.below(len(codes))]
+
+    def discard(self, hand: int, lo: int, hi: int) -> list[int]:
+        """PQ-EX-E / PQ-EX-Y: between lo and hi cards of the 12-card hand, ascending codes."""
+        if self.random:
+            n = lo + self.choices.below(hi - lo + 1)
+            left, chosen = codes_of_mask(hand), []
+            for _ in range(n):
+                chosen.append(left.pop(self.choices.below(len(left))))
+            return sorted(chosen)
+        values = keep_values(hand, self.policy, self.seat)
+        keep = self.policy.elder_keep if self.seat == ELDER else self.policy.younger_keep
+        n = min(hi, max(lo, sum(v < keep for v in values.values())))
+        return sorted(sorted(values, key=lambda c: (values[c], c))[:n])
+
+    def start_play(self, hand: int, discards: list[int], seen: list[int]) -> None:
+        """Card tracking: U is every card but his hand, his discards and the seen talon cards."""
+        self.unseen = ALL_CARDS & ~hand & ~mask_of_codes(discards) & ~mask_of_codes(seen)
+
+    def observe(self, led: int, followed: int, i_led: bool) -> None:
+        """Card tracking after a trick: both cards leave U; a void opponent shows his suit empty."""
+        self.unseen &= ~(1 << led | 1 << followed)
+        if i_led and suit_of(followed) != suit_of(led):
+            self.unseen &= ~suit_mask(suit_of(led))
+
+    def lead(self, hand: int) -> int:
+        """The card to lead: a master suit's highest card, else the longest suit's lowest."""
+        if self.random:
+            return self._pick(codes_of_mask(hand))
+        unseen = self.unseen if self.track else ALL_CARDS & ~hand
+        held = [s for s in range(4) if hand & suit_mask(s)]
+        masters = [s for s in held
+                   if highest(hand & suit_mask(s)) > highest(unseen & suit_mask(s))]
+        if masters:
+            s = max(masters, key=lambda s: (count(hand & suit_mask(s)), -s))
+            return highest(hand & suit_mask(s))
+        s = max(held, key=lambda s: (count(hand & suit_mask(s)),
+                                     rank_of(highest(hand & suit_mask(s))), -s))
+        return lowest(hand & suit_mask(s))
+
+    def follow(self, hand: int, led: int) -> int:
+        """The card to play to ``led``: win as cheaply as possible, else play low; void: his
+        lowest-ranked card, ties by the suit with fewer cards, then lower suit index."""
+        legal = legal_follows(hand, led)
+        if self.random:
+            return self._pick(codes_of_mask(legal))
+        suited = hand & suit_mask(suit_of(led))
+        if suited:
+            higher = suited & ~((2 << led) - 1)
+            return lowest(higher or suited)
+        held = [s for s in range(4) if hand & suit_mask(s)]
+        s = min(held, key=lambda s: (rank_of(lowest(hand & suit_mask(s))),
+                                     count(hand & suit_mask(s)), s))
+        return lowest(hand & suit_mask(s))
