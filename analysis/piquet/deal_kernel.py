@@ -39,6 +39,7 @@ from analysis.piquet.play_kernel import (
     heuristic_follow,
     heuristic_lead,
     random_card,
+    trick_events,
 )
 from analysis.piquet.policies import (
     KIND_RANDOM,
@@ -56,7 +57,7 @@ from analysis.piquet.rules import (
     R_YOUNGER_MIN,
     R_YOUNGER_TAKES_LEFTOVERS,
 )
-from analysis.piquet.strong_play import note_declarations, play_scratch, strong_card, uses_solver
+from analysis.piquet.strong_play import S_DISCARD, play_scratch, strong_tricks, uses_solver
 from analysis.rng import EMPTY_HALF, below32, stream_start
 
 
@@ -113,14 +114,15 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
     e_cb = cb if (elder & COURTS) == 0 else 0
     y_cb = cb if (younger & COURTS) == 0 else 0
 
-    # PQ-EX-E, PQ-EX-Y.
-    sto, e_disc = choose_discard(elder, 1, 5, pe, ve, False, sto, scratch, e_force)
+    # PQ-EX-E, PQ-EX-Y (the exchange's work space: 16 int32 slots, which it compares faster).
+    work = scratch[S_DISCARD:S_DISCARD + 8].view(np.int32)
+    sto, e_disc = choose_discard(elder, 1, 5, pe, ve, False, sto, work, e_force)
     k = popcount(e_disc)
     elder = (elder & ~e_disc) | talon_cards(deck, 0, k)
     leftovers = rules[R_YOUNGER_TAKES_LEFTOVERS]
     y_from = k if leftovers else 5
     y_hi = 8 - k if leftovers else 3
-    sto, y_disc = choose_discard(younger, rules[R_YOUNGER_MIN], y_hi, py, vy, True, sto, scratch, y_force)
+    sto, y_disc = choose_discard(younger, rules[R_YOUNGER_MIN], y_hi, py, vy, True, sto, work, y_force)
     m = popcount(y_disc)
     younger = (younger & ~y_disc) | talon_cards(deck, y_from, y_from + m)
     if record:
@@ -180,83 +182,53 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
     every_lead = rules[R_LEAD_POINTS_EVERY_TRICK]
     pique_value = rules[R_PIQUE]
     last = rules[R_LAST_TRICK]
-    e_random = pe[P_KIND] == KIND_RANDOM
-    y_random = py[P_KIND] == KIND_RANDOM
-    # The dd and search players (strong_play): the solver, and what the declarations told.
-    e_strong = uses_solver(pe)
-    y_strong = uses_solver(py)
-    if e_strong or y_strong:
-        note_declarations(scratch, elder, younger)
-    e_played = 0
-    y_played = 0
     # Pique stays open while elder has no repique; it closes when given or once younger scores.
     # Checking after every event is the same as checking after elder's: only his points raise e.
     pique_open = e_rep == 0
     e_play = e
     y_play = y
-    e_tricks = 0
-    elder_leads = True
-    for t in range(12):
-        if not e_track:
-            e_unknown = ALL & ~elder
-        if not y_track:
-            y_unknown = ALL & ~younger
-        lh = elder if elder_leads else younger
-        fh = younger if elder_leads else elder
-        pq = e if (pique_open and y == 0 and e < 30) else -1  # the solver's pique state
-        if e_random if elder_leads else y_random:
-            sto, led = random_card(lh, sto)
-        elif e_strong if elder_leads else y_strong:
-            sto, led = strong_card(pe if elder_leads else py, elder_leads, elder, younger, 1 if elder_leads else 0, -1,
-                                   e_tricks, pq, rules, scratch, sto,
-                                   (e_unknown if elder_leads else y_unknown) & ~(e_played | y_played),
-                                   y_played if elder_leads else e_played)
-        else:
-            led = heuristic_lead(lh, e_unknown if elder_leads else y_unknown)
-        suit = 0xFF << (8 * (led >> 3))
-        in_suit = fh & suit
-        if y_random if elder_leads else e_random:
-            sto, fol = random_card(in_suit if in_suit else fh, sto)
-        elif y_strong if elder_leads else e_strong:
-            lbit = 1 << led
-            sto, fol = strong_card(py if elder_leads else pe, not elder_leads,
-                                   elder & ~lbit if elder_leads else elder, younger if elder_leads else younger & ~lbit,
-                                   1 if elder_leads else 0, led, e_tricks, pq, rules, scratch, sto,
-                                   (y_unknown if elder_leads else e_unknown) & ~(lbit | e_played | y_played),
-                                   (e_played if elder_leads else y_played) | lbit)
-        else:
-            fol = heuristic_follow(fh, led)
-        if record:
-            out[O_PLAYED + 2 * t] = led
-            out[O_PLAYED + 2 * t + 1] = fol
-        played = ~((1 << led) | (1 << fol))
-        # A follower who shows out of the suit led tells the leader he holds none of it.
-        shown_out = 0 if in_suit else suit
-        e_unknown &= played & ~(shown_out if elder_leads else 0)
-        y_unknown &= played & ~(0 if elder_leads else shown_out)
-        elder &= played
-        younger &= played
-        e_played |= (1 << led) if elder_leads else (1 << fol)
-        y_played |= (1 << fol) if elder_leads else (1 << led)
-        follower_wins = ((fol ^ led) < 8) & (fol > led)
-        elder_wins = follower_wins != elder_leads
-        # Trick-point events in order: the lead, the win (and the last trick), pique after each.
-        if every_lead:
-            e += elder_leads
-            y += not elder_leads
-        else:
-            e += t == 0
-        hit = pique_open & (y == 0) & (e >= 30)
-        e += pique_value if hit else 0
-        pique_open &= not hit
-        win_pt = (1 if (follower_wins or not every_lead) else 0) + (last if t == 11 else 0)
-        e += win_pt if elder_wins else 0
-        y += 0 if elder_wins else win_pt
-        hit = pique_open & (y == 0) & (e >= 30)
-        e += pique_value if hit else 0
-        pique_open &= not hit
-        e_tricks += elder_wins
-        elder_leads = elder_wins
+    if uses_solver(pe) or uses_solver(py):
+        # The dd and search players (strong_play): their own loop, so that this one stays as fast.
+        sto, e, y, pique_open, e_tricks = strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track,
+                                                        sto, rules, pe, py, scratch, out, record, e, y, pique_open)
+    else:
+        e_random = pe[P_KIND] == KIND_RANDOM
+        y_random = py[P_KIND] == KIND_RANDOM
+        e_tricks = 0
+        elder_leads = True
+        for t in range(12):
+            if not e_track:
+                e_unknown = ALL & ~elder
+            if not y_track:
+                y_unknown = ALL & ~younger
+            lh = elder if elder_leads else younger
+            fh = younger if elder_leads else elder
+            if e_random if elder_leads else y_random:
+                sto, led = random_card(lh, sto)
+            else:
+                led = heuristic_lead(lh, e_unknown if elder_leads else y_unknown)
+            suit = 0xFF << (8 * (led >> 3))
+            in_suit = fh & suit
+            if y_random if elder_leads else e_random:
+                sto, fol = random_card(in_suit if in_suit else fh, sto)
+            else:
+                fol = heuristic_follow(fh, led)
+            if record:
+                out[O_PLAYED + 2 * t] = led
+                out[O_PLAYED + 2 * t + 1] = fol
+            played = ~((1 << led) | (1 << fol))
+            # A follower who shows out of the suit led tells the leader he holds none of it.
+            shown_out = 0 if in_suit else suit
+            e_unknown &= played & ~(shown_out if elder_leads else 0)
+            y_unknown &= played & ~(0 if elder_leads else shown_out)
+            elder &= played
+            younger &= played
+            follower_wins = ((fol ^ led) < 8) & (fol > led)
+            elder_wins = follower_wins != elder_leads
+            e, y, pique_open = trick_events(e, y, elder_leads, follower_wins, elder_wins, t, every_lead, last,
+                                           pique_value, pique_open)
+            e_tricks += elder_wins
+            elder_leads = elder_wins
     pique = 0 if pique_open or e_rep else pique_value
     e_tp = e - e_play - pique
     y_tp = y - y_play

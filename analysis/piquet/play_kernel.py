@@ -1,5 +1,6 @@
 """The players' choices in the Piquet kernel: the discard (heuristic keep values, random,
-forced; docs/piquet-engine.md, "Policies") and the card to lead or follow (heuristic, random).
+forced; docs/piquet-engine.md, "Policies") and the card to lead or follow (heuristic, random);
+and the trick-point events of one trick, which every play loop scores with.
 """
 from __future__ import annotations
 
@@ -184,3 +185,26 @@ def random_card(cards, sto):
     """The below(n)-th lowest code of n cards."""
     sto, j = below(sto, popcount(cards))
     return sto, nth_bit(cards, j)
+
+
+@njit(cache=True, inline="always")
+def trick_events(e, y, elder_leads, follower_wins, elder_wins, t, every_lead, last, pique_value, pique_open):
+    """PQ-TRICK, PQ-LAST, PQ-PIQUE: the running scores after trick t (0-based): the lead point,
+    then the win (and last-trick) point, the pique checked after each; returns (e, y, pique open).
+    ``every_lead``, ``last``, ``pique_value``: the rules' R_LEAD_POINTS_EVERY_TRICK, R_LAST_TRICK,
+    R_PIQUE, read once before the loop (kept in registers: the loop writes arrays)."""
+    if every_lead:
+        e += elder_leads
+        y += not elder_leads
+    else:
+        e += t == 0
+    hit = pique_open & (y == 0) & (e >= 30)
+    e += pique_value if hit else 0
+    pique_open &= not hit
+    win_pt = (1 if (follower_wins or not every_lead) else 0) + (last if t == 11 else 0)
+    e += win_pt if elder_wins else 0
+    y += 0 if elder_wins else win_pt
+    hit = pique_open & (y == 0) & (e >= 30)
+    e += pique_value if hit else 0
+    pique_open &= not hit
+    return e, y, pique_open

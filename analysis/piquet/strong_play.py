@@ -19,8 +19,12 @@ import numpy as np
 from numba import njit
 
 from analysis.bits import lowest_bit, nth_bit, popcount
+from analysis.piquet.card_masks import ALL
 from analysis.piquet.declaration_kernel import point_key, sequence_key_and_score, set_key_and_score
-from analysis.piquet.policies import P_KIND, P_TRACK_CARDS
+from analysis.piquet.layout import O_PLAYED
+from analysis.piquet.play_kernel import heuristic_follow, heuristic_lead, random_card, trick_events
+from analysis.piquet.policies import KIND_RANDOM, P_KIND, P_TRACK_CARDS
+from analysis.piquet.rules import R_LAST_TRICK, R_LEAD_POINTS_EVERY_TRICK, R_PIQUE
 from analysis.piquet.solver import M_TABLE, follow_values, init_memory, lead_values
 from analysis.piquet.strong_policies import KIND_DD, KIND_SEARCH, P_SAMPLES
 from analysis.rng import below
@@ -196,4 +200,74 @@ def strong_card(p, seat_elder, elder, younger, el, led, etr, pq, rules, scratch,
     return sto, _pick(totals, legal, seat_elder)
 
 
-__all__ = ["KIND_SEARCH", "S_MEMORY", "note_declarations", "play_scratch", "strong_card", "uses_solver"]
+@njit(cache=True)
+def strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track, sto, rules, pe, py, scratch, out, record,
+                  e, y, pique_open):
+    """The twelve tricks of a deal in which a ``dd`` or ``search`` player sits (deal_kernel.play_dealt
+    calls it; its own loop for the heuristic and random players is the same without the solver and
+    the cards-played masks, kept apart for speed). ``e``, ``y``: the running scores after the
+    declarations. Returns (stream, e, y, pique open, elder's tricks)."""
+    note_declarations(scratch, elder, younger)
+    every_lead = rules[R_LEAD_POINTS_EVERY_TRICK]
+    pique_value = rules[R_PIQUE]
+    last = rules[R_LAST_TRICK]
+    e_random = pe[P_KIND] == KIND_RANDOM
+    y_random = py[P_KIND] == KIND_RANDOM
+    e_strong = uses_solver(pe)
+    y_strong = uses_solver(py)
+    e_played = 0
+    y_played = 0
+    e_tricks = 0
+    elder_leads = True
+    for t in range(12):
+        if not e_track:
+            e_unknown = ALL & ~elder
+        if not y_track:
+            y_unknown = ALL & ~younger
+        lh = elder if elder_leads else younger
+        fh = younger if elder_leads else elder
+        pq = e if (pique_open and y == 0 and e < 30) else -1  # the solver's pique state
+        gone = e_played | y_played
+        if e_random if elder_leads else y_random:
+            sto, led = random_card(lh, sto)
+        elif e_strong if elder_leads else y_strong:
+            sto, led = strong_card(pe if elder_leads else py, elder_leads, elder, younger, 1 if elder_leads else 0, -1,
+                                   e_tricks, pq, rules, scratch, sto, (e_unknown if elder_leads else y_unknown) & ~gone,
+                                   y_played if elder_leads else e_played)
+        else:
+            led = heuristic_lead(lh, e_unknown if elder_leads else y_unknown)
+        suit = 0xFF << (8 * (led >> 3))
+        in_suit = fh & suit
+        lbit = 1 << led
+        if y_random if elder_leads else e_random:
+            sto, fol = random_card(in_suit if in_suit else fh, sto)
+        elif y_strong if elder_leads else e_strong:
+            sto, fol = strong_card(py if elder_leads else pe, not elder_leads,
+                                   elder & ~lbit if elder_leads else elder, younger if elder_leads else younger & ~lbit,
+                                   1 if elder_leads else 0, led, e_tricks, pq, rules, scratch, sto,
+                                   (y_unknown if elder_leads else e_unknown) & ~(lbit | gone),
+                                   (e_played if elder_leads else y_played) | lbit)
+        else:
+            fol = heuristic_follow(fh, led)
+        if record:
+            out[O_PLAYED + 2 * t] = led
+            out[O_PLAYED + 2 * t + 1] = fol
+        played = ~(lbit | (1 << fol))
+        shown_out = 0 if in_suit else suit
+        e_unknown &= played & ~(shown_out if elder_leads else 0)
+        y_unknown &= played & ~(0 if elder_leads else shown_out)
+        elder &= played
+        younger &= played
+        e_played |= lbit if elder_leads else (1 << fol)
+        y_played |= (1 << fol) if elder_leads else lbit
+        follower_wins = ((fol ^ led) < 8) & (fol > led)
+        elder_wins = follower_wins != elder_leads
+        e, y, pique_open = trick_events(e, y, elder_leads, follower_wins, elder_wins, t, every_lead, last,
+                                       pique_value, pique_open)
+        e_tricks += elder_wins
+        elder_leads = elder_wins
+    return sto, e, y, pique_open, e_tricks
+
+
+__all__ = ["KIND_SEARCH", "S_MEMORY", "note_declarations", "play_scratch", "strong_card", "strong_tricks",
+           "uses_solver"]
