@@ -7,8 +7,10 @@ import os
 
 def discard_answer(hand: str, seat: str, r, samples: int, target_halfwidth: float | None, top: int, show_all: bool,
                    mine: str | None, elder_took: int, race: bool, plot: str | None, seed: int, lang: str,
-                   threads: int | None, quiet: bool = True) -> tuple[dict, str]:
-    """Which cards should ``hand`` throw: every legal exchange on the same deals, best first."""
+                   threads: int | None, quiet: bool = True, play: str = "heuristic") -> tuple[dict, str]:
+    """Which cards should ``hand`` throw: every legal exchange on the same deals, best first, under
+    heuristic play; then, with ``play`` dd or search (auto: what the budget fits), the leaders under
+    that play (strong_discards)."""
     import pandas as pd
 
     from analysis.piquet.discards import analyse_hand, grade, option_json, plot_top
@@ -28,7 +30,17 @@ def discard_answer(hand: str, seat: str, r, samples: int, target_halfwidth: floa
         res["mine"] = grade(df, df[df["mine"]].iloc[0])
     if plot:
         res["figures"] = plot_top(df, plot)
-    return res, discard_text(res)
+    from analysis.piquet.strong_discards import auto_play, strong_analysis, strong_text
+
+    chosen = auto_play(samples) if play == "auto" else play
+    res["play"] = {"asked": play, "used": chosen}
+    text = discard_text(res)
+    if chosen != "heuristic":
+        res["strong"] = strong_analysis(a, r, chosen, seed=seed, threads=threads)
+        text += "\n" + strong_text(res["strong"])
+    else:
+        text += "\n(heuristic play only" + (": the --samples budget is below dd's 2,000)" if play == "auto" else ")")
+    return res, text
 
 
 def discard_text(res: dict) -> str:

@@ -46,7 +46,7 @@ def declare(hand, younger, lang, rules, rule, as_json):
 @group.command(epilog="""Examples:\n
 \b
   salon piquet discard "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8" --mine "7S 8H 7D 9D 8C"
-  salon piquet discard "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8" --seat younger --elder-took 3 --top 5""")
+  salon piquet discard "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8" --seat younger --elder-took 3 --top 5 --play dd""")
 @click.argument("hand")
 @click.option("--seat", type=click.Choice(["elder", "younger"]), default="elder", show_default=True)
 @rules_options
@@ -58,20 +58,24 @@ def declare(hand, younger, lang, rules, rule, as_json):
 @click.option("--elder-took", default=5, show_default=True, type=int, help="Younger: cards elder exchanged.")
 @click.option("--no-race", is_flag=True, help="Play every option on every deal (no early dropping).")
 @click.option("--plot", default=None, type=click.Path(dir_okay=False), help="Figure of the top options.")
+@click.option("--play", type=click.Choice(["auto", "heuristic", "dd", "search"]), default="auto", show_default=True,
+              help="Trick play the leading exchanges are valued with; auto: the strongest the --samples budget "
+                   "fits (search from 10,000, dd from 2,000, else heuristic).")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 @click.option("--threads", type=int, default=None, callback=positive)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def discard(hand, seat, rules, rule, samples, target_halfwidth, top, show_all, mine, elder_took, no_race, plot, seed,
-            lang, threads, as_json, quiet):
-    """Which cards should HAND (twelve cards) throw? Every legal exchange on the same deals."""
+def discard(hand, seat, rules, rule, samples, target_halfwidth, top, show_all, mine, elder_took, no_race, plot, play,
+            seed, lang, threads, as_json, quiet):
+    """Which cards should HAND (twelve cards) throw? Every legal exchange on the same deals (heuristic
+    play), then the leaders under strong play, chosen on some deals and reported on others."""
     from analysis.piquet.answers import discard_answer
 
     if seat == "elder" and elder_took != 5:
         fail("--elder-took is for --seat younger")
     obj, text = discard_answer(hand, seat, _rules(rules, rule), samples, target_halfwidth, top, show_all, mine,
-                               elder_took, not no_race, plot, seed, lang, threads, quiet)
+                               elder_took, not no_race, plot, seed, lang, threads, quiet, play)
     emit(obj, as_json, text)
 
 

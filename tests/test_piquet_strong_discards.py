@@ -1,0 +1,55 @@
+"""The discard analyser under strong play (analysis.piquet.strong_discards): the leaders of the
+heuristic race are ranked by dd (then search) players on one set of deals and reported on another;
+the command line's --play."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from analysis.cli import main
+from analysis.piquet.discards import analyse_hand
+from analysis.piquet.rules import get_rules
+from analysis.piquet.strong_discards import SEED_OFFSETS, auto_play, play_options, strong_analysis
+from analysis.piquet.strong_policies import DoubleDummyPolicy
+
+HAND = "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8"
+
+
+def test_choose_and_report_deals_are_different_deals():
+    """The two dd stages play the same exchanges on deals of different seeds (held out), and the
+    same seed gives the same numbers."""
+    rules = get_rules()
+    a = analyse_hand(HAND, "elder", rules, samples=300, race=False, exact=False)
+    masks = a.options[a.table["option"].to_numpy()[:3]]
+    p = DoubleDummyPolicy().to_array()
+    one = play_options(a.hand, False, masks, rules, p, p, 5 + SEED_OFFSETS["dd_choose"], 60, 1)[0]
+    two = play_options(a.hand, False, masks, rules, p, p, 5 + SEED_OFFSETS["dd_report"], 60, 2)[0]
+    again = play_options(a.hand, False, masks, rules, p, p, 5 + SEED_OFFSETS["dd_choose"], 60, 2)[0]
+    assert np.array_equal(one, again) and not np.array_equal(one, two)
+    assert len(set(SEED_OFFSETS.values())) == len(SEED_OFFSETS)
+
+
+def test_strong_analysis_ranks_reports_and_compares_with_the_heuristic():
+    rules = get_rules("cavendish")
+    a = analyse_hand(HAND, "elder", rules, samples=400, race=False, exact=False)
+    s = strong_analysis(a, rules, "search", candidates=6, deals=80, search_top=2, search_deals=12, seed=3)
+    assert [e["rank"] for e in s["exchanges"]] == list(range(1, 7))
+    assert sorted(e["heuristic_rank"] for e in s["exchanges"]) == list(range(1, 7))
+    best = s["exchanges"][0]
+    assert best["diff_to_best"]["value"] == 0.0
+    for e in s["exchanges"]:
+        lo, hi = e["net"]["ci95"]
+        assert lo <= e["net"]["value"] <= hi
+        assert 0 <= e["p_cards"]["value"] <= 1 and e["net"]["n"] == 80
+    assert -1 <= s["kendall_tau"]["value"] <= 1 and s["kendall_tau"]["over"] == 6
+    assert [e["dd_rank"] for e in s["search"]["exchanges"]] != [] and s["best"] == s["search"]["exchanges"][0]["discard"]
+    assert s["players"]["search"]["kind"] == "search" and s["players"]["dd"]["kind"] == "dd"
+    json.dumps(s)
+
+
+def test_auto_play_follows_the_budget(capsys):
+    assert [auto_play(n) for n in (500, 2_000, 9_999, 10_000)] == ["heuristic", "dd", "dd", "search"]
+    main(["piquet", "discard", HAND, "--samples", "400", "--top", "2", "--json", "--quiet"])
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["play"] == {"asked": "auto", "used": "heuristic"} and "strong" not in obj
