@@ -10,8 +10,9 @@ narrates a deal.
 The rules live in sibling modules split by job, and every name of theirs is importable from here:
 ``reference_cards`` (cards, hands, the deal, the laws of the exchanges and of play),
 ``reference_scoring`` (declarations and the scoresheet), ``reference_policies`` (the policies'
-decisions) and ``reference_checks`` (a fully specified deal checked and scored). This module plays
-deals and parties and narrates them.
+decisions), ``reference_strong`` (the solver's players ``dd`` and ``search``) and
+``reference_checks`` (a fully specified deal checked and scored). This module plays deals and
+parties and narrates them.
 
 Cards are Piquet codes ``8 * suit + rank`` (rank 0..7 = 7 8 9 10 J Q K A, PQ-DECK); a hand is an
 int bitmask with bit ``code`` set for each card held.
@@ -95,10 +96,12 @@ from analysis.piquet.reference_scoring import (  # noqa: F401
     score_carte_blanche,
     score_categories,
     score_declarations,
+    score_trick,
     score_tricks,
     sequences_of,
     sets_of,
 )
+from analysis.piquet.reference_strong import STRONG_KINDS, StrongPlayer, Table, open_table  # noqa: F401
 from analysis.piquet.rules import (  # noqa: F401
     POINT_VALUES,
     SEQUENCE_SCORES,
@@ -186,6 +189,14 @@ def play_deal(seed: int, index: int, rules: PiquetRules, elder_policy, younger_p
                       Stream(seed, index, lane_base + 1), seed=seed, index=index, lane_base=lane_base)
 
 
+def player_for(policy, seat: str, choices: Stream) -> Player:
+    """The player of a policy: :class:`StrongPlayer` for ``dd`` and ``search``, else :class:`Player`
+    (heuristic, random; anything else is an InputError)."""
+    if getattr(policy, "kind", None) in STRONG_KINDS:
+        return StrongPlayer(policy, seat, choices)
+    return Player(policy, seat, choices)
+
+
 def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy, choices: Stream, *,
                elder_discard: list[int] | None = None, younger_discard: list[int] | None = None,
                elder_count: int | None = None, seed: int = 0, index: int = 0, lane_base: int = 0) -> DealResult:
@@ -194,8 +205,8 @@ def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy
     The discard analyser's entry: ``elder_discard`` / ``younger_discard`` force a player's
     discard; ``elder_count`` forces how many cards elder exchanges (his policy picks which)."""
     elder_dealt, younger_dealt, talon = deck[:HAND_SIZE], deck[HAND_SIZE:2 * HAND_SIZE], deck[24:]
-    players = {ELDER: Player(elder_policy, ELDER, choices),
-               YOUNGER: Player(younger_policy, YOUNGER, choices)}
+    players = {ELDER: player_for(elder_policy, ELDER, choices),
+               YOUNGER: player_for(younger_policy, YOUNGER, choices)}
     hands = {ELDER: mask_of_codes(elder_dealt), YOUNGER: mask_of_codes(younger_dealt)}
 
     # Exchanges (PQ-EX-E, PQ-EX-Y): elder first, then younger.
@@ -216,6 +227,8 @@ def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy
     for seat, disc in ((ELDER, e_disc), (YOUNGER, y_disc)):
         seen = [talon[t] for t in seen_talon_indices(seat, rules, k, m)]
         players[seat].start_play(hands[seat], disc, seen)
+    # The dd and search players are shown the table (None when neither sits at it).
+    table = open_table(players, rules, hands, elder_dealt, younger_dealt)
 
     # Play (PQ-PLAY).
     pairs = []
@@ -229,7 +242,10 @@ def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy
         players[leader].observe(led, followed, True)
         players[follower].observe(led, followed, False)
         pairs.append((led, followed))
-        leader = follower if follower_wins(led, followed) else leader
+        winner = follower if follower_wins(led, followed) else leader
+        if table is not None:
+            table.trick_done(Trick(leader, led, followed, winner))
+        leader = winner
 
     # Scores: the same code that checks and scores a recorded deal.
     d = check_and_score(rules, elder_dealt, younger_dealt, talon, e_disc, y_disc, pairs)

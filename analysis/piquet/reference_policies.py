@@ -87,17 +87,22 @@ def keep_values(hand: int, policy, seat: str) -> dict[int, int]:
 
 
 class Player:
-    """One player's decisions: his policy (heuristic or random) and the deal's choices stream.
+    """One player's decisions: his policy (heuristic or random; the ``dd`` and ``search`` players
+    are its subclass reference_strong.StrongPlayer) and the deal's choices stream.
 
     Both players share one choices stream, consumed in the order the decisions occur; the
     heuristic consumes no randomness. ``unseen`` is the heuristic's U: the cards that may be in
     the opponent's hand (kept only with ``track_cards``).
     """
 
+    KINDS = ("heuristic", "random")
+    """The policy kinds this class plays (reference_strong.StrongPlayer plays dd and search)."""
+
     def __init__(self, policy, seat: str, choices: Stream) -> None:
         kind = getattr(policy, "kind", None)
-        if kind not in ("heuristic", "random"):
-            raise InputError(f"unknown Piquet policy {policy!r}; use HeuristicPolicy or RandomPolicy")
+        if kind not in self.KINDS:
+            raise InputError(f"unknown Piquet policy {policy!r}; use HeuristicPolicy, RandomPolicy, "
+                             "DoubleDummyPolicy or SearchPolicy")
         self.policy = policy
         self.seat = seat
         self.random = kind == "random"

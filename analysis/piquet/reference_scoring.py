@@ -250,21 +250,27 @@ def score_declarations(elder_mask: int, younger_mask: int, rules: PiquetRules, e
     return {seat: {k: sheet.points[seat][k] for k in DECLARATION_KEYS} for seat in SEATS}
 
 
+def score_trick(sheet: Scoresheet, n: int, t: Trick) -> None:
+    """PQ-TRICK, PQ-LAST, PQ-PIQUE: the trick-point events of trick ``n`` (1-based), in order: the
+    lead point, then the win and last-trick points, the pique checked after each."""
+    rules = sheet.rules
+    step = f"trick {n}"
+    if rules.trick_scoring == "lead_and_win_against":
+        sheet.play(step, t.leader, 1, "lead")
+        if t.winner != t.leader:
+            sheet.play(step, t.winner, 1, "win against the lead")
+    else:
+        if n == 1:
+            sheet.play(step, ELDER, 1, "first lead")
+        sheet.play(step, t.winner, 1, "trick won")
+    if n == N_TRICKS:
+        sheet.play(step, t.winner, rules.last_trick, "last trick")
+
+
 def score_tricks(sheet: Scoresheet, tricks: list[Trick]) -> None:
     """PQ-TRICK, PQ-LAST, PQ-PIQUE: the trick-point events of play, in order."""
-    rules = sheet.rules
     for n, t in enumerate(tricks, 1):
-        step = f"trick {n}"
-        if rules.trick_scoring == "lead_and_win_against":
-            sheet.play(step, t.leader, 1, "lead")
-            if t.winner != t.leader:
-                sheet.play(step, t.winner, 1, "win against the lead")
-        else:
-            if n == 1:
-                sheet.play(step, ELDER, 1, "first lead")
-            sheet.play(step, t.winner, 1, "trick won")
-        if n == N_TRICKS:
-            sheet.play(step, t.winner, rules.last_trick, "last trick")
+        score_trick(sheet, n, t)
 
 
 def cards_points(tricks_won: int, rules: PiquetRules) -> tuple[int, int]:

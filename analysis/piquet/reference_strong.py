@@ -1,0 +1,262 @@
+"""Piquet reference: the solver's players ``dd`` and ``search``, as docs/piquet-engine.md states
+them ("The double-dummy solver and the strong players", "Random streams", "Policies").
+
+Both exchange as the heuristic does, with the heuristic's parameters (:class:`Player`'s
+``discard``); only their cards differ. A card with no alternative is played at once, with no
+randomness used. Otherwise:
+
+- ``dd`` sees both hands and plays the legal card of best double-dummy value: elder the highest
+  value (elder's points from here on minus younger's), younger the lowest; ties to the lowest code.
+- ``search`` draws ``samples`` hands for the opponent from the cards he may hold, each kept only if,
+  with the cards he has played, it gives the declarations he made or conceded (rejection); it
+  solves each kept hand double dummy with its own, adds the values per legal card and plays the
+  best total (ties: the lowest code). Without ``track_cards`` it knows only its hand and the cards
+  played, and every draw is kept.
+
+The double-dummy values come from the numba solver (:mod:`analysis.piquet.solver`; it is checked
+against the brute force of ``solve_reference`` in tests/test_piquet_solver.py). Everything else
+(who may hold what, the declarations' evidence, the draws, the running scores that give the pique
+state, the choice of card) is read here from the docs, in plain Python.
+
+A strong player is shown the table through a :class:`Table` that :func:`reference.play_cards`
+builds only when a strong player sits at it: the hands now (``dd`` reads the opponent's), the hands
+the declarations were made on, the running scoresheet (the same :class:`Scoresheet` events as the
+deal's scoring: carte blanche, declarations with repique, then each finished trick through
+:func:`score_trick`), the tricks elder has won and the cards each player has played.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.piquet.reference_cards import (
+    ALL_CARDS,
+    ELDER,
+    YOUNGER,
+    Trick,
+    count,
+    legal_follows,
+    lowest,
+    mask_of_codes,
+    other,
+)
+from analysis.piquet.reference_policies import Player
+from analysis.piquet.reference_scoring import (
+    CATEGORIES,
+    Scoresheet,
+    category_points,
+    compare,
+    declared_key,
+    has_carte_blanche,
+    score_carte_blanche,
+    score_categories,
+    score_trick,
+)
+from analysis.piquet.rules import PiquetRules, codes_of_mask
+
+STRONG_KINDS = ("dd", "search")
+"""The policy kinds played by :class:`StrongPlayer`."""
+MAX_DRAWS = 1_000_000
+"""Draws of one hidden hand after which the declarations' evidence is given up (the last draw
+kept; docs/piquet-engine.md: never seen)."""
+TABLE_BITS = 18
+"""The solver memory's table: 2**18 entries. Its size changes only the speed: values are exact."""
+
+
+class Table:
+    """What the strong players are shown of a deal in play.
+
+    ``hands``: the deal's hands as :func:`reference.play_cards` keeps them (a trick's two cards
+    leave them once the trick is complete); ``declared``: the hands the declarations were made on;
+    ``sheet``: the running scores, event by event; ``elder_tricks``; ``played``: each seat's cards
+    played so far (the current trick's only once it is complete).
+    """
+
+    def __init__(self, rules: PiquetRules, hands: dict[str, int], elder_dealt, younger_dealt) -> None:
+        self.rules = rules
+        self.hands = hands
+        self.declared = dict(hands)
+        self.sheet = Scoresheet(rules)
+        score_carte_blanche(self.sheet, has_carte_blanche(mask_of_codes(elder_dealt)),
+                            has_carte_blanche(mask_of_codes(younger_dealt)))
+        score_categories(self.sheet, hands[ELDER], hands[YOUNGER])
+        self.tricks_played = 0
+        self.elder_tricks = 0
+        self.played = {ELDER: 0, YOUNGER: 0}
+        self._rules_array = None
+        self._memory = None
+
+    def trick_done(self, trick: Trick) -> None:
+        """A complete trick: its points scored in the events' order, its cards played."""
+        self.tricks_played += 1
+        score_trick(self.sheet, self.tricks_played, trick)
+        self.played[trick.leader] |= 1 << trick.led
+        self.played[other(trick.leader)] |= 1 << trick.followed
+        self.elder_tricks += trick.winner == ELDER
+
+    def played_cards(self) -> int:
+        """Every card played in complete tricks."""
+        return self.played[ELDER] | self.played[YOUNGER]
+
+    def solve(self, elder: int, younger: int, leader: str, led: int | None) -> np.ndarray:
+        """Double-dummy values (elder's points from here on minus younger's) of each legal card of
+        the player to move, indexed by code: a lead when ``led`` is None, else a reply to ``led``
+        (no longer in the leader's hand). The pique state is the running scores' at the start of
+        this trick."""
+        from analysis.piquet import solver
+
+        if self._memory is None:
+            self._rules_array = self.rules.to_array()
+            self._memory = solver.new_memory(TABLE_BITS)
+        running = self.sheet.running
+        pique = solver.pique_state(running[ELDER], running[YOUNGER], self.sheet.piqued)
+        el = 1 if leader == ELDER else 0
+        out = np.zeros(32, dtype=np.int64)
+        if led is None:
+            solver.lead_values(elder, younger, el, self.elder_tricks, pique, self._rules_array,
+                               self._memory, out)
+        else:
+            solver.follow_values(elder, younger, el, led, self.elder_tricks, pique,
+                                 self._rules_array, self._memory, out)
+        return out
+
+
+def open_table(players: dict, rules: PiquetRules, hands: dict[str, int], elder_dealt,
+               younger_dealt) -> Table | None:
+    """At the start of play: a :class:`Table` shown to the strong players, or None when no strong
+    player sits (nothing more is computed for the heuristic and random players)."""
+    strong = [p for p in players.values() if isinstance(p, StrongPlayer)]
+    if not strong:
+        return None
+    table = Table(rules, hands, elder_dealt, younger_dealt)
+    for p in strong:
+        p.table = table
+    return table
+
+
+def best_card(values, legal: int, maximise: bool) -> int:
+    """The legal card of highest (``maximise``) or lowest value; ties: the lowest code."""
+    sign = -1 if maximise else 1
+    return min(codes_of_mask(legal), key=lambda c: (sign * int(values[c]), c))
+
+
+class StrongPlayer(Player):
+    """A ``dd`` or ``search`` player: the heuristic's exchange, the solver's cards.
+
+    ``table`` is set by :func:`open_table` before the first card.
+    """
+
+    KINDS = STRONG_KINDS
+
+    def __init__(self, policy, seat: str, choices) -> None:
+        super().__init__(policy, seat, choices)
+        self.table: Table | None = None
+        self._evidence: list | None = None
+        self._consistent_cache: dict[int, bool] = {}
+
+    # -- the cards -------------------------------------------------------------------------
+
+    def lead(self, hand: int) -> int:
+        return self._card(hand, hand, None)
+
+    def follow(self, hand: int, led: int) -> int:
+        return self._card(hand, legal_follows(hand, led), led)
+
+    def _card(self, hand: int, legal: int, led: int | None) -> int:
+        if count(legal) == 1:
+            return lowest(legal)
+        leader = self.seat if led is None else other(self.seat)
+        if self.policy.kind == "dd":
+            values = self._open_values(led, leader)
+        else:
+            values = self._sampled_values(hand, legal, led, leader)
+        return best_card(values, legal, self.seat == ELDER)
+
+    def _open_values(self, led: int | None, leader: str) -> np.ndarray:
+        """dd: the solver's values with both hands as they are."""
+        hands = dict(self.table.hands)
+        if led is not None:
+            hands[leader] &= ~(1 << led)
+        return self.table.solve(hands[ELDER], hands[YOUNGER], leader, led)
+
+    def _sampled_values(self, hand: int, legal: int, led: int | None, leader: str) -> dict[int, int]:
+        """search: the solver's values summed over ``samples`` drawn hands of the opponent."""
+        opponent = other(self.seat)
+        led_bit = 0 if led is None else 1 << led
+        # The opponent holds as many cards as I do, one fewer once he has led to this trick.
+        k = count(hand) - (1 if led is not None else 0)
+        gone = self.table.played_cards() | led_bit
+        if self.track:
+            possible = self.unseen & ~gone
+        else:
+            possible = ALL_CARDS & ~hand & ~gone
+        his_played = self.table.played[opponent] | led_bit
+        totals = dict.fromkeys(codes_of_mask(legal), 0)
+        for _ in range(self.policy.samples):
+            hidden = self._draw(possible, k, his_played)
+            elder, younger = (hand, hidden) if self.seat == ELDER else (hidden, hand)
+            values = self.table.solve(elder, younger, leader, led)
+            for c in totals:
+                totals[c] += int(values[c])
+        return totals
+
+    # -- drawing the hidden hand -----------------------------------------------------------
+
+    def _draw(self, possible: int, k: int, his_played: int) -> int:
+        """k of the ``possible`` cards, one at a time: ``below(n - i)`` picks the below()-th lowest
+        code of the n - i cards left; drawn again until, with the cards he played, the hand gives
+        the declarations (any draw without card tracking)."""
+        codes = codes_of_mask(possible)
+        hidden = 0
+        for _ in range(MAX_DRAWS):
+            left = list(codes)
+            hidden = 0
+            for _ in range(k):
+                hidden |= 1 << left.pop(self.choices.below(len(left)))
+            if not self.track or self._consistent(hidden | his_played):
+                return hidden
+        return hidden
+
+    def _consistent(self, his_hand: int) -> bool:
+        """Whether the opponent, holding ``his_hand`` at the declarations, would have declared or
+        conceded exactly what he did (PQ-POINT, PQ-SEQ, PQ-SET)."""
+        known = self._consistent_cache.get(his_hand)
+        if known is None:
+            known = all(self._fits(category, how, key, points, his_hand)
+                        for category, how, key, points in self._declarations())
+            self._consistent_cache[his_hand] = known
+        return known
+
+    def _fits(self, category: str, how: str, key, points, his_hand: int) -> bool:
+        his_key = declared_key(category, his_hand)
+        if how == "declared":  # he won the category: exactly his declaration and his score
+            return his_key == key and category_points(category, his_hand) == points
+        if how == "conceded":  # I won it: his best was below mine
+            return self._winner(key, his_key) == self.seat
+        return his_key == key  # void: his best equal to mine
+
+    def _winner(self, my_key, his_key) -> str | None:
+        """The seat that wins a category with these keys (None: equal)."""
+        if self.seat == ELDER:
+            return compare(my_key, his_key)
+        return compare(his_key, my_key)
+
+    def _declarations(self) -> list[tuple[str, str, tuple[int, int], int | None]]:
+        """What the declarations told me, per category: ("declared", his key, his score) when he
+        won it, ("conceded", my key, None) when I did, ("equal", my key, None) when it was void."""
+        if self._evidence is None:
+            mine = self.table.declared[self.seat]
+            his = self.table.declared[other(self.seat)]
+            self._evidence = []
+            for category in CATEGORIES:
+                my_key, his_key = declared_key(category, mine), declared_key(category, his)
+                winner = self._winner(my_key, his_key)
+                if winner == self.seat:
+                    self._evidence.append((category, "conceded", my_key, None))
+                elif winner is None:
+                    self._evidence.append((category, "equal", my_key, None))
+                else:
+                    self._evidence.append((category, "declared", his_key, category_points(category, his)))
+        return self._evidence
+
+
+__all__ = ["MAX_DRAWS", "STRONG_KINDS", "StrongPlayer", "Table", "best_card", "open_table"]
