@@ -88,17 +88,22 @@ def _declaration_value(hand: int) -> int:
     return sum(ref.category_points(cat, hand) for cat in ("point", "sequences", "sets"))
 
 
-def _paired(race, a: int, b: int) -> tuple[float, int]:
-    """Mean of option a minus option b over the deals both played."""
-    x, y = race.column(a).astype(np.int64), race.column(b).astype(np.int64)
-    n = min(len(x), len(y))
-    return float((x[:n] - y[:n]).mean()), n
+HELD_OUT_OFFSET = 7_000_003
+"""The held-out deals of hand h are sampled with seed + HELD_OUT_OFFSET + h: never the race's."""
+RANDOM_OPTIONS = 32
+"""A random legal exchange's cost is averaged over this many options drawn (independently of the
+deals) from the hand's legal exchanges."""
 
 
 def hand_row(h: int, seat: str, rules: PiquetRules, samples: int, seed: int, elder_took: int,
              threads: int | None = None) -> dict:
     """The study's row of hand ``h``: the best exchange and what each rule of thumb and a random
-    exchange cost (plain Python ints, floats, bools and strings)."""
+    exchange cost (plain Python ints, floats, bools and strings).
+
+    The race (discards.analyse_hand, ``samples`` deals) chooses the best exchange and the extreme
+    exchanges (most declaring, most tricks...); every cost and the best's net are then measured on
+    ``samples // 2`` other deals (held out), so that the best is not flattered by the deals that
+    picked it."""
     hand = dealt_hand(seed, h, seat)
     rule_masks = rule_discards(hand, seat, rules, elder_took)
     a = analyse_hand(hand, seat, rules, samples=samples, seed=seed + 1 + h, elder_took=elder_took,
@@ -106,35 +111,58 @@ def hand_row(h: int, seat: str, rules: PiquetRules, samples: int, seed: int, eld
     t = a.table
     best = t.iloc[0]
     _, hi = exchange_bounds(seat, rules, elder_took)
-    row = {"hand": h, "cards": " ".join(best["keep"] + best["discard"]), "best_discard": " ".join(best["discard"]),
-           "best_takes": int(best["cards"]), "best_net": float(best["net"]), "deals": int(best["n"]),
-           "dealt_declarations": _declaration_value(hand)}
-    best_mask = int(a.options[int(best["option"])])
-    row.update({f"best_{k}": v for k, v in discard_features(hand, best_mask).items()})
-    # Random legal exchange: the average option (each option's mean over the deals it played).
-    row["random_cost"] = float(best["net"] - t["net"].mean())
-    take_all = t[t["cards"] == hi].iloc[0]
-    row["take_all_cost"] = float(-take_all["diff_to_best"])
-    for name, mask in rule_masks.items():
-        r = a.row(mask)
-        row[f"{name}_cost"] = float(-r["diff_to_best"])
-        row[f"{name}_cost_sq_n"] = int(r["n"])
-        row[f"{name}_is_best"] = bool(r["rank"] == 1)
-    # Trade-offs among the options every deal of round 1 played (all of them).
+    best_o = int(best["option"])
+    take_all_o = int(t[t["cards"] == hi].iloc[0]["option"])
+    # Trade-offs among the options every deal of round 1 played (all of them): the extremes.
     first = a.race.rounds[0]
     f = first.flags
     share = {name: ((f & bit) != 0).mean(axis=0) for name, bit in (("point", 1), ("seq", 2), ("sets", 4),
                                                                      ("repique", 8), ("cards", 64))}
-    best_o = int(best["option"])
-    for label, score in (("repique", share["repique"]), ("declaring", share["point"] + share["seq"] + share["sets"]),
-                         ("tricks", share["cards"]), ("point", share["point"]), ("sequence", share["seq"])):
-        o = int(first.options[int(np.argmax(score))])
+    extremes = {label: int(first.options[int(np.argmax(score))])
+                for label, score in (("repique", share["repique"]), ("declaring", share["point"] + share["seq"]
+                                                                       + share["sets"]),
+                                     ("tricks", share["cards"]), ("point", share["point"]),
+                                     ("sequence", share["seq"]))}
+    rng = np.random.default_rng([seed, h, 17])
+    randoms = [int(o) for o in rng.choice(len(a.options), size=min(RANDOM_OPTIONS, len(a.options)), replace=False)]
+    rule_os = {name: int(np.flatnonzero(a.options == mask)[0]) for name, mask in rule_masks.items()}
+    chosen = [best_o, take_all_o, *rule_os.values(), *extremes.values(), *randoms]
+    net = _held_out(a, seat, rules, chosen, seed + HELD_OUT_OFFSET + h, max(100, samples // 2), elder_took, threads)
+    col = {o: net[:, i] for i, o in enumerate(chosen)}  # (duplicates map to equal columns)
+
+    def cost(o):
+        return float((col[best_o] - col[o]).mean())
+
+    row = {"hand": h, "cards": " ".join(best["keep"] + best["discard"]), "best_discard": " ".join(best["discard"]),
+           "best_takes": int(best["cards"]), "best_net": float(col[best_o].mean()), "deals": int(best["n"]),
+           "held_out_deals": int(net.shape[0]), "dealt_declarations": _declaration_value(hand)}
+    best_mask = int(a.options[best_o])
+    row.update({f"best_{k}": v for k, v in discard_features(hand, best_mask).items()})
+    row["random_cost"] = float(np.mean([cost(o) for o in randoms]))
+    row["take_all_cost"] = cost(take_all_o)
+    for name, o in rule_os.items():
+        row[f"{name}_cost"] = cost(o)
+        row[f"{name}_cost_sq_n"] = int(net.shape[0])
+        row[f"{name}_is_best"] = bool(t[t["option"] == o].iloc[0]["rank"] == 1)
+    for label, o in extremes.items():
         row[f"max_{label}_differs"] = o != best_o
-        row[f"max_{label}_cost"], _ = _paired(a.race, best_o, o)
+        row[f"max_{label}_cost"] = cost(o)
         row[f"max_{label}_option"] = o
-    row["declaring_minus_tricks"], _ = _paired(a.race, row["max_declaring_option"], row["max_tricks_option"])
-    row["sequence_minus_point"], _ = _paired(a.race, row["max_sequence_option"], row["max_point_option"])
+    row["declaring_minus_tricks"] = float((col[extremes["declaring"]] - col[extremes["tricks"]]).mean())
+    row["sequence_minus_point"] = float((col[extremes["sequence"]] - col[extremes["point"]]).mean())
     return row
+
+
+def _held_out(a, seat: str, rules: PiquetRules, options: list[int], seed: int, n: int, elder_took: int,
+              threads: int | None) -> np.ndarray:
+    """Net scores (n, options) of the listed options (indexes into a.options) on n deals of
+    ``seed``, heuristic players as in the race."""
+    from analysis.piquet.strong_discards import play_options
+
+    younger = seat == "younger"
+    me = HeuristicPolicy()
+    pe, py = (me.to_array(force_count=elder_took), me.to_array()) if younger else (me.to_array(), me.to_array())
+    return play_options(a.hand, younger, a.options[np.array(options)], rules, pe, py, seed, n, threads)[0]
 
 
 def hand_rows(hands: list[int], seat: str, rules: PiquetRules, samples: int, seed: int, elder_took: int,
@@ -158,7 +186,8 @@ def study_spec(seat: str, rules: PiquetRules, samples: int, seed: int, elder_too
     opponent = HeuristicPolicy().to_array(force_count=elder_took) if younger else HeuristicPolicy().to_array()
     return {"seat": seat, "rules": rules.name, "switches": rules.to_array().tolist(),
             "policies": {"me": HeuristicPolicy().to_array().tolist(), "opponent": opponent.tolist()},
-            "samples": int(samples), "seed": int(seed), "elder_took": int(elder_took) if younger else None}
+            "samples": int(samples), "seed": int(seed), "elder_took": int(elder_took) if younger else None,
+            "held_out": {"offset": HELD_OUT_OFFSET, "random_options": RANDOM_OPTIONS}}
 
 
 def _consecutive(items: list[int], most: int) -> list[list[int]]:
