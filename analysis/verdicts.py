@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 
 from analysis.stats import Estimate
 
-WORDS = ("supported", "refuted", "partly", "inconclusive")
-"""The verdict words: the tip's sharp reading holds, fails, holds in part, or the deals cannot tell."""
+WORDS = ("supported", "refuted", "partly", "inconclusive", "not testable")
+"""The verdict words: the tip's sharp reading holds, fails, holds in part, the deals cannot tell, or
+the model cannot test it (its details say why; the effect is then shown for information only)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ class Verdict:
         """One line: ``[variant] VERDICT: effect name = +x [lo, hi] (n deals)``."""
         e = self.effect
         return (f"[{self.label}] {self.verdict.upper()}: {self.effect_name} = "
-                f"{e.value:+.4f} [{e.lo:+.4f}, {e.hi:+.4f}] ({self.deals:,} deals; {self.players} play)")
+                f"{e.value:+.4f} [{e.lo:+.4f}, {e.hi:+.4f}] ({self.deals:,} deals"
+                + (f"; {self.players} play)" if self.players else ")"))
 
 
 def _float(x) -> float:

@@ -30,10 +30,10 @@ def test_verdict_json_and_text_forms():
                 {"both": "heuristic"}, {"hands": 40}, part="younger", extra={"parties": 7})
     d = v.to_dict()
     assert list(d) == ["id", "variant", "verdict", "effect_name", "effect", "sharp_reading", "deals", "seed",
-                       "policies", "details", "parties"]
+                       "policies", "players", "details", "parties"]
     assert d["variant"] == v.label == "seed-de, younger" and d["effect"] == {"value": 1.5, "ci95": [1.0, 2.0], "n": 40}
     assert Verdict.from_dict(d) == v and Verdict.from_dict(d).to_dict() == d
-    assert v.text() == "[seed-de, younger] REFUTED: cost = +1.5000 [+1.0000, +2.0000] (4,000 deals)"
+    assert v.text() == "[seed-de, younger] REFUTED: cost = +1.5000 [+1.0000, +2.0000] (4,000 deals; heuristic play)"
     plain = Verdict("EC-T8", "classic", "partly", Estimate(float("nan"), float("nan"), float("nan"), 0), "x", "r",
                     0, 0, {})
     assert plain.to_dict()["effect"]["value"] is None and plain.to_dict()["variant"] == "classic"
@@ -102,7 +102,7 @@ def test_piquet_tip_verdicts_are_real():
                    "PQ-T13", "PQ-T14"):
         assert by_id[tip_id]["status"] == "studied" and by_id[tip_id]["verdicts"], tip_id
         for v in by_id[tip_id]["verdicts"]:
-            assert v["verdict"] in ("supported", "refuted", "inconclusive")
+            assert v["verdict"] in ("supported", "refuted", "inconclusive", "not testable")
             lo, hi = v["effect"]["ci95"]
             assert lo <= v["effect"]["value"] <= hi and v["seed"] == 3
     # Elder's declarations edge is large and certain even on 30,000 deals.
@@ -110,6 +110,10 @@ def test_piquet_tip_verdicts_are_real():
     assert [v["variant"] for v in by_id["PQ-T2"]["verdicts"]] == ["seed-de, elder", "seed-de, younger"]
     assert by_id["PQ-T3"]["verdicts"][0]["details"]["arithmetic"]["elder_unseen"] == 15
     assert by_id["PQ-T10"]["verdicts"][0]["parties"] == 30_000 // 6
+    assert {v["verdict"] for v in by_id["PQ-T10"]["verdicts"]} == {"not testable"}
+    assert all("symmetry" in v["details"]["why_not_testable"] for v in by_id["PQ-T10"]["verdicts"])
+    assert [v["variant"] for v in by_id["PQ-T8"]["verdicts"]] == ["seed-de, elder", "seed-de, younger"]
+    assert {v["players"] for v in by_id["PQ-T3"]["verdicts"] + by_id["PQ-T11"]["verdicts"]} == {"search"}
     assert all(Verdict.from_dict(v).to_dict() == v for t in res["tips"] for v in t["verdicts"])
     for tip_id in ("PQ-T6", "PQ-T12"):
         assert by_id[tip_id]["status"] == "not yet studied" and by_id[tip_id]["verdicts"] == []
@@ -121,7 +125,7 @@ def test_bezique_tip_verdicts_are_real():
     assert res["tips"] and all(t["status"] == "studied" and t["verdicts"] for t in res["tips"])
     for t in res["tips"]:
         for v in t["verdicts"]:
-            assert v["verdict"] in ("supported", "refuted", "inconclusive")
+            assert v["verdict"] in ("supported", "refuted", "inconclusive", "not testable")
             lo, hi = v["effect"]["ci95"]
             assert lo <= v["effect"]["value"] <= hi and v["seed"] == 0
     assert [v["variant"] for t in res["tips"] if t["id"] == "BZ-T5" for v in t["verdicts"]] == ["seed-de", "classic"]
