@@ -46,35 +46,64 @@ def deal_tallies_search(rules: PiquetRules, n: int, seed: int) -> np.ndarray:
     return deal_tallies(search_deals(n), seed, rules, s, s)
 
 
-def exchange_replay(df, rules: PiquetRules, seed: int, deals_per_hand: int) -> dict[str, np.ndarray]:
-    """PQ-T14 under search play: for every hand of the elder discard study ``df``, the exchange the
-    race found best, the most declaring and the most trick-taking one are played again on
-    ``deals_per_hand`` fresh deals (another seed: chosen on one sample, measured on another) with
-    search players in both seats. Per hand: mean paired differences best - declaring,
-    best - tricks, declaring - tricks."""
+def replay_exchanges(df, rules: PiquetRules, seed: int, deals_per_hand: int, pick) -> list[np.ndarray]:
+    """For every hand of the elder discard study ``df``, the exchanges ``pick(row, hand, options)``
+    (discard masks) played by search players in both seats on ``deals_per_hand`` fresh deals
+    (another seed than the race that chose them: chosen on one sample, measured on another).
+    Per hand: the (deals, exchanges) net scores."""
     import numba
 
-    from analysis.cards import parse_cards
     from analysis.piquet.discard_kernel import options_block
     from analysis.piquet.discard_study import dealt_hand
     from analysis.piquet.discards import legal_options
-    from analysis.piquet.rules import mask_of
 
     s = search_player().to_array()
-    out = {"best_minus_declaring": [], "best_minus_tricks": [], "declaring_minus_tricks": []}
+    out = []
     for _, r in df.iterrows():
         hand = dealt_hand(df.attrs["seed"], int(r["hand"]), "elder")
-        options = legal_options(hand, "elder", rules)
-        best = mask_of(parse_cards(r["best_discard"]))
-        chosen = np.array([best, options[int(r["max_declaring_option"])], options[int(r["max_tricks_option"])]],
-                          dtype=np.int64)
+        chosen = np.array(pick(r, hand, legal_options(hand, "elder", rules)), dtype=np.int64)
         codes = np.array([c for c in range(32) if hand >> c & 1], dtype=np.int8)
         unseen = np.array([c for c in range(32) if not hand >> c & 1], dtype=np.int8)
         with numba.parallel_chunksize(0):
             net, _ = options_block(seed + SEED_OFFSET + int(r["hand"]), 0, deals_per_hand, codes, unseen, False,
                                    chosen, rules.to_array(), s, s, max(1, deals_per_hand // 8))
-        x = net.astype(np.int64)
-        out["best_minus_declaring"].append(float((x[:, 0] - x[:, 1]).mean()))
-        out["best_minus_tricks"].append(float((x[:, 0] - x[:, 2]).mean()))
-        out["declaring_minus_tricks"].append(float((x[:, 1] - x[:, 2]).mean()))
-    return {k: np.array(v) for k, v in out.items()}
+        out.append(net.astype(np.int64))
+    return out
+
+
+def _best_mask(r) -> int:
+    from analysis.cards import parse_cards
+    from analysis.piquet.rules import mask_of
+
+    return mask_of(parse_cards(r["best_discard"]))
+
+
+def exchange_replay(df, rules: PiquetRules, seed: int, deals_per_hand: int) -> dict[str, np.ndarray]:
+    """PQ-T14 under search play: the exchange the race found best, the most declaring and the most
+    trick-taking one (replay_exchanges). Per hand: mean paired differences best - declaring,
+    best - tricks, declaring - tricks."""
+    nets = replay_exchanges(df, rules, seed, deals_per_hand, lambda r, hand, options: [
+        _best_mask(r), options[int(r["max_declaring_option"])], options[int(r["max_tricks_option"])]])
+    return {"best_minus_declaring": np.array([float((x[:, 0] - x[:, 1]).mean()) for x in nets]),
+            "best_minus_tricks": np.array([float((x[:, 0] - x[:, 2]).mean()) for x in nets]),
+            "declaring_minus_tricks": np.array([float((x[:, 1] - x[:, 2]).mean()) for x in nets])}
+
+
+def exchange_spread(df, rules: PiquetRules, seed: int, deals_per_hand: int) -> np.ndarray:
+    """PQ-T1 under search play: per hand, the best exchange minus the heuristic's (the typical one),
+    both played by search players on fresh deals."""
+    from analysis.piquet.discard_study import rule_discards
+
+    nets = replay_exchanges(df, rules, seed, deals_per_hand, lambda r, hand, options: [
+        _best_mask(r), rule_discards(hand, "elder", rules)["heuristic"]])
+    return np.array([float((x[:, 0] - x[:, 1]).mean()) for x in nets])
+
+
+def play_spread(rules: PiquetRules, n: int, seed: int) -> Estimate:
+    """PQ-T1 under search play: elder's net per deal playing his tricks as the search player minus
+    as the heuristic (both exchanging as the heuristic), younger a search player; the same deals."""
+    from analysis.piquet.policies import HeuristicPolicy
+    from analysis.piquet.studies import paired_policies
+
+    s = search_player()
+    return paired_policies(search_deals(n), seed, rules, s, HeuristicPolicy(), s)

@@ -233,17 +233,27 @@ def _tracking_value(rules, n, seed, policy) -> Estimate:
 
 
 def pq_t1(rules, n, seed, policy):
-    """PQ-T1: the exchange is the most important decision of the deal."""
+    """PQ-T1: the exchange is the most important decision of the deal. Like with like: both spreads
+    are the best minus the typical (heuristic) choice under the same strong player (search): the
+    exchange's on the study's hands replayed on fresh deals, the trick play's as search play minus
+    heuristic play with the same exchanges (search_tips). The heuristic-play figures in the details."""
+    from analysis.piquet.search_tips import exchange_spread, play_spread, search_deals, search_player
+
     df = _hands(rules, "elder", n, seed)
-    exchange = mean_over_hands(df["heuristic_cost"])
-    play = _tracking_value(rules, n, seed, policy)
+    per_hand = max(50, search_deals(n) // max(1, len(df)))
+    exchange = mean_over_hands(exchange_spread(df, rules, seed, per_hand))
+    play = play_spread(rules, n, seed)
     verdict = "supported" if exchange.lo > play.hi else ("refuted" if exchange.hi < play.lo else "inconclusive")
-    return _discard_verdict("PQ-T1", rules, "elder", verdict, exchange,
-                            "points per deal between the best and a typical (heuristic) exchange",
-                            "the exchange's best-vs-typical spread exceeds the trick-play spread (remembering the "
-                            "cards seen against not: the one play decision varied so far) and the declaring spread "
-                            "(sinking is not modelled, so 0)", df, policy,
-                            {"play_spread_card_tracking": play.to_dict(), "declaring_spread": 0.0})
+    return _verdict("PQ-T1", rules, verdict, exchange,
+                    "points per deal between the best and a typical (heuristic) exchange, search play, fresh deals",
+                    "the exchange's best-vs-typical spread exceeds the trick play's best-vs-typical spread (search "
+                    "minus heuristic play, same exchanges) and the declaring spread (sinking is not modelled, so 0)",
+                    len(df) * per_hand * 2, seed, search_player(),
+                    {"play_spread_search_minus_heuristic": play.to_dict(), "declaring_spread": 0.0,
+                     "hands": len(df), "deals_per_hand_and_exchange": per_hand, "seat": "elder",
+                     "heuristic_play_exchange_spread": mean_over_hands(df["heuristic_cost"]).to_dict(),
+                     "heuristic_play_card_tracking_spread": _tracking_value(rules, n, seed, policy).to_dict()},
+                    part="elder")
 
 
 def pq_t3(rules, n, seed, policy):
