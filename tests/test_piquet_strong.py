@@ -119,3 +119,13 @@ def test_the_solvers_players_are_reproducible_and_zero_against_themselves(policy
     assert np.array_equal(one, two)
     same = compare_tallies(24, 11, rules, a, a, threads=2, chunk=5)
     assert same[C_DEALS] == 24 and same[C_BOTH] == 0 and same[C_BOTH_SQ] == 0
+
+
+def test_playing_for_the_pique_changes_play_and_is_worth_points_to_elder():
+    """play_for_pique=false closes the pique in the player's own reckoning only: dd elders who count
+    it score more than dd elders who do not (the pique is scored either way), on the same deals."""
+    from analysis.piquet.studies import paired_policies
+
+    dd, blind = get_policy("dd"), get_policy("dd", ["play_for_pique=false"])
+    gain = paired_policies(3_000, 21, get_rules("seed-de"), dd, blind, dd)
+    assert gain.lo > 0, gain

@@ -29,6 +29,7 @@ PAIRINGS = {  # elder's policy, younger's, deals
     "heuristic/dd": (("heuristic", []), ("dd", []), 60),
     "untracked-search/search": (("search", ["samples=4", "track_cards=0"]), SEARCH, 40),
     "random/search": (("random", []), SEARCH, 40),
+    "no-pique-search/dd": (("search", ["samples=4", "play_for_pique=0"]), ("dd", ["play_for_pique=false"]), 40),
 }
 
 

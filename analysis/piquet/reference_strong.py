@@ -97,18 +97,18 @@ class Table:
         """Every card played in complete tricks."""
         return self.played[ELDER] | self.played[YOUNGER]
 
-    def solve(self, elder: int, younger: int, leader: str, led: int | None) -> np.ndarray:
+    def solve(self, elder: int, younger: int, leader: str, led: int | None, for_pique: bool = True) -> np.ndarray:
         """Double-dummy values (elder's points from here on minus younger's) of each legal card of
         the player to move, indexed by code: a lead when ``led`` is None, else a reply to ``led``
         (no longer in the leader's hand). The pique state is the running scores' at the start of
-        this trick."""
+        this trick; closed when ``for_pique`` is false (a player who does not play for the pique)."""
         from analysis.piquet import solver
 
         if self._memory is None:
             self._rules_array = self.rules.to_array()
             self._memory = solver.new_memory(TABLE_BITS)
         running = self.sheet.running
-        pique = solver.pique_state(running[ELDER], running[YOUNGER], self.sheet.piqued)
+        pique = solver.pique_state(running[ELDER], running[YOUNGER], self.sheet.piqued) if for_pique else -1
         el = 1 if leader == ELDER else 0
         out = np.zeros(32, dtype=np.int64)
         if led is None:
@@ -176,7 +176,7 @@ class StrongPlayer(Player):
         hands = dict(self.table.hands)
         if led is not None:
             hands[leader] &= ~(1 << led)
-        return self.table.solve(hands[ELDER], hands[YOUNGER], leader, led)
+        return self.table.solve(hands[ELDER], hands[YOUNGER], leader, led, self.policy.play_for_pique)
 
     def _sampled_values(self, hand: int, legal: int, led: int | None, leader: str) -> dict[int, int]:
         """search: the solver's values summed over ``samples`` drawn hands of the opponent."""
@@ -194,7 +194,7 @@ class StrongPlayer(Player):
         for _ in range(self.policy.samples):
             hidden = self._draw(possible, k, his_played)
             elder, younger = (hand, hidden) if self.seat == ELDER else (hidden, hand)
-            values = self.table.solve(elder, younger, leader, led)
+            values = self.table.solve(elder, younger, leader, led, self.policy.play_for_pique)
             for c in totals:
                 totals[c] += int(values[c])
         return totals

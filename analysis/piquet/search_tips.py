@@ -108,3 +108,13 @@ def play_spread(rules: PiquetRules, n: int, seed: int) -> Estimate:
 
     s = search_player()
     return paired_policies(search_deals(n), seed, rules, s, HeuristicPolicy(), s)
+
+
+def pique_value(rules: PiquetRules, n: int, seed: int) -> Estimate:
+    """PQ-T6 under search play: elder's net per deal as a search player who counts a pique still to
+    be made when choosing his cards, minus one who ignores it (both exchange as the heuristic),
+    younger a search player; the same deals."""
+    from analysis.piquet.studies import paired_policies
+
+    s = search_player()
+    return paired_policies(search_deals(n), seed, rules, s, dataclasses.replace(s, play_for_pique=False), s)

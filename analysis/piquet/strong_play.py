@@ -26,7 +26,7 @@ from analysis.piquet.play_kernel import heuristic_follow, heuristic_lead, random
 from analysis.piquet.policies import KIND_RANDOM, P_KIND, P_TRACK_CARDS
 from analysis.piquet.rules import R_LAST_TRICK, R_LEAD_POINTS_EVERY_TRICK, R_PIQUE
 from analysis.piquet.solver import M_TABLE, follow_values, init_memory, lead_values
-from analysis.piquet.strong_policies import KIND_DD, KIND_SEARCH, P_SAMPLES
+from analysis.piquet.strong_policies import KIND_DD, KIND_SEARCH, P_PLAY_FOR_PIQUE, P_SAMPLES
 from analysis.rng import below
 
 S_DISCARD = 0
@@ -176,6 +176,8 @@ def strong_card(p, seat_elder, elder, younger, el, led, etr, pq, rules, scratch,
         legal = suited if suited else me
     if legal & (legal - 1) == 0:
         return sto, lowest_bit(legal)
+    if p[P_PLAY_FOR_PIQUE] == 0:
+        pq = -1  # the player does not count a pique still to be made
     mem = scratch[S_MEMORY:]
     vals = scratch[S_VALUES:S_VALUES + 32]
     if p[P_KIND] == KIND_DD:

@@ -21,14 +21,20 @@ from analysis.piquet.policies import N_POLICY_SLOTS, P_KIND, HeuristicPolicy
 KIND_DD = 2
 KIND_SEARCH = 3
 P_SAMPLES = N_POLICY_SLOTS
-N_STRONG_SLOTS = N_POLICY_SLOTS + 1
+P_PLAY_FOR_PIQUE = N_POLICY_SLOTS + 1
+"""1: the solver's values include a pique still to be made (PQ-PIQUE); 0: the player ignores it
+when choosing (it is still scored). PQ-T6 compares the two."""
+N_STRONG_SLOTS = N_POLICY_SLOTS + 2
 MAX_SAMPLES = 10_000
 
 
 @dataclass(frozen=True)
 class DoubleDummyPolicy(HeuristicPolicy):
     """Open hands: plays the solver's best card with both hands known (ties: the lowest card);
-    exchanges and declares as the heuristic with these parameters."""
+    exchanges and declares as the heuristic with these parameters. ``play_for_pique``: count a
+    pique still to be made when choosing."""
+
+    play_for_pique: bool = True
 
     kind = "dd"
 
@@ -37,6 +43,7 @@ class DoubleDummyPolicy(HeuristicPolicy):
         a = np.zeros(N_STRONG_SLOTS, dtype=np.int64)
         a[:N_POLICY_SLOTS] = super().to_array(force_discard, force_count)
         a[P_KIND] = KIND_DD
+        a[P_PLAY_FOR_PIQUE] = int(self.play_for_pique)
         return a
 
 
@@ -44,9 +51,11 @@ class DoubleDummyPolicy(HeuristicPolicy):
 class SearchPolicy(HeuristicPolicy):
     """Perfect-information Monte Carlo: at each card, ``samples`` hidden hands drawn uniformly among
     those consistent with what this player knows (by rejection), each solved double dummy; plays
-    the card with the best total (ties: the lowest card). Exchanges and declares as the heuristic."""
+    the card with the best total (ties: the lowest card). Exchanges and declares as the heuristic.
+    ``play_for_pique``: count a pique still to be made when choosing."""
 
     samples: int = 20
+    play_for_pique: bool = True
 
     kind = "search"
 
@@ -56,7 +65,7 @@ class SearchPolicy(HeuristicPolicy):
             if f.name == "samples":
                 if not 1 <= value <= MAX_SAMPLES:
                     raise InputError(f"samples must be between 1 and {MAX_SAMPLES}, not {value}")
-            elif f.name != "track_cards" and not 0 <= value <= 100:
+            elif f.name not in ("track_cards", "play_for_pique") and not 0 <= value <= 100:
                 raise InputError(f"{f.name} must be between 0 and 100, not {value}")
 
     def to_array(self, force_discard: int | None = None, force_count: int | None = None) -> np.ndarray:
@@ -65,6 +74,7 @@ class SearchPolicy(HeuristicPolicy):
         a[:N_POLICY_SLOTS] = super().to_array(force_discard, force_count)
         a[P_KIND] = KIND_SEARCH
         a[P_SAMPLES] = self.samples
+        a[P_PLAY_FOR_PIQUE] = int(self.play_for_pique)
         return a
 
 

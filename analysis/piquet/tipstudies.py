@@ -256,6 +256,21 @@ def pq_t1(rules, n, seed, policy):
                     part="elder")
 
 
+def pq_t6(rules, n, seed, policy):
+    """PQ-T6: as elder, strive for pique. The trick play's part: a search player who plays for the
+    pique against one who ignores it (search_tips.pique_value); a pique-seeking exchange is not
+    modelled (the exchange is the heuristic's)."""
+    from analysis.piquet.search_tips import pique_value, search_deals, search_player
+
+    value = pique_value(rules, n, seed)
+    verdict = _against(value, 0.0)
+    return _verdict("PQ-T6", rules, verdict, value,
+                    "elder's points per deal from playing for the pique (search player) against ignoring it",
+                    "elder scores more when his trick play strives for the pique than when it ignores it (the "
+                    "exchange is the heuristic's in both: the pique-seeking exchange is not tested)",
+                    search_deals(n), seed, search_player(), {"exchange": "heuristic in both"})
+
+
 def pq_t3(rules, n, seed, policy):
     """PQ-T3: count every card. (a) The value of card tracking, for a search player (search_tips;
     the heuristic's in the details); (b) the printed arithmetic."""
@@ -277,9 +292,9 @@ def pq_t3(rules, n, seed, policy):
                                       "heuristic_deals": min(n, 2_000_000)})
 
 
-STUDIES = {"PQ-T1": pq_t1, "PQ-T2": pq_t2_both, "PQ-T3": pq_t3, "PQ-T4": pq_t4, "PQ-T5": pq_t5, "PQ-T7": pq_t7, "PQ-T8": pq_t8,
+STUDIES = {"PQ-T1": pq_t1, "PQ-T2": pq_t2_both, "PQ-T3": pq_t3, "PQ-T6": pq_t6, "PQ-T4": pq_t4, "PQ-T5": pq_t5, "PQ-T7": pq_t7, "PQ-T8": pq_t8,
            "PQ-T9": pq_t9, "PQ-T10": pq_t10, "PQ-T11": pq_t11, "PQ-T13": pq_t13, "PQ-T14": pq_t14}
 """Tips with a study, and the variants each is run under."""
-VARIANTS = {"PQ-T1": ("seed-de",), "PQ-T2": ("seed-de",), "PQ-T3": ("seed-de",), "PQ-T4": ("seed-de",), "PQ-T5": ("seed-de",), "PQ-T7": ("seed-de",),
+VARIANTS = {"PQ-T1": ("seed-de",), "PQ-T2": ("seed-de",), "PQ-T3": ("seed-de",), "PQ-T6": ("seed-de",), "PQ-T4": ("seed-de",), "PQ-T5": ("seed-de",), "PQ-T7": ("seed-de",),
             "PQ-T8": ("seed-de",), "PQ-T9": ("seed-de", "cavendish"), "PQ-T10": ("seed-no", "cavendish"),
             "PQ-T11": ("seed-no", "seed-de"), "PQ-T13": ("seed-de", "seed-no"), "PQ-T14": ("seed-de",)}
