@@ -329,6 +329,18 @@ def solve(e, y, el, ewon, pq, rules, mem):
                    np.int64(-INF), np.int64(INF), rules, mem, table_bits(mem))
 
 
+@njit(cache=True, inline="always")
+def set_group(out, c, v, h, inplay):
+    """out[x] = v for every card x of h in c's group (c the group's lowest card, ``group_lows``):
+    they win and lose against the same cards, so they are worth the same."""
+    x = c
+    while x < 32 and (x & 24) == (c & 24) and (h >> x) & 1:
+        out[x] = v
+        x += 1
+        while x < 32 and (x & 24) == (c & 24) and not (inplay >> x) & 1:
+            x += 1
+
+
 @njit(cache=True)
 def lead_values(e, y, el, ewon, pq, rules, mem, out):
     """The exact value of leading each of the leader's cards: out[code] (others untouched)."""
@@ -343,13 +355,7 @@ def lead_values(e, y, el, ewon, pq, rules, mem, out):
         ny = y if el else y & ~bit
         v = _search(np.int64(ne), np.int64(ny), np.int64(el), np.int64(c), np.int64(ewon), np.int64(pq),
                     np.int64(-INF), np.int64(INF), rules, mem, table_bits(mem))
-        # Every card of c's group is worth the same.
-        x = c
-        while x < 32 and (x & 24) == (c & 24) and (hl >> x) & 1:
-            out[x] = v
-            x += 1
-            while x < 32 and (x & 24) == (c & 24) and not (inplay >> x) & 1:
-                x += 1
+        set_group(out, c, v, hl, inplay)
     return out
 
 
@@ -378,12 +384,7 @@ def follow_values(e, y, el, led, ewon, pq, rules, mem, out):
         else:
             v = d + _search(np.int64(ne), np.int64(ny), np.int64(nel), np.int64(-1), np.int64(ewon + nel),
                             np.int64(pq2), np.int64(-INF), np.int64(INF), rules, mem, table_bits(mem))
-        x = c
-        while x < 32 and (x & 24) == (c & 24) and (legal >> x) & 1:
-            out[x] = v
-            x += 1
-            while x < 32 and (x & 24) == (c & 24) and not (inplay >> x) & 1:
-                x += 1
+        set_group(out, c, v, legal, inplay)
     return out
 
 
