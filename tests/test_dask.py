@@ -113,3 +113,17 @@ def test_the_discard_study_on_dask_fills_the_store(backend, monkeypatch, tmp_pat
     runner.use_backend(None)
     monkeypatch.setattr(DS, "analyse_hand", lambda *a, **k: pytest.fail("a stored hand was recomputed"))
     _same(DS.study_hands(8, "younger", samples=300, seed=8), want)
+
+
+def test_the_solvers_players_on_dask_equal_the_local_ones(backend):
+    """dd and search (the solver in the kernel, its memory per chunk) give the same compare tallies
+    on the workers as locally."""
+    from analysis.piquet.compare import compare_tallies
+    from analysis.piquet.policies import get_policy
+
+    rules = get_rules("cavendish")
+    pairs = [(get_policy("search", ["samples=3"]), get_policy("dd"))]
+    on_dask = [compare_tallies(40, 12, rules, a, b) for a, b in pairs]
+    runner.use_backend(None)
+    local = [compare_tallies(40, 12, rules, a, b, threads=1) for a, b in pairs]
+    assert all(np.array_equal(x, y) for x, y in zip(on_dask, local, strict=True))
