@@ -74,14 +74,15 @@ def pq_t10(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Ve
     # Supported: the first dealer wins more than half. Refuted: any advantage is ruled out down to
     # one percentage point (the interval lies below 0.51). Otherwise inconclusive.
     # The players do not look at the score and each plays three deals in each seat, so the two
-    # players' totals have the same distribution: P = 1/2 holds by symmetry, whatever the game.
+    # players' totals have the same distribution: P(first wins) = P(second wins) by symmetry.
     # A 50/50 here cannot refute the tip (issue 16: score-aware parties would test it).
     verdict = "not testable"
     details = {k: stats[k].to_dict() for k in ("first_dealer_margin", "drawn", "rubicon")}
     details["why_not_testable"] = ("the players do not look at the score, and each plays three deals as elder and "
-                                   "three as younger, so the first dealer wins half the parties by symmetry; the "
-                                   "tip's mechanism (the last deal's elder playing to the known score) needs "
-                                   "score-aware players, which do not exist yet")
+                                   "three as younger, so by symmetry the first dealer wins exactly as often as the "
+                                   "second (each just under half: drawn parties aside); the tip's mechanism (the "
+                                   "last deal's elder playing to the known score) needs score-aware players, which "
+                                   "do not exist yet")
     return _verdict("PQ-T10", rules, verdict, wins, "P(first dealer wins the partie)",
                     "the first dealer wins more than half of the parties (refuted when an advantage of "
                     "1 percentage point or more is ruled out)", parties * rules.partie_deals, seed,
