@@ -638,8 +638,9 @@ class _FakeDeal:
         self.elder_total, self.younger_total = elder_total, younger_total
 
 
-def _scripted_partie(monkeypatch, totals):
-    """play_partie with deals scoring the given (elder, younger) totals; records the calls."""
+def _scripted_partie(monkeypatch, totals, dealer_first="B"):
+    """play_partie with deals scoring the given (elder, younger) totals and ``dealer_first``
+    dealing first; records the calls."""
     calls = []
 
     def fake(seed, index, rules, elder_policy, younger_policy, lane_base=0):
@@ -647,7 +648,26 @@ def _scripted_partie(monkeypatch, totals):
         return _FakeDeal(*totals[len(calls) - 1])
 
     monkeypatch.setattr(ref, "play_deal", fake)
+    monkeypatch.setattr(ref, "first_dealer", lambda seed, index: dealer_first)
     return calls
+
+
+def test_pq_first_a_deals_first_so_b_is_elder_in_the_first_deal(monkeypatch):
+    """PQ-FIRST: when A deals first, B is elder in deals 0, 2, 4 and the outcome says A (0)."""
+    calls = _scripted_partie(monkeypatch, [(10, 0)] * 5 + [(20, 0)], dealer_first="A")
+    p = play_partie(1, 2, SEED_DE, "pa", "pb")
+    assert [c[1:] for c in calls] == [("pb", "pa"), ("pa", "pb")] * 3
+    assert [p.elder_of(d) for d in range(3)] == ["B", "A", "B"]
+    assert p.outcome_vector()[-1] == 0 and p.totals == {"A": 40, "B": 30}
+
+
+def test_pq_first_the_first_dealer_is_a_fair_coin_per_partie():
+    """PQ-FIRST (simulation: the cut is a fair coin): over 4,000 parties B deals first in about
+    half (99.9% binomial interval), reproducibly from seed and index."""
+    firsts = [ref.first_dealer(3, i) for i in range(4_000)]
+    assert firsts == [ref.first_dealer(3, i) for i in range(4_000)]
+    b = firsts.count("B")
+    assert abs(b - 2_000) < 3.3 * (4_000 * 0.25) ** 0.5, b
 
 
 def test_pq_partie_six_deals_b_deals_first(monkeypatch):
@@ -666,21 +686,21 @@ def test_pq_tie_extra_deals_then_a_winner(monkeypatch):
     p = play_partie(1, 2, SEED_DE, "pa", "pb")
     assert p.deals_played == 8
     assert p.totals == {"A": 210, "B": 180}
-    assert p.outcome_vector() == [210, 180, 8, 0, 210 - 180 + 100, 0]
+    assert p.outcome_vector() == [210, 180, 8, 0, 210 - 180 + 100, 0, 1]
 
 
 def test_pq_tie_still_equal_is_drawn(monkeypatch):
     """PQ-TIE: still equal after the extra deals: drawn (winner -1, margin 0)."""
     _scripted_partie(monkeypatch, [(20, 5)] * 8)
     p = play_partie(1, 2, SEED_DE, "pa", "pb")
-    assert p.outcome_vector() == [100, 100, 8, -1, 0, 0]
+    assert p.outcome_vector() == [100, 100, 8, -1, 0, 0, 1]
 
 
 def test_pq_partie_no_extra_deals_without_a_tie(monkeypatch):
     """PQ-PARTIE, PQ-RUBICON: 6 deals; B under 100 is rubiconed."""
     _scripted_partie(monkeypatch, [(40, 0), (30, 0)] * 3)
     p = play_partie(1, 2, SEED_DE, "pa", "pb")
-    assert p.outcome_vector() == [120, 90, 6, 0, 120 + 90 + 100, 1]
+    assert p.outcome_vector() == [120, 90, 6, 0, 120 + 90 + 100, 1, 1]
 
 
 def test_pq_partie_played_deals_add_up():

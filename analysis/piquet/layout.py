@@ -117,10 +117,11 @@ if len(PAIRED_FIELDS) != N_PAIRED:
 # Parties (PQ-PARTIE, PQ-TIE, PQ-RUBICON)
 # ---------------------------------------------------------------------------------------------
 
-# Parties (PQ-PARTIE, PQ-TIE, PQ-RUBICON). Player A is elder in deal 0; B deals first.
+# Parties (PQ-PARTIE, PQ-TIE, PQ-RUBICON, PQ-FIRST): the first dealer is drawn per partie (lane
+# FIRST_DEALER_LANE of the partie's stream); the other player is elder in deal 0.
 G_PARTIES, G_FIRST_DEALER_WINS, G_DRAWN, G_RUBICON = 0, 1, 2, 3
 G_MARGIN, G_MARGIN_SQ = 4, 5  # the winner's margin
-G_FIRST_DEALER_MARGIN, G_FIRST_DEALER_MARGIN_SQ = 6, 7  # B's margin, negative when A wins
+G_FIRST_DEALER_MARGIN, G_FIRST_DEALER_MARGIN_SQ = 6, 7  # the first dealer's margin, negative when he loses
 G_DEALS, G_EXTRA = 8, 9
 N_PARTIE_TALLY = 10
 PARTIE_TALLY_FIELDS = ("parties", "first_dealer_wins", "drawn", "rubicon", "margin", "margin_sq",
@@ -128,8 +129,11 @@ PARTIE_TALLY_FIELDS = ("parties", "first_dealer_wins", "drawn", "rubicon", "marg
 """Names of a partie tally row's entries (``parties_block``), in index order."""
 check_layout(PARTIE_TALLY_FIELDS, N_PARTIE_TALLY, "G_", globals())
 
-N_PARTIE_OUT = 6
-PARTIE_OUTCOME_FIELDS = ("total_a", "total_b", "deals", "winner", "margin", "rubiconed")
-"""Names of a partie's outcome (``partie_results`` rows): winner 0 A, 1 B, -1 drawn."""
+N_PARTIE_OUT = 7
+PARTIE_OUTCOME_FIELDS = ("total_a", "total_b", "deals", "winner", "margin", "rubiconed", "first_dealer")
+"""Names of a partie's outcome (``partie_results`` rows): winner 0 A, 1 B, -1 drawn; first dealer
+0 A, 1 B."""
+FIRST_DEALER_LANE = 255
+"""The lane of a partie's stream whose first draw decides who deals first (PQ-FIRST: the cut)."""
 if len(PARTIE_OUTCOME_FIELDS) != N_PARTIE_OUT:
     raise LayoutError("PARTIE_OUTCOME_FIELDS")

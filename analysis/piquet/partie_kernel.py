@@ -1,6 +1,7 @@
 """Piquet parties in numba (PQ-PARTIE, PQ-TIE, PQ-RUBICON): ``play_partie``, the outcomes
 ``partie_results`` (``PARTIE_OUTCOME_FIELDS``) and the tallies ``parties_block`` (``G_*``,
-``PARTIE_TALLY_FIELDS``). Player A is elder in deal 0; B deals first.
+``PARTIE_TALLY_FIELDS``). PQ-FIRST: the first dealer is drawn per partie (the cut, a fair coin
+from lane FIRST_DEALER_LANE); the other player is elder in deal 0 and the deal alternates.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from numba import njit, prange
 
 from analysis.piquet.deal_kernel import play_deal
 from analysis.piquet.layout import (
+    FIRST_DEALER_LANE,
     G_DEALS,
     G_DRAWN,
     G_EXTRA,
@@ -32,7 +34,7 @@ from analysis.piquet.rules import (
     R_TIE_EXTRA_DEALS,
 )
 from analysis.piquet.strong_play import play_scratch, uses_solver
-from analysis.rng import stream_start
+from analysis.rng import below, stream_start
 
 
 @njit(cache=True)
@@ -49,8 +51,10 @@ def partie_values(pa, pb):
 @njit(cache=True)
 def play_partie(useed, g, rules, pa, pb, values, deck, out, scratch, res):
     """Play partie g; fills res = [total A, total B, deals, winner (0 A, 1 B, -1 drawn), margin,
-    rubiconed]. ``values``: ``partie_values(pa, pb)``."""
+    rubiconed, first dealer (0 A, 1 B)]. ``values``: ``partie_values(pa, pb)``."""
     ug = np.uint64(g)
+    _, first = below(stream_start(useed, ug, np.uint64(FIRST_DEALER_LANE)), 2)
+    a_elder_even = first == 1  # B deals first: A is elder in deals 0, 2, 4, ...
     a = 0
     b = 0
     n = rules[R_PARTIE_DEALS]
@@ -59,7 +63,7 @@ def play_partie(useed, g, rules, pa, pb, values, deck, out, scratch, res):
         while d < n:
             stc = stream_start(useed, ug, np.uint64(2 * d))
             sto = stream_start(useed, ug, np.uint64(2 * d + 1))
-            if d % 2 == 0:
+            if (d % 2 == 0) == a_elder_even:
                 play_deal(deck, stc, sto, rules, pa, pb, values[0], values[3], out, scratch, False)
                 a += out[O_TOTAL]
                 b += out[O_TOTAL + 1]
@@ -76,6 +80,7 @@ def play_partie(useed, g, rules, pa, pb, values, deck, out, scratch, res):
     res[0] = a
     res[1] = b
     res[2] = d
+    res[6] = first
     if a == b:
         res[3] = -1
         res[4] = 0
@@ -122,12 +127,12 @@ def parties_block(seed, starts, counts, rules, pa, pb):
         for g in range(starts[ci], starts[ci] + counts[ci]):
             play_partie(useed, g, my_rules, my_pa, my_pb, values, deck, out, scratch, res)
             row[G_PARTIES] += 1
-            row[G_FIRST_DEALER_WINS] += res[3] == 1
+            row[G_FIRST_DEALER_WINS] += res[3] == res[6]
             row[G_DRAWN] += res[3] == -1
             row[G_RUBICON] += res[5]
             row[G_MARGIN] += res[4]
             row[G_MARGIN_SQ] += res[4] * res[4]
-            fd = res[4] if res[3] == 1 else -res[4]
+            fd = res[4] if res[3] == res[6] else -res[4]
             row[G_FIRST_DEALER_MARGIN] += fd
             row[G_FIRST_DEALER_MARGIN_SQ] += fd * fd
             row[G_DEALS] += res[2]

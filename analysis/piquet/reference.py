@@ -277,23 +277,31 @@ def partie_outcome(total_a: int, total_b: int, rules: PiquetRules) -> tuple[str 
     return winner, w - loser + rules.rubicon_bonus, False
 
 
+FIRST_DEALER_LANE = 255
+"""PQ-FIRST: the first draw of this lane of a partie's stream (below(2): 1 B, 0 A) decides who
+deals first, the cut being a fair coin in simulation."""
+
+
+def first_dealer(seed: int, index: int) -> str:
+    """PQ-FIRST: who ("A" or "B") deals the first deal of partie ``index``."""
+    return "B" if Stream(seed, index, FIRST_DEALER_LANE).below(2) == 1 else "A"
+
+
 @dataclass
 class PartieResult:
-    """A partie: totals of A and B, the deals played, the winner (None: drawn), margin, rubicon.
-
-    B deals first, so A is elder in deals 0, 2, 4, ...
-    """
+    """A partie: totals of A and B, the deals played, the winner (None: drawn), margin, rubicon,
+    and who dealt first (the other player is elder in deals 0, 2, 4, ...)."""
 
     totals: dict[str, int]
     deals: list[DealResult]
     winner: str | None
     margin: int
     rubiconed: bool
+    first_dealer: str = "B"
 
-    @staticmethod
-    def elder_of(deal: int) -> str:
+    def elder_of(self, deal: int) -> str:
         """Who ("A" or "B") was elder in deal ``deal`` (0-based)."""
-        return "A" if deal % 2 == 0 else "B"
+        return elder_in(deal, self.first_dealer)
 
     @property
     def deals_played(self) -> int:
@@ -301,22 +309,31 @@ class PartieResult:
         return len(self.deals)
 
     def outcome_vector(self) -> list[int]:
-        """[total A, total B, deals played, winner (0 A, 1 B, -1 drawn), margin, rubiconed]."""
+        """[total A, total B, deals played, winner (0 A, 1 B, -1 drawn), margin, rubiconed,
+        first dealer (0 A, 1 B)]."""
         code = {"A": 0, "B": 1, None: -1}[self.winner]
         return [self.totals["A"], self.totals["B"], self.deals_played, code, self.margin,
-                int(self.rubiconed)]
+                int(self.rubiconed), {"A": 0, "B": 1}[self.first_dealer]]
+
+
+def elder_in(deal: int, dealer_first: str) -> str:
+    """PQ-PARTIE: the elder of deal ``deal`` (0-based) when ``dealer_first`` dealt the first."""
+    other_player = "A" if dealer_first == "B" else "B"
+    return other_player if deal % 2 == 0 else dealer_first
 
 
 def play_partie(seed: int, index: int, rules: PiquetRules, policy_a, policy_b=None) -> PartieResult:
-    """PQ-PARTIE, PQ-TIE: ``partie_deals`` deals, dealer alternating (B deals first), then
-    ``tie_extra_deals`` more when the totals are equal. Deal d uses lanes 2d and 2d+1."""
+    """PQ-PARTIE, PQ-TIE, PQ-FIRST: the first dealer drawn (``first_dealer``), ``partie_deals``
+    deals, dealer alternating, then ``tie_extra_deals`` more when the totals are equal. Deal d uses
+    lanes 2d and 2d+1."""
     policies = {"A": policy_a, "B": policy_a if policy_b is None else policy_b}
+    dealer_first = first_dealer(seed, index)
     totals = {"A": 0, "B": 0}
     deals: list[DealResult] = []
     planned = rules.partie_deals
     while len(deals) < planned:
         d = len(deals)
-        elder = PartieResult.elder_of(d)
+        elder = elder_in(d, dealer_first)
         younger = "B" if elder == "A" else "A"
         r = play_deal(seed, index, rules, policies[elder], policies[younger], lane_base=2 * d)
         deals.append(r)
@@ -325,7 +342,7 @@ def play_partie(seed: int, index: int, rules: PiquetRules, policy_a, policy_b=No
         if len(deals) == planned == rules.partie_deals and totals["A"] == totals["B"]:
             planned += rules.tie_extra_deals
     winner, margin, rubiconed = partie_outcome(totals["A"], totals["B"], rules)
-    return PartieResult(totals, deals, winner, margin, rubiconed)
+    return PartieResult(totals, deals, winner, margin, rubiconed, dealer_first)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -100,7 +100,7 @@ def score_bins(t: np.ndarray) -> dict[str, dict[str, int]]:
 
 def simulate_parties(n: int, seed: int = 0, rules: PiquetRules | None = None, player_a: Policy | None = None,
                      player_b: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> dict:
-    """Play n parties of six deals (player B deals first); partie statistics."""
+    """Play n parties of six deals (the first dealer drawn per partie, PQ-FIRST); partie statistics."""
     rules = rules or get_rules()
     player_a = player_a or HeuristicPolicy()
     player_b = player_b or player_a
