@@ -74,7 +74,6 @@ def test_solver_equals_brute_force_on_random_positions(variant):
     arr = rules.to_array()
     mem = S.new_memory(12)  # a small table: collisions and replacements happen
     rng = np.random.default_rng(sum(map(ord, variant)))
-    checked = 0
     for n in (1, 2, 3, 4, 5):
         for _ in range(220 if n < 5 else 60):
             pos = _random_position(rng, n)
@@ -83,8 +82,6 @@ def test_solver_equals_brute_force_on_random_positions(variant):
             assert v == want, (variant, pos, v, want)
             assert v_leads == want, (variant, pos)
             assert got_best == sorted(best), (variant, pos, [name_of(c) for c in got_best])
-            checked += 1
-    assert checked == 4 * 220 + 60
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -28,10 +28,6 @@ class Position:
     y_score: int = 0
     pique_done: bool = False
 
-    @property
-    def cards(self) -> int:
-        return bin(self.elder).count("1")
-
 
 def _pair(text: str | None, what: str, default: tuple[int, int] | None) -> tuple[int, int] | None:
     if text is None:
@@ -90,18 +86,18 @@ def _best_of(values: np.ndarray, legal: int, maximise: bool) -> tuple[int, list[
     return int(v), [c for c in codes if values[c] == v]
 
 
-def principal_line(pos: Position, rules: np.ndarray, mem: np.ndarray) -> list[tuple[int, int]]:
-    """The tricks both players then play: each takes his lowest card among the best."""
+def principal_line(pos: Position, rules: np.ndarray, mem: np.ndarray) -> list[dict]:
+    """The tricks both players then play, each taking his lowest card among the best: per trick
+    the leader, the card led, the card played to it and the winner (names)."""
     from analysis.piquet import solver as S
 
     e, y, el, ewon, pq = _solver_state(pos)
+    seat = ("younger", "elder")
     line = []
     while e:
         vals = np.zeros(32, dtype=np.int64)
         S.lead_values(e, y, el, ewon, pq, rules, mem, vals)
-        hl = e if el else y
-        _, best = _best_of(vals, hl, el == 1)
-        led = best[0]
+        led = _best_of(vals, e if el else y, el == 1)[1][0]
         if el:
             e &= ~(1 << led)
         else:
@@ -109,32 +105,13 @@ def principal_line(pos: Position, rules: np.ndarray, mem: np.ndarray) -> list[tu
         vals[:] = 0
         S.follow_values(e, y, el, led, ewon, pq, rules, mem, vals)
         hf = y if el else e
-        suited = hf & (0xFF << (led & 24))
-        _, best = _best_of(vals, suited or hf, el == 0)
-        fol = best[0]
+        fol = _best_of(vals, hf & (0xFF << (led & 24)) or hf, el == 0)[1][0]
         t = 12 - (bin(e | y).count("1") + 1) // 2  # trick number, 0-based
-        fw = (fol >> 3) == (led >> 3) and fol > led
-        ew = fw != (el == 1)
-        _, pq = S.trick_value(el == 1, ew, fw, t, pq, rules)
-        if el:
-            y &= ~(1 << fol)
-        else:
-            e &= ~(1 << fol)
-        line.append((led, fol))
-        el = 1 if ew else 0
+        _, e, y, nel, pq = S.play_reply(e, y, el, led, fol, t, pq, rules)
+        line.append({"leader": seat[el], "led": name_of(led), "followed": name_of(fol), "winner": seat[nel]})
+        el = int(nel)
         ewon += el
     return line
-
-
-def _seats(line: list[tuple[int, int]], elder_leads: bool) -> tuple[list[str], list[str]]:
-    """Who led and who won each trick of a line."""
-    leaders, winners = [], []
-    for led, fol in line:
-        leaders.append("elder" if elder_leads else "younger")
-        follower_wins = (fol >> 3) == (led >> 3) and fol > led
-        elder_leads = follower_wins != elder_leads
-        winners.append("elder" if elder_leads else "younger")
-    return leaders, winners
 
 
 def solve_answer(pos: Position, rules: PiquetRules) -> dict:
@@ -161,8 +138,7 @@ def solve_answer(pos: Position, rules: PiquetRules) -> dict:
         "nodes": nodes,
         "seconds": round(seconds, 6),
         "leader": "elder" if pos.elder_leads else "younger",
-        "line": [{"leader": seat, "led": name_of(a), "followed": name_of(b), "winner": win}
-                 for (a, b), seat, win in zip(line, *_seats(line, pos.elder_leads), strict=True)],
+        "line": line,
         "won": [pos.e_won, pos.y_won],
         "scores": [pos.e_score, pos.y_score],
         "pique_done": pos.pique_done,

@@ -198,6 +198,20 @@ def position_key(e, y, el, ewon, pq, mem):
 
 
 @njit(cache=True, inline="always")
+def play_reply(e, y, el, led, c, t, pq, rules):
+    """The follower plays c to ``led`` (already out of the leader's hand) in trick t: elder's
+    points minus younger's from the trick, the hands after it, who leads next (1 elder), and the
+    pique state."""
+    fw = (c >> 3) == (led >> 3) and c > led
+    ew = fw != (el == 1)
+    d, pq2 = trick_value(el == 1, ew, fw, t, pq, rules)
+    bit = 1 << c
+    ne = e if el else e & ~bit
+    ny = y & ~bit if el else y
+    return d, ne, ny, np.int64(1) if ew else np.int64(0), pq2
+
+
+@njit(cache=True, inline="always")
 def _slot(key, bits):
     return np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(64 - bits))
 
@@ -293,13 +307,7 @@ def _search(e, y, el, led, ewon, pq, alpha, beta, rules, mem, bits):
         while moves:
             c = lowest_bit(moves)
             moves &= moves - 1
-            fw = (c >> 3) == (led >> 3) and c > led
-            ew = fw != (el == 1)
-            d, pq2 = trick_value(el == 1, ew, fw, t, pq, rules)
-            bit = 1 << c
-            ne = e if el else e & ~bit
-            ny = y & ~bit if el else y
-            nel = np.int64(1) if ew else np.int64(0)
+            d, ne, ny, nel, pq2 = play_reply(e, y, el, led, c, t, pq, rules)
             if ne == 0 and ny == 0:
                 v = d + cards_value(ewon + nel, rules)
                 if (maximise and v > best) or (not maximise and v < best):
@@ -372,14 +380,8 @@ def follow_values(e, y, el, led, ewon, pq, rules, mem, out):
     while cand:
         c = lowest_bit(cand)
         cand &= cand - 1
-        fw = (c >> 3) == (led >> 3) and c > led
-        ew = fw != (el == 1)
-        d, pq2 = trick_value(el == 1, ew, fw, t, pq, rules)
-        bit = 1 << c
-        ne = e if el else e & ~bit
-        ny = y & ~bit if el else y
-        nel = 1 if ew else 0
-        if popcount(ne) == 0:
+        d, ne, ny, nel, pq2 = play_reply(e, y, el, led, c, t, pq, rules)
+        if ne == 0:
             v = d + cards_value(ewon + nel, rules)
         else:
             v = d + _search(np.int64(ne), np.int64(ny), np.int64(nel), np.int64(-1), np.int64(ewon + nel),
