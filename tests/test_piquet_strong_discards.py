@@ -43,6 +43,8 @@ def test_strong_analysis_ranks_reports_and_compares_with_the_heuristic():
         assert lo <= e["net"]["value"] <= hi
         assert 0 <= e["p_cards"]["value"] <= 1 and e["net"]["n"] == 80
     assert -1 <= s["kendall_tau"]["value"] <= 1 and s["kendall_tau"]["over"] == 6
+    # Each best's cost under the other's play, on deals neither ranking saw.
+    assert s["heuristic_best_cost_under_strong"]["n"] == s["strong_best_cost_under_heuristic"]["n"] == 80
     assert [e["dd_rank"] for e in s["search"]["exchanges"]] != [] and s["best"] == s["search"]["exchanges"][0]["discard"]
     assert s["players"]["search"]["kind"] == "search" and s["players"]["dd"]["kind"] == "dd"
     json.dumps(s)
