@@ -72,20 +72,22 @@ def bench_solver(positions: int = 20_000, repeats: int = 5) -> dict:
             "statistic": "median", "repeats": repeats}
 
 
-def bench_piquet(deals: int = 2_000_000, reference_deals: int = 1_000, repeats: int = 5) -> dict:
-    """Full Piquet deals (exchanges, declarations, 12 tricks; heuristic policies, seed-de) per second."""
+def bench_piquet(deals: int = 2_000_000, reference_deals: int = 1_000, repeats: int = 5,
+                 policy: str = "heuristic") -> dict:
+    """Full Piquet deals (exchanges, declarations, 12 tricks; seed-de) per second, both players
+    ``policy`` (heuristic, or learned: the heuristic's play with the learned exchange)."""
     from analysis.piquet import kernel as K
-    from analysis.piquet.policies import HeuristicPolicy
+    from analysis.piquet.policies import get_policy
     from analysis.piquet.reference import play_deal
     from analysis.piquet.rules import get_rules
 
     rules = get_rules()
-    pol = HeuristicPolicy()
+    pol = get_policy(policy)
     args = (rules.to_array(), pol.to_array(), pol.to_array())
-    results = _bench("piquet", K.deals_block, args, lambda i: play_deal(1, i, rules, pol, pol), deals,
-                     reference_deals, repeats, 1 << 13)
+    results = _bench("piquet" if policy == "heuristic" else f"piquet {policy}", K.deals_block, args,
+                     lambda i: play_deal(1, i, rules, pol, pol), deals, reference_deals, repeats, 1 << 13)
     return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
-            "statistic": "median", "policies": "heuristic", "rules": rules.name}
+            "statistic": "median", "policies": policy, "rules": rules.name}
 
 
 def bench_piquet_players(repeats: int = 3, solves: int = 2_000, dd_deals: int = 4_000, search_deals: int = 400) -> dict:
@@ -169,7 +171,11 @@ def bench_text(res: dict) -> str:
     text = "\n".join(
         f"{r['game']}: {r['threads']} thread(s) {r['deals_per_s']:,.0f} deals/s · reference "
         f"{r['reference_deals_per_s']:,.0f} deals/s · speedup per thread {r['speedup_vs_reference']:,.0f}×"
-        for r in res["results"])
+        for r in res["results"] + res.get("learned", {}).get("results", []))
+    if "learned" in res:
+        ratios = [f"{lr['deals_per_s'] / r['deals_per_s']:.2f} at {r['threads']} thread(s)"
+                  for r, lr in zip(res["results"], res["learned"]["results"], strict=True)]
+        text += "\npiquet learned exchange / heuristic exchange, same run: " + ", ".join(ratios)
     if "solver" in res:
         text += (f"\necarte double-dummy solver: {res['solver']['solves_per_s']:,.0f} solves/s (random 5-card "
                  "positions, 1 thread)")

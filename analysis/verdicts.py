@@ -48,6 +48,8 @@ class Verdict:
         kinds = []
         for p in self.policies.values():
             k = p.get("kind", "?") if isinstance(p, dict) else str(p)
+            if isinstance(p, dict) and p.get("exchange") == "learned":
+                k += " with the learned exchange"
             if k not in kinds:
                 kinds.append(k)
         return ", ".join(kinds)

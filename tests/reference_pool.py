@@ -129,6 +129,8 @@ def _piquet_cases() -> list[Case]:
                 Case("piquet", g, "deals", v, (), "random", "random", 20261130, third),
                 Case("piquet", g, "deals", v, (), "tuned", "random", 3, third // 2),
                 Case("piquet", g, "deals", v, (), "random", "tuned", 4, third - third // 2)]
+        out += [Case("piquet", g, "deals", v, (), "learned", "heuristic", 11, 3000),
+                Case("piquet", g, "deals", v, (), "heuristic", "learned", 12, 3000)]
     out += [Case("piquet", "switches", "deals", "seed-de", PIQUET_SWITCHES, "heuristic", "random", 9, 5000),
             Case("piquet", "switches", "deals", "seed-de", PIQUET_SWITCHES, "random", "heuristic", 10, 5000)]
     for v in ("seed-de", "seed-no", "cavendish"):
@@ -205,6 +207,7 @@ def policy(game: str, name: str):
         from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
 
         return {"heuristic": HeuristicPolicy, "random": RandomPolicy,
+                "learned": lambda: HeuristicPolicy(exchange="learned"),
                 "tuned": lambda: HeuristicPolicy(len_weight=2, point_bonus=3, sequence_bonus=10, set_bonus=4,
                                                  ace_bonus=0, guard_bonus=9, elder_keep=9, younger_keep=14,
                                                  track_cards=False)}[name]()
@@ -327,8 +330,8 @@ def _module_file(root: Path, module: str) -> Path | None:
 def source_files(game: str) -> list[Path]:
     """The files the reference's outcomes depend on: the game's reference.py and the sibling
     modules it is split into (reference_*.py: cards, scoring, policies, checks, ...), rules.py and
-    policies.py, every module of the game package the reference imports (transitively), and
-    analysis/rng.py (the deal streams). Paths relative to the directory holding ``analysis``."""
+    policies.py, every module of the game package the reference imports (transitively), the
+    game's shipped parameters (data/*.json) and analysis/rng.py (the deal streams). Paths relative to the directory holding ``analysis``."""
     root = Path(analysis.__file__).resolve().parent.parent
     package = f"analysis.{game}"
     seen: set[Path] = set()
@@ -351,6 +354,7 @@ def source_files(game: str) -> list[Path]:
                         todo.append(target)
     seen |= {root / "analysis" / game / "rules.py", root / "analysis" / game / "policies.py",
              root / "analysis" / "rng.py"}
+    seen |= set((root / "analysis" / game).glob("data/*.json"))  # shipped parameters (the learned exchange's)
     return sorted(p.relative_to(root) for p in seen)
 
 

@@ -212,6 +212,6 @@ def test_discard_study_runs_and_summarises():
     df = study_hands(3, "younger", get_rules(), samples=400, seed=2)
     s = summary(df)
     assert s["hands"] == 3 and abs(sum(s["best_takes"].values()) - 1) < 1e-12
-    assert set(s["rules"]) == {"shortest_weakest", "keep_point", "keep_guards", "heuristic"}
+    assert set(s["rules"]) == {"shortest_weakest", "keep_point", "keep_guards", "heuristic", "learned"}
     assert all(r["cost"]["value"] >= 0 for r in s["rules"].values())  # nothing beats the best on average
     assert s["random_cost"]["value"] > 0 and 0 <= s["best_exchange"]["keeps_point_suit"] <= 1

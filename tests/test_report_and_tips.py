@@ -109,11 +109,16 @@ def test_piquet_tip_verdicts_are_real():
     assert all(v["verdict"] == "supported" for v in by_id["PQ-T9"]["verdicts"])
     assert [v["variant"] for v in by_id["PQ-T2"]["verdicts"]] == ["seed-de, elder", "seed-de, younger"]
     assert by_id["PQ-T3"]["verdicts"][0]["details"]["arithmetic"]["elder_unseen"] == 15
-    assert by_id["PQ-T10"]["verdicts"][0]["parties"] == 30_000 // 6
-    assert {v["verdict"] for v in by_id["PQ-T10"]["verdicts"]} == {"not testable"}
-    assert all("symmetry" in v["details"]["why_not_testable"] for v in by_id["PQ-T10"]["verdicts"])
+    # PQ-T10 is judged with score-aware search players (16 parties at this budget), dd on more.
+    assert by_id["PQ-T10"]["verdicts"][0]["parties"] == 16
+    assert all(v["players"] == "search" and v["details"]["dd_parties"] == 500 for v in by_id["PQ-T10"]["verdicts"])
     assert [v["variant"] for v in by_id["PQ-T8"]["verdicts"]] == ["seed-de, elder", "seed-de, younger"]
-    assert {v["players"] for v in by_id["PQ-T3"]["verdicts"] + by_id["PQ-T11"]["verdicts"]} == {"search"}
+    assert {v["players"] for v in by_id["PQ-T3"]["verdicts"]} == {"search"}
+    # PQ-T11 causal: double-dummy lines from the learned exchanges; T7 and T13 with the learned exchange.
+    assert {v["players"] for v in by_id["PQ-T11"]["verdicts"]} == {"dd with the learned exchange"}
+    assert all(v["effect"]["n"] > 0 for v in by_id["PQ-T11"]["verdicts"])
+    assert {v["players"] for v in by_id["PQ-T7"]["verdicts"] + by_id["PQ-T13"]["verdicts"]} == {
+        "heuristic with the learned exchange"}
     assert all(Verdict.from_dict(v).to_dict() == v for t in res["tips"] for v in t["verdicts"])
     assert by_id["PQ-T12"]["status"] == "not yet studied" and by_id["PQ-T12"]["verdicts"] == []
     assert by_id["PQ-T6"]["verdicts"][0]["players"] == "search"

@@ -161,15 +161,14 @@ def piquet_discards_cmd(hands, seat, samples, quick, elder_took, seed, rules, ru
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
 def piquet_players_cmd(search_deals, seed, rules, rule, out, threads, as_json, quiet):
-    """The heuristic, search and dd players beside Cavendish's 10,000 expert hands: scores, who wins
-    the cards, pique and repique, capot, with intervals."""
+    """The heuristic, learned, search and dd players beside Cavendish's 10,000 expert hands: scores, who wins
+    the cards, pique and repique, capot, rubicons in parties, with intervals."""
     import os
 
-    from analysis.piquet.players_study import players_json, players_table, players_text
+    from analysis.piquet.players_study import player_deals, players_json, players_table, players_text
 
     r = _rules(rules, rule)
-    df = players_table({"heuristic": 10 * search_deals, "search": search_deals, "dd": 10 * search_deals}, seed, r,
-                       threads=threads, quiet=quiet)
+    df = players_table(player_deals(search_deals), seed, r, threads=threads, quiet=quiet)
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, f"piquet_players_{r.name}.csv")
     df.to_csv(path, index=False)

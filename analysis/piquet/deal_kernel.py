@@ -33,6 +33,7 @@ from analysis.piquet.layout import (
     O_TOTAL,
     O_TRICK_POINTS,
 )
+from analysis.piquet.learned_exchange import exchange_model
 from analysis.piquet.play_kernel import (
     card_values,
     choose_discard,
@@ -116,13 +117,14 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
 
     # PQ-EX-E, PQ-EX-Y (the exchange's work space: 16 int32 slots, which it compares faster).
     work = scratch[S_DISCARD:S_DISCARD + 8].view(np.int32)
-    sto, e_disc = choose_discard(elder, 1, 5, pe, ve, False, sto, work, e_force)
+    model = exchange_model(rules[R_YOUNGER_TAKES_LEFTOVERS], rules[R_LEAD_POINTS_EVERY_TRICK])
+    sto, e_disc = choose_discard(elder, 1, 5, pe, ve, False, sto, work, e_force, model)
     k = popcount(e_disc)
     elder = (elder & ~e_disc) | talon_cards(deck, 0, k)
     leftovers = rules[R_YOUNGER_TAKES_LEFTOVERS]
     y_from = k if leftovers else 5
     y_hi = 8 - k if leftovers else 3
-    sto, y_disc = choose_discard(younger, rules[R_YOUNGER_MIN], y_hi, py, vy, True, sto, work, y_force)
+    sto, y_disc = choose_discard(younger, rules[R_YOUNGER_MIN], y_hi, py, vy, True, sto, work, y_force, model)
     m = popcount(y_disc)
     younger = (younger & ~y_disc) | talon_cards(deck, y_from, y_from + m)
     if record:

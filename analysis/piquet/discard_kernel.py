@@ -24,15 +24,16 @@ from analysis.piquet.kernel import (
     O_SETS,
     O_TOTAL,
     card_values,
-    heuristic_discard,
+    choose_discard,
     play_dealt,
     point_key,
     sequence_key_and_score,
     set_key_and_score,
 )
-from analysis.piquet.policies import KIND_RANDOM, P_FORCE_COUNT, P_KIND
-from analysis.piquet.rules import R_YOUNGER_MIN, R_YOUNGER_TAKES_LEFTOVERS
-from analysis.piquet.strong_play import play_scratch, uses_solver
+from analysis.piquet.learned_exchange import exchange_model
+from analysis.piquet.policies import KIND_RANDOM, P_KIND
+from analysis.piquet.rules import R_LEAD_POINTS_EVERY_TRICK, R_YOUNGER_MIN, R_YOUNGER_TAKES_LEFTOVERS
+from analysis.piquet.strong_play import S_DISCARD, play_scratch, uses_solver
 from analysis.rng import EMPTY_HALF, below32, stream_start
 
 # Flags of one (deal, option), from the analysed player's side.
@@ -86,17 +87,18 @@ def options_chunk(useed, start, count, hand_codes, unseen, younger, options, rul
     cache = theirs[P_KIND] != KIND_RANDOM
     their_discard = np.full(6, -1, dtype=np.int64)
     lo_y = rules[R_YOUNGER_MIN]
+    model = exchange_model(rules[R_YOUNGER_TAKES_LEFTOVERS], rules[R_LEAD_POINTS_EVERY_TRICK])
+    work = scratch[S_DISCARD:S_DISCARD + 8].view(np.int32)
     for r in range(count):
         i = start + r
         elder, yng = sample_deck(deck, hand_codes, unseen, useed, i, younger)
         sto0 = stream_start(useed, np.uint64(i), np.uint64(1))
         if cache and younger:
-            k = pe[P_FORCE_COUNT]
-            their_discard[0] = heuristic_discard(elder, k, k, pe, ve, False, scratch)
+            _, their_discard[0] = choose_discard(elder, 1, 5, pe, ve, False, sto0, work, -1, model)
         elif cache:
             for k in range(1, 6):
                 hi = 8 - k if rules[R_YOUNGER_TAKES_LEFTOVERS] else 3
-                their_discard[k] = heuristic_discard(yng, lo_y, hi, py, vy, True, scratch)
+                _, their_discard[k] = choose_discard(yng, lo_y, hi, py, vy, True, sto0, work, -1, model)
         for o in range(options.shape[0]):
             opt = options[o]
             theirs_now = their_discard[0 if younger else popcount(opt)]

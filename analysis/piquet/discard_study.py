@@ -23,6 +23,7 @@ RULES_OF_THUMB = {
     "keep_point": "keep the point suit, throw the weakest other cards",
     "keep_guards": "younger: shortest and weakest first, but keep guards of kings and queens",
     "heuristic": "the engine's heuristic exchange (a 'typical' player)",
+    "learned": "the learned exchange (the scorer fitted to the analyser, `--policy learned`)",
 }
 
 
@@ -48,10 +49,12 @@ def rule_discards(hand: int, seat: str, rules: PiquetRules, elder_took: int = 5)
     guards = ref.guards(hand)
     unguarded = [c for c in shortest if not guards >> c & 1]
     player = ref.Player(HeuristicPolicy(), seat, None)
+    learned = ref.Player(HeuristicPolicy(exchange="learned"), seat, None)
     out = {
         "shortest_weakest": sum(1 << c for c in shortest[:n]),
         "keep_point": sum(1 << c for c in outside[:n]) if len(outside) >= lo else sum(1 << c for c in shortest[:n]),
         "heuristic": sum(1 << c for c in player.discard(hand, lo, hi)),
+        "learned": sum(1 << c for c in learned.discard(hand, lo, hi, model=ref.exchange_model(rules))),
     }
     if seat == "younger":
         out["keep_guards"] = sum(1 << c for c in unguarded[:n])

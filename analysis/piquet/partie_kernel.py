@@ -26,21 +26,21 @@ from analysis.piquet.layout import (
     N_PARTIE_TALLY,
     O_TOTAL,
 )
-from analysis.piquet.play_kernel import card_values
+from analysis.piquet.play_kernel import VALUES_SIZE, card_values
 from analysis.piquet.rules import (
     R_PARTIE_DEALS,
     R_RUBICON,
     R_RUBICON_BONUS,
     R_TIE_EXTRA_DEALS,
 )
-from analysis.piquet.strong_play import play_scratch, uses_solver
+from analysis.piquet.strong_play import S_PARTIE, play_scratch, uses_solver
 from analysis.rng import below, stream_start
 
 
 @njit(cache=True)
 def partie_values(pa, pb):
     """card_values of A as elder, A as younger, B as elder, B as younger (rows 0..3)."""
-    v = np.empty((4, 2048), dtype=np.int64)
+    v = np.empty((4, VALUES_SIZE), dtype=np.int64)
     v[0] = card_values(pa, False)
     v[1] = card_values(pa, True)
     v[2] = card_values(pb, False)
@@ -63,7 +63,12 @@ def play_partie(useed, g, rules, pa, pb, values, deck, out, scratch, res):
         while d < n:
             stc = stream_start(useed, ug, np.uint64(2 * d))
             sto = stream_start(useed, ug, np.uint64(2 * d + 1))
-            if (d % 2 == 0) == a_elder_even:
+            a_elder = (d % 2 == 0) == a_elder_even
+            # The deciding deals: the partie's totals before the deal, by seat (strong_play).
+            scratch[S_PARTIE] = 1 if d >= rules[R_PARTIE_DEALS] - 1 else 0
+            scratch[S_PARTIE + 1] = a if a_elder else b
+            scratch[S_PARTIE + 2] = b if a_elder else a
+            if a_elder:
                 play_deal(deck, stc, sto, rules, pa, pb, values[0], values[3], out, scratch, False)
                 a += out[O_TOTAL]
                 b += out[O_TOTAL + 1]
@@ -77,6 +82,7 @@ def play_partie(useed, g, rules, pa, pb, values, deck, out, scratch, res):
         n += rules[R_TIE_EXTRA_DEALS]
         if n == d:
             break
+    scratch[S_PARTIE] = 0
     res[0] = a
     res[1] = b
     res[2] = d

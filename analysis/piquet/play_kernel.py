@@ -17,15 +17,18 @@ from analysis.piquet.card_masks import (
     lane_counts,
     smear_down,
 )
+from analysis.piquet.learned_exchange import MODEL_SIZE, N_MODELS, learned_discard, learned_tables
 from analysis.piquet.policies import (
     KIND_RANDOM,
     P_ACE_BONUS,
     P_ELDER_KEEP,
+    P_EXCHANGE,
     P_FORCE_COUNT,
     P_FORCE_DISCARD,
     P_FORCE_MASK,
     P_GUARD_BONUS,
     P_KIND,
+    P_LEARNED,
     P_LEN_WEIGHT,
     P_POINT_BONUS,
     P_SEQUENCE_BONUS,
@@ -34,12 +37,18 @@ from analysis.piquet.policies import (
 )
 from analysis.rng import below
 
+VALUES_SIZE = 2048 * (1 + N_MODELS)
+"""card_values' length: the keep values, then the learned scorer's tables of every model."""
+
 
 @njit(cache=True)
 def card_values(p, is_younger):
     """The part of the heuristic's keep value that depends on a card's own suit only, for every
-    lane and rank: table[8 * lane + rank] (the point-suit and set bonuses are added per hand)."""
-    table = np.zeros(2048, dtype=np.int64)
+    lane and rank: table[8 * lane + rank] (the point-suit and set bonuses are added per hand); with
+    the learned exchange, its suit-only tables follow (``learned_exchange.learned_tables``)."""
+    table = np.zeros(VALUES_SIZE, dtype=np.int64)
+    if p[P_EXCHANGE] == 1:
+        table[2048:] = learned_tables(seat_weights(p, is_younger))
     gb = p[P_GUARD_BONUS] if is_younger else 0
     for lane in range(256):
         n = popcount(lane)
@@ -114,18 +123,28 @@ def random_discard(hand, lo, hi, sto):
 
 
 @njit(cache=True, inline="always")
-def choose_discard(hand, lo, hi, p, values, is_younger, sto, scratch, force):
+def seat_weights(p, is_younger):
+    """The learned exchange's weights of the seat, every model (a view of the policy array)."""
+    a = P_LEARNED + (N_MODELS * MODEL_SIZE if is_younger else 0)
+    return p[a:a + N_MODELS * MODEL_SIZE]
+
+
+@njit(cache=True, inline="always")
+def choose_discard(hand, lo, hi, p, values, is_younger, sto, scratch, force, model):
     """The discard of the player with policy p: ``force`` (a mask) when it is not -1, else the
-    policy's forced discard or count if set, else the random or heuristic choice."""
+    policy's forced discard or count if set, else the random, learned (``model``: the rule set's,
+    ``learned_exchange.exchange_model``) or heuristic choice."""
     if force >= 0:
         return sto, force
     if p[P_FORCE_DISCARD]:
         return sto, p[P_FORCE_MASK]
     if p[P_FORCE_COUNT] >= 0:
-        lo = p[P_FORCE_COUNT]
+        lo = min(p[P_FORCE_COUNT], hi)  # a count above the most allowed: take all allowed
         hi = lo
     if p[P_KIND] == KIND_RANDOM:
         return random_discard(hand, lo, hi, sto)
+    if p[P_EXCHANGE] == 1:
+        return sto, learned_discard(hand, lo, hi, seat_weights(p, is_younger), values[2048:], model, scratch)
     return sto, heuristic_discard(hand, lo, hi, p, values, is_younger, scratch)
 
 

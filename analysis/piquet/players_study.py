@@ -12,7 +12,15 @@ import pandas as pd
 from analysis.piquet import kernel as K
 from analysis.stats import Estimate, proportion
 
-PLAYERS = ("heuristic", "search", "dd")
+PLAYERS = {
+    "heuristic": ("heuristic", []),
+    "learned": ("learned", []),
+    "search": ("search", []),
+    "search, learned exchange": ("search", ["exchange=learned"]),
+    "dd": ("dd", []),
+}
+"""Each row's player: a policy name and parameters (get_policy). In the parties behind the Rubicon
+column the search and dd players play the deciding deal for the partie's margin (``partie=margin``)."""
 STATISTICS = (
     ("elder_score", "elder's mean deal score"),
     ("younger_score", "younger's mean deal score"),
@@ -23,17 +31,22 @@ STATISTICS = (
     ("repique_elder", "repique, elder"),
     ("repique_younger", "repique, younger"),
     ("capot", "capot (either player)"),
+    ("rubicon", "parties with a rubicon (loser under 100)"),
 )
 CAVENDISH = {
     "elder_score": 33.6, "younger_score": 18.4, "cards_elder": 0.625, "cards_younger": 0.25,
     "cards_divided": 0.12, "pique_or_repique": 0.122, "repique_elder": 0.035, "repique_younger": 0.013,
+    "rubicon": 0.22,
 }
 """Cavendish's figures (CLASSICAL.md): the means at bin midpoints (rough), the rest from his odds
 (elder wins the cards 5 to 3 on, younger nearly 3 to 1 against, divided a little over 7 to 1
-against, pique about 12.2% counting repiques, repique elder 27.5 and younger 75 to 1 against)."""
+against, pique about 12.2% counting repiques, repique elder 27.5 and younger 75 to 1 against, a
+partie ending in a rubicon about 7 to 2 against)."""
 
 WHY = {
     "heuristic": "Rulebook heuristics: leads its longest master suit, wins cheaply, plans nothing.",
+    "learned": "The heuristic's card play with the learned exchange (fitted to the discard analyser).",
+    "search, learned exchange": "The search player's cards with the learned exchange.",
     "search": "Samples the opponent's hidden cards consistently with all he has seen and declared and solves "
               "each sample exactly: a legal player.",
     "dd": "Sees both hands: not a legal player but the ceiling of trick play with these exchanges.",
@@ -64,6 +77,11 @@ def player_stats(t) -> dict[str, Estimate]:
     return out
 
 
+def player_deals(search_deals: int) -> dict[str, int]:
+    """Deals per row at a search budget: the search rows that many, the others ten times as many."""
+    return {name: search_deals if policy == "search" else 10 * search_deals for name, (policy, _) in PLAYERS.items()}
+
+
 def players_table(deals: dict[str, int], seed: int = 0, rules=None, *, threads: int | None = None,
                   quiet: bool = True) -> pd.DataFrame:
     """One row per player (``deals``: deals each, by player name) and one for Cavendish: value, lo
@@ -72,17 +90,25 @@ def players_table(deals: dict[str, int], seed: int = 0, rules=None, *, threads: 
     from analysis.piquet.rules import get_rules
     from analysis.piquet.studies import deal_tallies
 
+    from analysis.piquet.studies import partie_stats, simulate_parties
+
     rules = rules or get_rules("cavendish")
     rows = []
     for name, n in deals.items():
-        p = get_policy(name)
+        policy, params = PLAYERS[name]
+        p = get_policy(policy, params)
         stats = player_stats(deal_tallies(n, seed, rules, p, p, threads=threads, quiet=quiet))
-        row = {"player": name, "deals": n, "policy": json.dumps(p.describe()),
+        in_parties = get_policy(policy, params + (["partie=margin"] if policy in ("search", "dd") else []))
+        parties = max(16, n // rules.partie_deals)
+        stats["rubicon"] = partie_stats(simulate_parties(parties, seed, rules, in_parties, in_parties,
+                                                         threads=threads)["tallies"])["rubicon"]
+        row = {"player": name, "deals": n, "parties": parties, "policy": json.dumps(p.describe()),
                "why": WHY[name] + _against_cavendish(stats)}
         for k, _ in STATISTICS:
             row[k], row[f"{k}_lo"], row[f"{k}_hi"] = stats[k].value, stats[k].lo, stats[k].hi
         rows.append(row)
-    cav = {"player": "Cavendish", "deals": 10_000, "policy": "expert human play", "why": WHY["Cavendish"]}
+    cav = {"player": "Cavendish", "deals": 10_000, "parties": None, "policy": "expert human play",
+           "why": WHY["Cavendish"]}
     for k, _ in STATISTICS:
         v = CAVENDISH.get(k)
         cav[k], cav[f"{k}_lo"], cav[f"{k}_hi"] = v, None, None
@@ -90,7 +116,9 @@ def players_table(deals: dict[str, int], seed: int = 0, rules=None, *, threads: 
     df = pd.DataFrame(rows)
     df.attrs.update({"rules": rules.name, "seed": seed,
                      "caption": f"Piquet players against Cavendish's 10,000 hands ({rules.name} rules; each "
-                                "player in both seats, its own exchanges = the heuristic's; 95% intervals)"})
+                                "player in both seats; exchanges the heuristic's unless the row says learned; "
+                                "rubicons from parties of the same players, search and dd playing the sixth deal "
+                                "for the partie's margin; 95% intervals)"})
     return df
 
 

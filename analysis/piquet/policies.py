@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.errors import InputError
+from analysis.piquet.learned_exchange import MODEL_SIZE, N_MODELS
 
 # Slots of the policy array.
 P_KIND = 0  # 0 heuristic, 1 random
@@ -31,7 +32,13 @@ P_FORCE_DISCARD = 10
 P_FORCE_MASK = 11
 # A forced number of cards to exchange (the policy still chooses which): -1 when the policy decides.
 P_FORCE_COUNT = 12
-N_POLICY_SLOTS = 13
+# The exchange: 0 the keep values above, 1 the learned scorer (analysis.piquet.learned_exchange),
+# whose integer weights follow in P_LEARNED: seat (elder, younger), then model, MODEL_SIZE each.
+P_EXCHANGE = 13
+P_LEARNED = 14
+N_POLICY_SLOTS = P_LEARNED + 2 * N_MODELS * MODEL_SIZE
+
+EXCHANGES = ("keep", "learned")
 
 KIND_HEURISTIC = 0
 KIND_RANDOM = 1
@@ -48,7 +55,9 @@ class HeuristicPolicy:
     master card of the longest suit holding one, else the lowest card of the longest suit; follow
     by winning as cheaply as possible, else play low; void, throw the lowest card (shortest suit on ties).
     ``track_cards`` remembers the cards seen (own discards, seen talon cards, cards played, the
-    opponent's voids) when judging what is master.
+    opponent's voids) when judging what is master. ``exchange="learned"`` replaces the keep values
+    by the scorer fitted to the discard analyser (analysis.piquet.learned_exchange; the ``learned``
+    policy); the other exchange parameters are then unused.
     """
 
     len_weight: int = 1
@@ -60,13 +69,16 @@ class HeuristicPolicy:
     elder_keep: int = 12
     younger_keep: int = 9
     track_cards: bool = True
+    exchange: str = "keep"
 
     kind = "heuristic"
 
     def __post_init__(self) -> None:
+        if self.exchange not in EXCHANGES:
+            raise InputError(f"exchange must be one of {', '.join(EXCHANGES)}, not {self.exchange!r}")
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name != "track_cards" and not 0 <= value <= 100:
+            if f.name not in ("track_cards", "exchange", "partie") and not 0 <= value <= 100:
                 raise InputError(f"{f.name} must be between 0 and 100, not {value}")
 
     def to_array(self, force_discard: int | None = None, force_count: int | None = None) -> np.ndarray:
@@ -83,6 +95,11 @@ class HeuristicPolicy:
         a[P_ELDER_KEEP] = self.elder_keep
         a[P_YOUNGER_KEEP] = self.younger_keep
         a[P_TRACK_CARDS] = int(self.track_cards)
+        if self.exchange == "learned":
+            from analysis.piquet.learned_fit import load_weights
+
+            a[P_EXCHANGE] = 1
+            a[P_LEARNED:N_POLICY_SLOTS] = load_weights().ravel()
         _force(a, force_discard, force_count)
         return a
 
@@ -117,10 +134,12 @@ def _force(a: np.ndarray, force_discard: int | None, force_count: int | None) ->
 
 
 def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | None = None):
-    """A policy by name (``heuristic``, ``random``, or the solver's players ``dd`` and ``search``,
-    analysis.piquet.strong_policies) with parameters overridden (``key=value``)."""
+    """A policy by name (``heuristic``, ``random``, ``learned`` (the heuristic with the learned
+    exchange), or the solver's players ``dd`` and ``search``, analysis.piquet.strong_policies) with
+    parameters overridden (``key=value``; ``exchange=learned`` gives dd or search the learned exchange)."""
     from analysis.piquet.strong_policies import DoubleDummyPolicy, SearchPolicy
     from analysis.variants import pick_policy
 
     return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy(),
-                       {"dd": DoubleDummyPolicy(), "search": SearchPolicy()})
+                       {"dd": DoubleDummyPolicy(), "search": SearchPolicy(),
+                        "learned": HeuristicPolicy(exchange="learned")})

@@ -71,6 +71,9 @@ from analysis.piquet.reference_policies import (  # noqa: F401
     Player,
     guards,
     keep_values,
+    learned_count_terms,
+    learned_discard,
+    learned_features,
     point_suit,
 )
 from analysis.piquet.reference_scoring import (  # noqa: F401
@@ -180,13 +183,23 @@ class DealResult:
 
 
 def play_deal(seed: int, index: int, rules: PiquetRules, elder_policy, younger_policy=None,
-              lane_base: int = 0) -> DealResult:
+              lane_base: int = 0, *, partie: tuple[int, int] | None = None) -> DealResult:
     """Play one deal (docs/piquet-engine.md, "One deal"): cards from Stream(seed, index,
-    lane_base), the random policy's choices from Stream(seed, index, lane_base + 1)."""
+    lane_base), the random policy's choices from Stream(seed, index, lane_base + 1). ``partie``:
+    elder's and younger's partie totals before a deciding deal of a partie (see :func:`play_cards`)."""
     if younger_policy is None:
         younger_policy = elder_policy
     return play_cards(deal_cards(seed, index, lane_base), rules, elder_policy, younger_policy,
-                      Stream(seed, index, lane_base + 1), seed=seed, index=index, lane_base=lane_base)
+                      Stream(seed, index, lane_base + 1), seed=seed, index=index, lane_base=lane_base,
+                      partie=partie)
+
+
+def exchange_model(rules: PiquetRules) -> int:
+    """The learned exchange's model for a rule set: 0 seed-de's (younger takes the bottom three
+    only), else 1 seed-no's (points for the first lead only) or 2 cavendish's (for every lead)."""
+    if not rules.younger_takes_leftovers:
+        return 0
+    return 2 if rules.trick_scoring == "lead_and_win_against" else 1
 
 
 def player_for(policy, seat: str, choices: Stream) -> Player:
@@ -199,11 +212,15 @@ def player_for(policy, seat: str, choices: Stream) -> Player:
 
 def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy, choices: Stream, *,
                elder_discard: list[int] | None = None, younger_discard: list[int] | None = None,
-               elder_count: int | None = None, seed: int = 0, index: int = 0, lane_base: int = 0) -> DealResult:
+               elder_count: int | None = None, seed: int = 0, index: int = 0, lane_base: int = 0,
+               partie: tuple[int, int] | None = None) -> DealResult:
     """Play a deal whose 32 cards are given (elder's 12, younger's 12, the talon top first).
 
     The discard analyser's entry: ``elder_discard`` / ``younger_discard`` force a player's
-    discard; ``elder_count`` forces how many cards elder exchanges (his policy picks which)."""
+    discard; ``elder_count`` forces how many cards elder exchanges (his policy picks which).
+    ``partie``: (E0, Y0), elder's and younger's partie totals before a deciding deal of a partie
+    (a ``dd`` or ``search`` player with ``partie=margin|win`` then plays for the partie,
+    docs/piquet-engine.md, "Playing for the partie"); None for any other deal."""
     elder_dealt, younger_dealt, talon = deck[:HAND_SIZE], deck[HAND_SIZE:2 * HAND_SIZE], deck[24:]
     players = {ELDER: player_for(elder_policy, ELDER, choices),
                YOUNGER: player_for(younger_policy, YOUNGER, choices)}
@@ -214,13 +231,13 @@ def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy
         e_disc = sorted(elder_discard)
     else:
         bounds = (elder_count, elder_count) if elder_count is not None else elder_bounds()
-        e_disc = players[ELDER].discard(hands[ELDER], *bounds)
+        e_disc = players[ELDER].discard(hands[ELDER], *bounds, model=exchange_model(rules))
     k = len(e_disc)
     hands[ELDER] = hands[ELDER] & ~mask_of_codes(e_disc) | mask_of_codes(talon[:k])
     if younger_discard is not None:
         y_disc = sorted(younger_discard)
     else:
-        y_disc = players[YOUNGER].discard(hands[YOUNGER], *younger_bounds(rules, k))
+        y_disc = players[YOUNGER].discard(hands[YOUNGER], *younger_bounds(rules, k), model=exchange_model(rules))
     m = len(y_disc)
     y_took = [talon[t] for t in younger_talon_indices(rules, k, m)]
     hands[YOUNGER] = hands[YOUNGER] & ~mask_of_codes(y_disc) | mask_of_codes(y_took)
@@ -228,7 +245,7 @@ def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy
         seen = [talon[t] for t in seen_talon_indices(seat, rules, k, m)]
         players[seat].start_play(hands[seat], disc, seen)
     # The dd and search players are shown the table (None when neither sits at it).
-    table = open_table(players, rules, hands, elder_dealt, younger_dealt)
+    table = open_table(players, rules, hands, elder_dealt, younger_dealt, partie)
 
     # Play (PQ-PLAY).
     pairs = []
@@ -322,10 +339,17 @@ def elder_in(deal: int, dealer_first: str) -> str:
     return other_player if deal % 2 == 0 else dealer_first
 
 
+def plays_for_partie(policy) -> bool:
+    """Whether a policy chooses its cards for the partie in deciding deals (``dd`` or ``search``
+    with ``partie=margin|win``)."""
+    return getattr(policy, "partie", "deal") != "deal"
+
+
 def play_partie(seed: int, index: int, rules: PiquetRules, policy_a, policy_b=None) -> PartieResult:
     """PQ-PARTIE, PQ-TIE, PQ-FIRST: the first dealer drawn (``first_dealer``), ``partie_deals``
     deals, dealer alternating, then ``tie_extra_deals`` more when the totals are equal. Deal d uses
-    lanes 2d and 2d+1."""
+    lanes 2d and 2d+1. The deciding deals (d >= partie_deals - 1) are told the totals before them,
+    (elder's, younger's), when a player plays for the partie (the only players it changes)."""
     policies = {"A": policy_a, "B": policy_a if policy_b is None else policy_b}
     dealer_first = first_dealer(seed, index)
     totals = {"A": 0, "B": 0}
@@ -335,7 +359,10 @@ def play_partie(seed: int, index: int, rules: PiquetRules, policy_a, policy_b=No
         d = len(deals)
         elder = elder_in(d, dealer_first)
         younger = "B" if elder == "A" else "A"
-        r = play_deal(seed, index, rules, policies[elder], policies[younger], lane_base=2 * d)
+        told = {}  # nothing for score-blind players: their deals are called as before
+        if d >= rules.partie_deals - 1 and any(plays_for_partie(p) for p in policies.values()):
+            told["partie"] = (totals[elder], totals[younger])
+        r = play_deal(seed, index, rules, policies[elder], policies[younger], lane_base=2 * d, **told)
         deals.append(r)
         totals[elder] += r.elder_total
         totals[younger] += r.younger_total

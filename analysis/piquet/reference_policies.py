@@ -58,6 +58,55 @@ def guards(hand: int) -> int:
     return out
 
 
+def learned_features(hand: int, c: int) -> list[int]:
+    """phi(c) of the learned exchange (docs/piquet-engine.md, "Learned exchange"), in the order of
+    learned_exchange.FEATURES, computed from the card's suit and the hand as the docs state it."""
+    s, r = suit_of(c), rank_of(c)
+    ranks = ranks_in(hand, s)
+    n = count(hand & suit_mask(s))
+    run = next(length for length, top in runs_of(ranks) if top - length < r <= top)
+    above = sum(1 for q in range(r + 1, 8) if not ranks >> q & 1)
+    near = sum(1 for q in range(r - 2, r + 3) if q != r and 0 <= q < 8 and ranks >> q & 1)
+    guard_mask = guards(hand)
+    top = rank_of(highest(hand & suit_mask(s)))
+    held = sum(hand >> (8 * t + r) & 1 for t in range(4))
+    in_point = s == point_suit(hand)
+    return ([int(n == length and r == q) for length in range(1, 9) for q in range(8)]
+            + [int(run == 2), int(run == 3), int(run == 4), int(run >= 5)]
+            + [int(above == 0), int(above == 1), int(above == 2), int(above >= 3)]
+            + [near, guard_mask >> c & 1,
+               int(r == top and r in (QUEEN, KING) and bool(guard_mask & suit_mask(s)))]
+            + [int(in_point and r == q) for q in range(8)] + [int(in_point and n >= 5)]
+            + [int(held == k and r == q) for k in (2, 3, 4) for q in range(TEN, 8)])
+
+
+def learned_count_terms(hand: int) -> list[int]:
+    """g(hand) of the learned exchange's count biases: aces, kings, the point suit's length, the
+    longest run of consecutive ranks in a suit, the 7s, 8s and 9s."""
+    runs = [length for s in range(4) for length, _ in runs_of(ranks_in(hand, s))]
+    return [sum(hand >> (8 * s + ACE) & 1 for s in range(4)), sum(hand >> (8 * s + KING) & 1 for s in range(4)),
+            count(hand & suit_mask(point_suit(hand))), max(runs), sum(count(hand & (0x07 << 8 * s)) for s in range(4))]
+
+
+def learned_discard(hand: int, lo: int, hi: int, weights) -> list[int]:
+    """The learned exchange with one model's integer ``weights`` (the card features, the biases of
+    taking 0..7 cards, then their hand terms, 5 per count): for each size k the k cards with the
+    highest u = w . phi (ties: the lower code first), then the size with the best total plus bias
+    (ties: the fewer cards)."""
+    nf = len(weights) - 8 * 6
+    u = {c: sum(w * f for w, f in zip(weights[:nf], learned_features(hand, c), strict=True))
+         for c in codes_of_mask(hand)}
+    g = learned_count_terms(hand)
+
+    def bias(k):
+        v = weights[nf + 8 + 5 * k:nf + 13 + 5 * k]
+        return weights[nf + k] + sum(a * b for a, b in zip(v, g, strict=True))
+
+    order = sorted(u, key=lambda c: (-u[c], c))
+    best = max(range(lo, hi + 1), key=lambda k: (sum(u[c] for c in order[:k]) + bias(k), -k))
+    return sorted(order[:best])
+
+
 def keep_values(hand: int, policy, seat: str) -> dict[int, int]:
     """The heuristic's keep value of each card of a 12-card hand (higher: rather kept)."""
     psuit = point_suit(hand)
@@ -114,14 +163,19 @@ class Player:
         """The below(n)-th lowest of n codes (ascending)."""
         return codes[self.choices.below(len(codes))]
 
-    def discard(self, hand: int, lo: int, hi: int) -> list[int]:
-        """PQ-EX-E / PQ-EX-Y: between lo and hi cards of the 12-card hand, ascending codes."""
+    def discard(self, hand: int, lo: int, hi: int, model: int = 0) -> list[int]:
+        """PQ-EX-E / PQ-EX-Y: between lo and hi cards of the 12-card hand, ascending codes
+        (``model``: the learned exchange's model of the rule set, learned_exchange.exchange_model)."""
         if self.random:
             n = lo + self.choices.below(hi - lo + 1)
             left, chosen = codes_of_mask(hand), []
             for _ in range(n):
                 chosen.append(left.pop(self.choices.below(len(left))))
             return sorted(chosen)
+        if getattr(self.policy, "exchange", "keep") == "learned":
+            from analysis.piquet.learned_fit import load_weights
+
+            return learned_discard(hand, lo, hi, load_weights()[int(self.seat != ELDER), model].tolist())
         values = keep_values(hand, self.policy, self.seat)
         keep = self.policy.elder_keep if self.seat == ELDER else self.policy.younger_keep
         n = min(hi, max(lo, sum(v < keep for v in values.values())))

@@ -12,6 +12,10 @@ randomness used. Otherwise:
   solves each kept hand double dummy with its own, adds the values per legal card and plays the
   best total (ties: the lowest code). Without ``track_cards`` it knows only its hand and the cards
   played, and every draw is kept.
+- With ``partie=margin`` or ``partie=win``, in a deciding deal of a partie (the table is told the
+  partie's totals before the deal), either player values each legal card in each of its worlds (the
+  true hands, or the hands drawn as above) by the partie after the deal completed along the
+  double-dummy line (:mod:`analysis.piquet.reference_partie`) and plays the best sum.
 
 The double-dummy values come from the numba solver (:mod:`analysis.piquet.solver`; it is checked
 against the brute force of ``solve_reference`` in tests/test_piquet_solver.py). Everything else
@@ -22,9 +26,12 @@ A strong player is shown the table through a :class:`Table` that :func:`referenc
 builds only when a strong player sits at it: the hands now (``dd`` reads the opponent's), the hands
 the declarations were made on, the running scoresheet (the same :class:`Scoresheet` events as the
 deal's scoring: carte blanche, declarations with repique, then each finished trick through
-:func:`score_trick`), the tricks elder has won and the cards each player has played.
+:func:`score_trick`), the tricks elder has won, the cards each player has played and, in a
+deciding deal of a partie, the partie's totals before the deal.
 """
 from __future__ import annotations
+
+import copy
 
 import numpy as np
 
@@ -39,6 +46,7 @@ from analysis.piquet.reference_cards import (
     mask_of_codes,
     other,
 )
+from analysis.piquet.reference_partie import best_card, partie_card_values
 from analysis.piquet.reference_policies import Player
 from analysis.piquet.reference_scoring import (
     CATEGORIES,
@@ -68,11 +76,14 @@ class Table:
     ``hands``: the deal's hands as :func:`reference.play_cards` keeps them (a trick's two cards
     leave them once the trick is complete); ``declared``: the hands the declarations were made on;
     ``sheet``: the running scores, event by event; ``elder_tricks``; ``played``: each seat's cards
-    played so far (the current trick's only once it is complete).
+    played so far (the current trick's only once it is complete); ``partie``: (elder's, younger's)
+    partie totals before a deciding deal of a partie, else None.
     """
 
-    def __init__(self, rules: PiquetRules, hands: dict[str, int], elder_dealt, younger_dealt) -> None:
+    def __init__(self, rules: PiquetRules, hands: dict[str, int], elder_dealt, younger_dealt,
+                 partie: tuple[int, int] | None = None) -> None:
         self.rules = rules
+        self.partie = partie
         self.hands = hands
         self.declared = dict(hands)
         self.sheet = Scoresheet(rules)
@@ -93,6 +104,16 @@ class Table:
         self.played[other(trick.leader)] |= 1 << trick.followed
         self.elder_tricks += trick.winner == ELDER
 
+    def branch(self) -> Table:
+        """A copy to play a line on (reference_partie.complete_line): its own scoresheet, tricks and
+        cards played, the same solver memory; the real table is left as it is."""
+        self._ensure_memory()
+        line = copy.copy(self)
+        line.hands = dict(self.hands)
+        line.sheet = copy.deepcopy(self.sheet)
+        line.played = dict(self.played)
+        return line
+
     def played_cards(self) -> int:
         """Every card played in complete tricks."""
         return self.played[ELDER] | self.played[YOUNGER]
@@ -104,9 +125,7 @@ class Table:
         this trick; closed when ``for_pique`` is false (a player who does not play for the pique)."""
         from analysis.piquet import solver
 
-        if self._memory is None:
-            self._rules_array = self.rules.to_array()
-            self._memory = solver.new_memory(TABLE_BITS)
+        self._ensure_memory()
         running = self.sheet.running
         pique = solver.pique_state(running[ELDER], running[YOUNGER], self.sheet.piqued) if for_pique else -1
         el = 1 if leader == ELDER else 0
@@ -119,24 +138,27 @@ class Table:
                                  self._rules_array, self._memory, out)
         return out
 
+    def _ensure_memory(self) -> None:
+        """The solver's memory and rules array, made at the first solve."""
+        from analysis.piquet import solver
+
+        if self._memory is None:
+            self._rules_array = self.rules.to_array()
+            self._memory = solver.new_memory(TABLE_BITS)
+
 
 def open_table(players: dict, rules: PiquetRules, hands: dict[str, int], elder_dealt,
-               younger_dealt) -> Table | None:
+               younger_dealt, partie: tuple[int, int] | None = None) -> Table | None:
     """At the start of play: a :class:`Table` shown to the strong players, or None when no strong
-    player sits (nothing more is computed for the heuristic and random players)."""
+    player sits (nothing more is computed for the heuristic and random players). ``partie``: the
+    partie's totals before a deciding deal, (elder's, younger's); None otherwise."""
     strong = [p for p in players.values() if isinstance(p, StrongPlayer)]
     if not strong:
         return None
-    table = Table(rules, hands, elder_dealt, younger_dealt)
+    table = Table(rules, hands, elder_dealt, younger_dealt, partie)
     for p in strong:
         p.table = table
     return table
-
-
-def best_card(values, legal: int, maximise: bool) -> int:
-    """The legal card of highest (``maximise``) or lowest value; ties: the lowest code."""
-    sign = -1 if maximise else 1
-    return min(codes_of_mask(legal), key=lambda c: (sign * int(values[c]), c))
 
 
 class StrongPlayer(Player):
@@ -165,39 +187,61 @@ class StrongPlayer(Player):
         if count(legal) == 1:
             return lowest(legal)
         leader = self.seat if led is None else other(self.seat)
+        if self.plays_for_partie():
+            values = partie_card_values(self, self._worlds(hand, led, leader), legal, leader, led)
+            return best_card(values, legal, True)
         if self.policy.kind == "dd":
-            values = self._open_values(led, leader)
+            values = self._open_values(hand, led, leader)
         else:
             values = self._sampled_values(hand, legal, led, leader)
         return best_card(values, legal, self.seat == ELDER)
 
-    def _open_values(self, led: int | None, leader: str) -> np.ndarray:
+    def plays_for_partie(self) -> bool:
+        """Whether this player chooses his cards for the partie: ``partie`` margin or win, in a
+        deciding deal of a partie."""
+        return self.policy.partie != "deal" and self.table.partie is not None
+
+    def _worlds(self, hand: int, led: int | None, leader: str):
+        """The (elder, younger) hands this player values his cards in, a card led no longer in the
+        leader's hand: ``dd`` the true hands; ``search`` each of ``samples`` drawn hands of the
+        opponent with his own (the draws of the docs' "exact draws")."""
+        if self.policy.kind == "dd":
+            hands = dict(self.table.hands)
+            if led is not None:
+                hands[leader] &= ~(1 << led)
+            yield hands[ELDER], hands[YOUNGER]
+            return
+        possible, k, his_played = self._hidden_cards(hand, led)
+        for _ in range(self.policy.samples):
+            hidden = self._draw(possible, k, his_played)
+            yield (hand, hidden) if self.seat == ELDER else (hidden, hand)
+
+    def _open_values(self, hand: int, led: int | None, leader: str) -> np.ndarray:
         """dd: the solver's values with both hands as they are."""
-        hands = dict(self.table.hands)
-        if led is not None:
-            hands[leader] &= ~(1 << led)
-        return self.table.solve(hands[ELDER], hands[YOUNGER], leader, led, self.policy.play_for_pique)
+        (elder, younger), = self._worlds(hand, led, leader)
+        return self.table.solve(elder, younger, leader, led, self.policy.play_for_pique)
 
     def _sampled_values(self, hand: int, legal: int, led: int | None, leader: str) -> dict[int, int]:
         """search: the solver's values summed over ``samples`` drawn hands of the opponent."""
-        opponent = other(self.seat)
+        totals = dict.fromkeys(codes_of_mask(legal), 0)
+        for elder, younger in self._worlds(hand, led, leader):
+            values = self.table.solve(elder, younger, leader, led, self.policy.play_for_pique)
+            for c in totals:
+                totals[c] += int(values[c])
+        return totals
+
+    def _hidden_cards(self, hand: int, led: int | None) -> tuple[int, int, int]:
+        """What a hidden hand is drawn from: the cards the opponent may hold, how many he holds
+        (as many as I do, one fewer once he has led to this trick) and the cards he has played
+        (the one just led included)."""
         led_bit = 0 if led is None else 1 << led
-        # The opponent holds as many cards as I do, one fewer once he has led to this trick.
         k = count(hand) - (1 if led is not None else 0)
         gone = self.table.played_cards() | led_bit
         if self.track:
             possible = self.unseen & ~gone
         else:
             possible = ALL_CARDS & ~hand & ~gone
-        his_played = self.table.played[opponent] | led_bit
-        totals = dict.fromkeys(codes_of_mask(legal), 0)
-        for _ in range(self.policy.samples):
-            hidden = self._draw(possible, k, his_played)
-            elder, younger = (hand, hidden) if self.seat == ELDER else (hidden, hand)
-            values = self.table.solve(elder, younger, leader, led, self.policy.play_for_pique)
-            for c in totals:
-                totals[c] += int(values[c])
-        return totals
+        return possible, k, self.table.played[other(self.seat)] | led_bit
 
     # -- drawing the hidden hand -----------------------------------------------------------
 

@@ -23,9 +23,9 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
 
 def players_section(out_dir: str, search_deals: int, seed: int, threads: int | None) -> dict:
     """The players (heuristic, search, dd) beside Cavendish's 10,000 hands (players_study)."""
-    from analysis.piquet.players_study import STATISTICS, players_table
+    from analysis.piquet.players_study import STATISTICS, player_deals, players_table
 
-    n = {"heuristic": 10 * search_deals, "search": search_deals, "dd": 10 * search_deals}
+    n = player_deals(search_deals)
     df = players_table(n, seed, threads=threads)
     df.to_csv(os.path.join(out_dir, "piquet_players.csv"), index=False)
     recs = df.to_dict(orient="records")

@@ -24,12 +24,21 @@ from analysis.piquet.declaration_kernel import point_key, sequence_key_and_score
 from analysis.piquet.layout import O_PLAYED
 from analysis.piquet.play_kernel import heuristic_follow, heuristic_lead, random_card, trick_events
 from analysis.piquet.policies import KIND_RANDOM, P_KIND, P_TRACK_CARDS
-from analysis.piquet.rules import R_LAST_TRICK, R_LEAD_POINTS_EVERY_TRICK, R_PIQUE
+from analysis.piquet.rules import (
+    R_CAPOT,
+    R_CARDS_BONUS,
+    R_LAST_TRICK,
+    R_LEAD_POINTS_EVERY_TRICK,
+    R_PIQUE,
+    R_RUBICON,
+    R_RUBICON_BONUS,
+)
 from analysis.piquet.solver import M_TABLE, follow_values, init_memory, lead_values
-from analysis.piquet.strong_policies import KIND_DD, KIND_SEARCH, P_PLAY_FOR_PIQUE, P_SAMPLES
+from analysis.piquet.strong_policies import KIND_DD, KIND_SEARCH, P_PARTIE, P_PLAY_FOR_PIQUE, P_SAMPLES
 from analysis.rng import below
 
-S_DISCARD = 0
+S_DISCARD = 0  # 8 slots (the exchange's 16 int32)
+S_PARTIE = 8  # a deciding deal of a partie (1 or 0), then elder's and younger's partie totals before it
 S_INFO = 16  # 8 slots per seat, elder's view of younger first (I_* below)
 S_VALUES = 32
 S_TOTALS = 64
@@ -163,7 +172,113 @@ def _pick(values, legal, maximise):
 
 
 @njit(cache=True)
-def strong_card(p, seat_elder, elder, younger, el, led, etr, pq, rules, scratch, sto, possible, opp_played):
+def dd_trick(elder, younger, elder_leads, led, fol, t, etr, e, y, pique_open, for_pique, rules, mem, vals):
+    """Trick t finished along the double-dummy line: ``led`` (-1: not yet led) and ``fol`` (-1: not
+    yet followed), both already out of the hands; a card still to choose is the solver's best for the
+    player to move (ties: the lowest). ``e``, ``y``, ``etr``, ``pique_open``: the running scores,
+    elder's tricks and the pique at the start of the trick. Returns the state after the trick:
+    (elder, younger, elder leads next, etr, e, y, pique_open)."""
+    pq = e if (pique_open and y == 0 and e < 30 and for_pique) else -1
+    el = 1 if elder_leads else 0
+    if led < 0:
+        lh = elder if elder_leads else younger
+        if lh & (lh - 1) == 0:
+            led = lowest_bit(lh)
+        else:
+            lead_values(elder, younger, el, etr, pq, rules, mem, vals)
+            led = _pick(vals, lh, elder_leads)
+        if elder_leads:
+            elder &= ~(1 << led)
+        else:
+            younger &= ~(1 << led)
+    if fol < 0:
+        fh = younger if elder_leads else elder
+        suited = fh & (0xFF << (led & 24))
+        legal = suited if suited else fh
+        if legal & (legal - 1) == 0:
+            fol = lowest_bit(legal)
+        else:
+            follow_values(elder, younger, el, led, etr, pq, rules, mem, vals)
+            fol = _pick(vals, legal, not elder_leads)
+        if elder_leads:
+            younger &= ~(1 << fol)
+        else:
+            elder &= ~(1 << fol)
+    follower_wins = ((fol ^ led) < 8) & (fol > led)
+    elder_wins = follower_wins != elder_leads
+    e, y, pique_open = trick_events(e, y, elder_leads, follower_wins, elder_wins, t, rules[R_LEAD_POINTS_EVERY_TRICK],
+                                   rules[R_LAST_TRICK], rules[R_PIQUE], pique_open)
+    return elder, younger, elder_wins, etr + elder_wins, e, y, pique_open
+
+
+@njit(cache=True)
+def complete_line(elder, younger, elder_leads, led, fol, t, etr, e, y, pique_open, for_pique, rules, mem, vals):
+    """The deal's final totals and elder's tricks (e, y, etr) when its play goes on from trick t
+    along the double-dummy line (``dd_trick``; docs/piquet-engine.md, "Playing for the partie"),
+    the cards or capot included."""
+    while t < 12:
+        elder, younger, elder_leads, etr, e, y, pique_open = dd_trick(elder, younger, elder_leads, led, fol, t, etr, e,
+                                                                      y, pique_open, for_pique, rules, mem, vals)
+        led = -1
+        fol = -1
+        t += 1
+    if etr == 12:
+        e += rules[R_CAPOT]
+    elif etr >= 7:
+        e += rules[R_CARDS_BONUS]
+    elif etr == 0:
+        y += rules[R_CAPOT]
+    elif etr <= 5:
+        y += rules[R_CARDS_BONUS]
+    return e, y, etr
+
+
+@njit(cache=True, inline="always")
+def partie_value(mine, his, objective, rules):
+    """The partie's value to a player whose total is ``mine`` against ``his`` when it ends now:
+    objective 1 the margin (PQ-RUBICON), 2 a win (+1, -1, 0)."""
+    if mine == his:
+        return 0
+    if objective == 2:
+        return 1 if mine > his else -1
+    w = max(mine, his)
+    lo = min(mine, his)
+    m = (w + lo if lo < rules[R_RUBICON] else w - lo) + rules[R_RUBICON_BONUS]
+    return m if mine > his else -m
+
+
+@njit(cache=True)
+def partie_totals(p, seat_elder, elder, younger, h, el, led, etr, e, y, pique_open, rules, scratch, legal, totals):
+    """Add to totals[c], for each legal card c, the partie's value of playing c in one world (the
+    opponent's hand ``h`` with my hand) and completing the deal along the double-dummy line."""
+    mem = scratch[S_MEMORY:]
+    vals = scratch[S_VALUES:S_VALUES + 32]
+    for_pique = p[P_PLAY_FOR_PIQUE] != 0
+    e_hand = elder if seat_elder else h
+    y_hand = h if seat_elder else younger
+    t = 12 - popcount(elder if seat_elder else younger)
+    x = legal
+    while x:
+        c = lowest_bit(x)
+        x &= x - 1
+        eh = e_hand & ~(1 << c) if seat_elder else e_hand
+        yh = y_hand if seat_elder else y_hand & ~(1 << c)
+        elder_leads = el == 1
+        if led < 0:
+            fe, fy, _ = complete_line(eh, yh, elder_leads, c, -1, t, etr, e, y, pique_open, for_pique, rules, mem, vals)
+        else:
+            fe, fy, _ = complete_line(eh, yh, elder_leads, led, c, t, etr, e, y, pique_open, for_pique, rules, mem, vals)
+        e_total = scratch[S_PARTIE + 1] + fe
+        y_total = scratch[S_PARTIE + 2] + fy
+        if seat_elder:
+            totals[c] += partie_value(e_total, y_total, p[P_PARTIE], rules)
+        else:
+            totals[c] += partie_value(y_total, e_total, p[P_PARTIE], rules)
+
+
+@njit(cache=True)
+def strong_card(p, seat_elder, elder, younger, el, led, etr, e, y, pique_open, rules, scratch, sto, possible,
+                opp_played):
     """The card of a ``dd`` or ``search`` player (policy array p) in seat ``seat_elder``: a lead when
     ``led`` < 0, else a reply to ``led`` (already out of the leader's hand). ``possible``: the cards
     the opponent may hold now; ``opp_played``: the cards he played. A search player without
@@ -176,20 +291,29 @@ def strong_card(p, seat_elder, elder, younger, el, led, etr, pq, rules, scratch,
         legal = suited if suited else me
     if legal & (legal - 1) == 0:
         return sto, lowest_bit(legal)
-    if p[P_PLAY_FOR_PIQUE] == 0:
-        pq = -1  # the player does not count a pique still to be made
+    # The solver's pique state; -1 when closed or the player does not count a pique still to make.
+    pq = e if (pique_open and y == 0 and e < 30 and p[P_PLAY_FOR_PIQUE] != 0) else -1
+    for_partie = p[P_PARTIE] != 0 and scratch[S_PARTIE] != 0
     mem = scratch[S_MEMORY:]
     vals = scratch[S_VALUES:S_VALUES + 32]
-    if p[P_KIND] == KIND_DD:
-        _values(elder, younger, el, led, etr, pq, rules, mem, vals)
-        return sto, _pick(vals, legal, seat_elder)
     totals = scratch[S_TOTALS:S_TOTALS + 32]
     totals[:] = 0
+    if p[P_KIND] == KIND_DD:
+        if for_partie:
+            partie_totals(p, seat_elder, elder, younger, younger if seat_elder else elder, el, led, etr, e, y,
+                          pique_open, rules, scratch, legal, totals)
+            return sto, _pick(totals, legal, True)
+        _values(elder, younger, el, led, etr, pq, rules, mem, vals)
+        return sto, _pick(vals, legal, seat_elder)
     base = S_INFO + (0 if seat_elder else 8)
     k = popcount(younger if seat_elder else elder)
     informed = p[P_TRACK_CARDS] != 0
     for _ in range(p[P_SAMPLES]):
         sto, h, _tries = sample_hidden(possible, k, opp_played, scratch, base, sto, informed)
+        if for_partie:
+            partie_totals(p, seat_elder, elder, younger, h, el, led, etr, e, y, pique_open, rules, scratch, legal,
+                          totals)
+            continue
         if seat_elder:
             _values(elder, h, el, led, etr, pq, rules, mem, vals)
         else:
@@ -199,7 +323,7 @@ def strong_card(p, seat_elder, elder, younger, el, led, etr, pq, rules, scratch,
             c = lowest_bit(x)
             x &= x - 1
             totals[c] += vals[c]
-    return sto, _pick(totals, legal, seat_elder)
+    return sto, _pick(totals, legal, seat_elder or for_partie)
 
 
 @njit(cache=True)
@@ -228,13 +352,12 @@ def strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track, sto, r
             y_unknown = ALL & ~younger
         lh = elder if elder_leads else younger
         fh = younger if elder_leads else elder
-        pq = e if (pique_open and y == 0 and e < 30) else -1  # the solver's pique state
         gone = e_played | y_played
         if e_random if elder_leads else y_random:
             sto, led = random_card(lh, sto)
         elif e_strong if elder_leads else y_strong:
             sto, led = strong_card(pe if elder_leads else py, elder_leads, elder, younger, 1 if elder_leads else 0, -1,
-                                   e_tricks, pq, rules, scratch, sto, (e_unknown if elder_leads else y_unknown) & ~gone,
+                                   e_tricks, e, y, pique_open, rules, scratch, sto, (e_unknown if elder_leads else y_unknown) & ~gone,
                                    y_played if elder_leads else e_played)
         else:
             led = heuristic_lead(lh, e_unknown if elder_leads else y_unknown)
@@ -246,7 +369,7 @@ def strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track, sto, r
         elif y_strong if elder_leads else e_strong:
             sto, fol = strong_card(py if elder_leads else pe, not elder_leads,
                                    elder & ~lbit if elder_leads else elder, younger if elder_leads else younger & ~lbit,
-                                   1 if elder_leads else 0, led, e_tricks, pq, rules, scratch, sto,
+                                   1 if elder_leads else 0, led, e_tricks, e, y, pique_open, rules, scratch, sto,
                                    (y_unknown if elder_leads else e_unknown) & ~(lbit | gone),
                                    (e_played if elder_leads else y_played) | lbit)
         else:

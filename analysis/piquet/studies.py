@@ -104,8 +104,11 @@ def simulate_parties(n: int, seed: int = 0, rules: PiquetRules | None = None, pl
     rules = rules or get_rules()
     player_a = player_a or HeuristicPolicy()
     player_b = player_b or player_a
+    from analysis.piquet.strong_policies import deals_per_chunk
+
+    chunk = max(1, deals_per_chunk(6 << 10, player_a, player_b) // 6)  # parties of six deals
     t = run_tallies(K.parties_block, (rules.to_array(), player_a.to_array(), player_b.to_array()), n, seed,
-                    chunk=1 << 10, threads=threads, quiet=quiet, desc="parties")
+                    chunk=chunk, threads=threads, quiet=quiet, desc="parties")
     stats = partie_stats(t)
     return {**provenance("piquet", rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed,
                          mode="parties"),

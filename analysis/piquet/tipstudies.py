@@ -66,33 +66,45 @@ def pq_t9(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
 
 
 def pq_t10(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
-    """PQ-T10: dealing first is an advantage (the first dealer is elder in the last deal)."""
-    parties = max(1, n // rules.partie_deals)
-    res = simulate_parties(parties, seed, rules, policy, policy)
-    stats = partie_stats(res["tallies"])
+    """PQ-T10: dealing first is an advantage (the first dealer is elder in the last deal). Judged
+    with players who look at the score: search players who play the deciding deals for the
+    partie's margin (strong_play, "Playing for the partie"); open-hands (dd) players of the same
+    kind on more parties, and the score-blind heuristic, in the details."""
+    from analysis.piquet.search_tips import search_deals
+    from analysis.piquet.strong_policies import DoubleDummyPolicy, SearchPolicy
+
+    player = SearchPolicy(partie="margin")
+    parties = max(16, search_deals(n) // rules.partie_deals)
+    stats = partie_stats(simulate_parties(parties, seed, rules, player, player)["tallies"])
     wins = stats["first_dealer_wins"]
     # Supported: the first dealer wins more than half. Refuted: any advantage is ruled out down to
     # one percentage point (the interval lies below 0.51). Otherwise inconclusive.
-    # The players do not look at the score and each plays three deals in each seat, so the two
-    # players' totals have the same distribution: P(first wins) = P(second wins) by symmetry.
-    # A 50/50 here cannot refute the tip (issue 16: score-aware parties would test it).
-    verdict = "not testable"
+    verdict = "supported" if wins.lo > 0.5 else ("refuted" if wins.hi < 0.51 else "inconclusive")
+    dd = DoubleDummyPolicy(partie="margin")
+    dd_parties = max(16, min(n // 60, 20_000))
+    dd_stats = partie_stats(simulate_parties(dd_parties, seed, rules, dd, dd)["tallies"])
+    blind = partie_stats(simulate_parties(max(1, n // rules.partie_deals), seed, rules, policy, policy)["tallies"])
     details = {k: stats[k].to_dict() for k in ("first_dealer_margin", "drawn", "rubicon")}
-    details["why_not_testable"] = ("the players do not look at the score, and each plays three deals as elder and "
-                                   "three as younger, so by symmetry the first dealer wins exactly as often as the "
-                                   "second (each just under half: drawn parties aside); the tip's mechanism (the "
-                                   "last deal's elder playing to the known score) needs score-aware players, which "
-                                   "do not exist yet")
-    return _verdict("PQ-T10", rules, verdict, wins, "P(first dealer wins the partie)",
+    details.update({"dd_first_dealer_wins": dd_stats["first_dealer_wins"].to_dict(), "dd_parties": dd_parties,
+                    "dd_first_dealer_margin": dd_stats["first_dealer_margin"].to_dict(),
+                    "heuristic_first_dealer_wins": blind["first_dealer_wins"].to_dict(),
+                    "heuristic_rubicon": blind["rubicon"].to_dict(),
+                    "score_aware": "search and dd players play the sixth deal (and tie deals) for the partie's margin "
+                                   "(PQ-RUBICON); the exchanges stay score-blind; the heuristic is score-blind, so "
+                                   "its first dealer wins as often as the other by symmetry"})
+    return _verdict("PQ-T10", rules, verdict, wins, "P(first dealer wins the partie), score-aware search players",
                     "the first dealer wins more than half of the parties (refuted when an advantage of "
                     "1 percentage point or more is ruled out)", parties * rules.partie_deals, seed,
-                    policy, details, extra={"parties": parties})
+                    player, details, extra={"parties": parties})
 
 
 def pq_t11(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
-    """PQ-T11: taking most tricks is a swing of at least 22 points; played by search players
-    (search_tips), the heuristic's swing in the details."""
-    from analysis.piquet.search_tips import deal_tallies_search, search_player
+    """PQ-T11: taking most tricks is a swing of at least 22 points. Causal (cards_swing): on the
+    same deal and position, the best line that wins the cards against the best that loses them,
+    at the first lead that decides them (dd players, learned exchanges). The conditional
+    differences between deals won and lost (search and heuristic play) are in the details."""
+    from analysis.piquet.cards_swing import causal_swing
+    from analysis.piquet.search_tips import deal_tallies_search, search_deals
 
     def swings(t):
         n_win = int(t[K.T_CARDS_ELDER])
@@ -102,21 +114,27 @@ def pq_t11(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Ve
             return independent_difference(int(t[base]), int(t[base_sq]), n_win, int(t[base + 1]),
                                           int(t[base_sq + 1]), n_lose)
 
-        return (swing(K.T_PLAY_NET_BY_CARDS, K.T_PLAY_NET_SQ_BY_CARDS), swing(K.T_NET_BY_CARDS, K.T_NET_SQ_BY_CARDS),
-                n_win, n_lose)
+        return swing(K.T_PLAY_NET_BY_CARDS, K.T_PLAY_NET_SQ_BY_CARDS), swing(K.T_NET_BY_CARDS, K.T_NET_SQ_BY_CARDS)
 
-    t = deal_tallies_search(rules, n, seed)
-    play, total, n_win, n_lose = swings(t)
-    h_play, h_total, _, _ = swings(deal_tallies(n, seed, rules, policy, policy))
-    verdict = _against(play, 22.0)
-    return _verdict("PQ-T11", rules, verdict, play,
-                    "elder's play score minus younger's: deals he wins the cards minus deals he loses them",
-                    "the play swing between winning and losing the cards is 22 points or more",
-                    int(t[K.T_DEALS]), seed, search_player(),
-                    {"total_score_swing": total.to_dict(), "deals_elder_wins_cards": n_win,
-                     "deals_elder_loses_cards": n_lose, "mean_tricks_elder": float(t[K.T_ELDER_TRICKS] / t[K.T_DEALS]),
-                     "heuristic_play_swing": h_play.to_dict(), "heuristic_total_swing": h_total.to_dict(),
-                     "heuristic_deals": n})
+    deals = max(200, min(n // 100, 20_000))
+    causal = causal_swing(rules, deals, seed)
+    effect = causal["swing"]
+    t = deal_tallies_search(rules, search_deals(n), seed)
+    play, total = swings(t)
+    h_play, h_total = swings(deal_tallies(n, seed, rules, policy, policy))
+    verdict = _against(effect, 22.0)
+    from analysis.piquet.policies import get_policy
+
+    return _verdict("PQ-T11", rules, verdict, effect,
+                    "net points between the best line winning the cards and the best line losing them, same deal "
+                    "and position (the first lead that decides the cards; double-dummy lines)",
+                    "winning rather than losing the cards, by a play decision, is worth 22 points or more",
+                    deals, seed, get_policy("dd", ["exchange=learned"]),
+                    {"deals_with_a_deciding_lead": causal["deals_with_a_deciding_lead"].to_dict(),
+                     "median_trick_of_the_decision": causal["median_trick"], "players": causal["players"],
+                     "conditional_play_swing_search": play.to_dict(), "conditional_total_swing_search": total.to_dict(),
+                     "search_deals": int(t[K.T_DEALS]), "conditional_play_swing_heuristic": h_play.to_dict(),
+                     "conditional_total_swing_heuristic": h_total.to_dict(), "heuristic_deals": n})
 
 
 # ------------------------------------------------------------------ discard-analyser tips
@@ -170,29 +188,53 @@ def pq_t5(rules, n, seed, policy):
                             {"rich_hands": len(rich), "differs": float(rich["max_repique_differs"].mean())})
 
 
+def _learned_deals(n: int) -> int:
+    """Deals for the learned-exchange measures at a tip budget of n: n / 4, at most 2,000,000."""
+    return int(max(20_000, min(n // 4, 2_000_000)))
+
+
 def pq_t7(rules, n, seed, policy):
-    """PQ-T7: the number of cards exchanged reveals the hand's shape."""
+    """PQ-T7: the number of cards exchanged reveals the hand's shape. Judged on younger with the
+    learned exchange on both sides (learned_tips); the discard study's best exchanges in the details."""
+    from analysis.piquet.learned_tips import exchange_counts
+    from analysis.piquet.policies import get_policy
+
+    deals = _learned_deals(n)
+    c = exchange_counts(rules, deals, seed)
+    takes_all = c["younger_takes_all"]
+    verdict = "refuted" if takes_all.lo > 0.9 else ("supported" if takes_all.hi < 0.5 else "inconclusive")
     df = _hands(rules, "younger", n, seed)
     _, hi = rules.younger_bounds(5)
-    takes_all = proportion(int((df["best_takes"] == hi).sum()), len(df))
-    verdict = "refuted" if takes_all.lo > 0.9 else ("supported" if takes_all.hi < 0.5 else "inconclusive")
     by = df.groupby("best_takes")["dealt_declarations"].mean()
-    return _discard_verdict("PQ-T7", rules, "younger", verdict, takes_all,
-                            "share of hands whose best exchange takes every card allowed",
-                            "the count reveals little when the best exchange almost always takes all (refuted above "
-                            "90%); it carries shape information when counts vary", df, policy,
-                            {"dealt_declarations_by_cards_taken": {int(k): float(v) for k, v in by.items()}})
+    return _verdict("PQ-T7", rules, verdict, takes_all,
+                    "share of deals on which younger takes every card allowed (learned exchange, both players)",
+                    "the count reveals little when younger almost always takes all (refuted above 90%); it carries "
+                    "shape information when counts vary", deals, seed, get_policy("learned"),
+                    {**{k: v.to_dict() if isinstance(v, Estimate) else v for k, v in c.items()
+                        if k != "younger_takes_all"},
+                     "study_best_takes_all": proportion(int((df["best_takes"] == hi).sum()), len(df)).to_dict(),
+                     "study_dealt_declarations_by_cards_taken": {int(k): float(v) for k, v in by.items()},
+                     "study_hands": len(df)}, part="younger")
 
 
 def pq_t13(rules, n, seed, policy):
-    """PQ-T13: as younger, be careful with the exchange (taking all is not always best)."""
-    df = _hands(rules, "younger", n, seed)
-    cost = mean_over_hands(df["take_all_cost"])
+    """PQ-T13: as younger, be careful with the exchange (taking all is not always best). Judged as
+    the cost of always taking every card against the learned exchange (learned_tips, paired deals);
+    the discard study's cost against each hand's best exchange (held out) in the details."""
+    from analysis.piquet.learned_tips import take_all_cost
+    from analysis.piquet.policies import get_policy
+
+    deals = _learned_deals(n)
+    cost = take_all_cost(rules, deals, seed)
     verdict = "supported" if cost.lo > 0.25 else ("refuted" if cost.hi < 0.25 else "inconclusive")
-    return _discard_verdict("PQ-T13", rules, "younger", verdict, cost,
-                            "points per deal that always taking every card costs younger",
-                            "always taking all costs younger more than a quarter point per deal", df, policy,
-                            {"best_takes": summary(df)["best_takes"]})
+    df = _hands(rules, "younger", n, seed)
+    return _verdict("PQ-T13", rules, verdict, cost,
+                    "points per deal younger loses by always taking every card, against the learned exchange",
+                    "always taking all costs younger more than a quarter point per deal", deals, seed,
+                    get_policy("learned"),
+                    {"study_take_all_cost": mean_over_hands(df["take_all_cost"]).to_dict(),
+                     "study_best_takes": summary(df)["best_takes"], "study_hands": len(df),
+                     "study_samples_per_hand": df.attrs["samples"]}, part="younger")
 
 
 def pq_t14(rules, n, seed, policy):

@@ -1,0 +1,239 @@
+"""The learned Piquet exchange: a linear scorer over the legal exchanges, fitted to the discard
+analyser (scripts/fit_exchange.py; docs/piquet-engine.md, "Learned exchange").
+
+An exchange D of k cards scores  sum over c in D of u(c) + B[k],  where u(c) = w . phi(c) is how
+much the model likes throwing card c of this hand and B[k] = b[k] + v[k] . g(hand) the bias of
+taking k cards with this hand (g: its aces, kings, point length, longest run, low cards). For such a scorer the best exchange of each size
+is the k cards with the highest u, so the argmax over every legal exchange costs one sort.
+
+phi(c) has a part that depends on c's own suit only (``LANE_FEATURES``, tabled per lane and rank
+once per policy, as the heuristic's keep values are) and a part that depends on the whole hand
+(``HAND_FEATURES``: the point suit and the sets). One model per seat and variant; the kernel picks
+the variant's model by the switches that shape the exchange (``exchange_model``).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from analysis.bits import lowest_bit, popcount
+from analysis.piquet.card_masks import COLUMN, LANE_GUARDS, LANE_VALUE
+
+RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+LANE_FEATURES = (
+    *(f"rank_{r}_in_suit_of_{n}" for n in range(1, 9) for r in RANKS),  # index 8 * (n - 1) + rank
+    *(f"run_{n}" for n in ("2", "3", "4", "5+")),  # the run of consecutive ranks held that c is in
+    *(f"higher_out_{n}" for n in ("0", "1", "2", "3+")),  # cards of c's suit above c not held
+    "near_cards",  # cards of c's suit held within two ranks of c
+    "is_guard",  # the heuristic's guard of an unaccompanied K or Q
+    "guarded_honour",  # a K or Q that is the top of its suit and has such a guard
+)
+HAND_FEATURES = (
+    *(f"point_suit_rank_{r}" for r in RANKS),
+    "point_suit_5plus",
+    *(f"rank_{r}_held_{k}" for k in (2, 3, 4) for r in RANKS[3:]),  # index 5 * (k - 2) + rank - 3
+)
+COUNT_FEATURES = ("aces", "kings", "point_length", "longest_run", "low_cards")
+"""Hand-level terms of the bias of taking k cards: b[k] + sum over j of v[k, j] * g_j(hand)."""
+FEATURES = LANE_FEATURES + HAND_FEATURES
+N_LANE = len(LANE_FEATURES)
+N_FEATURES = len(FEATURES)
+N_COUNTS = 8
+"""Biases b[0..7]: younger may take up to seven cards in the leftovers variants."""
+N_G = len(COUNT_FEATURES)
+MODEL_SIZE = N_FEATURES + N_COUNTS * (1 + N_G)
+"""A model: the card weights, then b[0..7], then v[k, j] for k = 0..7, j over COUNT_FEATURES."""
+MODELS = ("seed-de", "seed-no", "cavendish")
+N_MODELS = len(MODELS)
+SCALE = 1000
+"""Weights are stored as integers in thousandths of a point (the kernel's arithmetic is exact)."""
+
+
+@njit(cache=True)
+def lane_features(lane, r, row):
+    """phi's suit-only part for the card of rank r in a suit holding ``lane``, into row[0:N_LANE]."""
+    row[:] = 0
+    n = popcount(lane)
+    row[8 * (n - 1) + r] = 1
+    lo = r
+    while lo > 0 and (lane >> (lo - 1)) & 1:
+        lo -= 1
+    hi = r
+    while hi < 7 and (lane >> (hi + 1)) & 1:
+        hi += 1
+    run = hi - lo + 1
+    if run >= 2:
+        row[64 + min(run, 5) - 2] = 1
+    above = 0
+    for q in range(r + 1, 8):
+        above += 1 - ((lane >> q) & 1)
+    row[68 + min(above, 3)] = 1
+    near = 0
+    for q in range(max(0, r - 2), min(7, r + 2) + 1):
+        near += (lane >> q) & 1 if q != r else 0
+    row[72] = near
+    g = LANE_GUARDS[lane]
+    row[73] = (g >> r) & 1
+    top = 7
+    while top > 0 and not (lane >> top) & 1:
+        top -= 1
+    row[74] = 1 if (g != 0 and r == top and (r == 5 or r == 6)) else 0
+
+
+@njit(cache=True, inline="always")
+def point_suit(hand):
+    """The heuristic's point suit: most cards, then the higher point value, then the lower suit."""
+    best = -1
+    ps = 0
+    for s in range(4):
+        lane = (hand >> (8 * s)) & 0xFF
+        key = popcount(lane) * 128 + LANE_VALUE[lane]
+        if key > best:
+            best = key
+            ps = s
+    return ps
+
+
+@njit(cache=True)
+def hand_features(hand, c, ps, row):
+    """phi's whole-hand part for card c (point suit ``ps``), into row[0:len(HAND_FEATURES)]."""
+    row[:] = 0
+    s = c >> 3
+    r = c & 7
+    if s == ps:
+        row[r] = 1
+        row[8] = 1 if popcount((hand >> (8 * s)) & 0xFF) >= 5 else 0
+    if r >= 3:
+        held = popcount((hand >> r) & COLUMN)
+        if held >= 2:
+            row[9 + 5 * (held - 2) + r - 3] = 1
+
+
+@njit(cache=True)
+def count_features(hand, ps, g):
+    """The hand-level terms g_j of the count biases (COUNT_FEATURES), into g."""
+    g[0] = popcount((hand >> 7) & COLUMN)
+    g[1] = popcount((hand >> 6) & COLUMN)
+    g[2] = popcount((hand >> (8 * ps)) & 0xFF)
+    best = 0
+    for s in range(4):
+        lane = (hand >> (8 * s)) & 0xFF
+        run = 0
+        for r in range(8):
+            run = run + 1 if (lane >> r) & 1 else 0
+            best = max(best, run)
+    g[3] = best
+    g[4] = popcount(hand & 0x07070707)
+
+
+@njit(cache=True)
+def feature_matrix(hand):
+    """phi of the hand's cards (ascending codes) as a (cards, N_FEATURES) int64 matrix (fitting)."""
+    n = popcount(hand)
+    out = np.zeros((n, N_FEATURES), dtype=np.int64)
+    ps = point_suit(hand)
+    x = hand
+    i = 0
+    while x:
+        c = lowest_bit(x)
+        x &= x - 1
+        lane_features((hand >> (8 * (c >> 3))) & 0xFF, c & 7, out[i, :N_LANE])
+        hand_features(hand, c, ps, out[i, N_LANE:])
+        i += 1
+    return out
+
+
+@njit(cache=True)
+def count_matrix(hand):
+    """The hand's count terms g (COUNT_FEATURES) as an int64 vector (fitting)."""
+    g = np.zeros(N_G, dtype=np.int64)
+    count_features(hand, point_suit(hand), g)
+    return g
+
+
+@njit(cache=True)
+def learned_tables(weights):
+    """For every model (``weights``: N_MODELS * MODEL_SIZE ints), the suit-only part of u for every
+    lane and rank: table[2048 * model + 8 * lane + r]."""
+    table = np.zeros(2048 * N_MODELS, dtype=np.int64)
+    row = np.zeros(N_LANE, dtype=np.int64)
+    for m in range(N_MODELS):
+        w = weights[m * MODEL_SIZE:m * MODEL_SIZE + N_LANE]
+        for lane in range(1, 256):
+            for r in range(8):
+                if (lane >> r) & 1:
+                    lane_features(lane, r, row)
+                    table[2048 * m + 8 * lane + r] = np.sum(row * w)
+    return table
+
+
+@njit(cache=True, inline="always")
+def exchange_model(leftovers, every_lead):
+    """The model a rule set uses: seed-de's (younger takes only the bottom three), seed-no's (the
+    leftovers, points for the first lead only) or cavendish's (the leftovers, every lead)."""
+    if not leftovers:
+        return 0
+    return 2 if every_lead else 1
+
+
+@njit(cache=True, inline="always")
+def learned_discard(hand, lo, hi, weights, table, model, scratch):
+    """The exchange of lo..hi cards with the best score (ties: the lower (u, code) thrown first is
+    kept). ``scratch``: 12+ int64 slots."""
+    base = model * MODEL_SIZE
+    t0 = 2048 * model
+    ps = point_suit(hand)
+    n = 0
+    x = hand
+    while x:
+        c = lowest_bit(x)
+        x &= x - 1
+        s = c >> 3
+        r = c & 7
+        u = table[t0 + 8 * ((hand >> (8 * s)) & 0xFF) + r]
+        if s == ps:
+            u += weights[base + N_LANE + r]
+            if popcount((hand >> (8 * s)) & 0xFF) >= 5:
+                u += weights[base + N_LANE + 8]
+        if r >= 3:
+            held = popcount((hand >> r) & COLUMN)
+            if held >= 2:
+                u += weights[base + N_LANE + 9 + 5 * (held - 2) + r - 3]
+        scratch[n] = u * 64 + (63 - c)  # highest u first; ties: the lower code first
+        n += 1
+    g0 = popcount((hand >> 7) & COLUMN)
+    g1 = popcount((hand >> 6) & COLUMN)
+    g2 = popcount((hand >> (8 * ps)) & 0xFF)
+    g3 = 0
+    for s in range(4):
+        lane = (hand >> (8 * s)) & 0xFF
+        run = 0
+        for r in range(8):
+            run = run + 1 if (lane >> r) & 1 else 0
+            g3 = max(g3, run)
+    g4 = popcount(hand & 0x07070707)
+    # Sort descending (insertion sort of 12 keys).
+    for i in range(1, n):
+        key = scratch[i]
+        j = i - 1
+        while j >= 0 and scratch[j] < key:
+            scratch[j + 1] = scratch[j]
+            j -= 1
+        scratch[j + 1] = key
+    best_k = lo
+    best = -(1 << 62)
+    total = 0
+    for k in range(0, hi + 1):
+        if k > 0:
+            total += scratch[k - 1] >> 6
+        if k >= lo:
+            v = base + N_FEATURES + N_COUNTS + N_G * k
+            score = (total + weights[base + N_FEATURES + k] + weights[v] * g0 + weights[v + 1] * g1
+                     + weights[v + 2] * g2 + weights[v + 3] * g3 + weights[v + 4] * g4)
+            if score > best:
+                best = score
+                best_k = k
+    out = 0
+    for i in range(best_k):
+        out |= 1 << (63 - (scratch[i] & 63))
+    return out

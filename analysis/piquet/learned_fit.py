@@ -1,0 +1,208 @@
+"""Fitting the learned exchange (analysis.piquet.learned_exchange) to the analyser's exchange values
+that scripts/fit_exchange.py sampled, and the shipped weights (analysis/piquet/data).
+
+An exchange's score is linear in the weights: sum over its thrown cards of phi(c) . w, plus b[k].
+With A the option-by-card incidence (the same for every hand: options are ordered by size, then
+lexicographically over the hand's ascending codes), the scores of all options of a hand are
+A @ (Phi_h @ w) + b, so fitting never builds the (options x features) matrices.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import pathlib
+from functools import lru_cache
+
+import numpy as np
+
+from analysis.piquet.learned_exchange import (
+    COUNT_FEATURES,
+    FEATURES,
+    MODEL_SIZE,
+    MODELS,
+    N_COUNTS,
+    N_FEATURES,
+    N_G,
+    SCALE,
+    count_matrix,
+    feature_matrix,
+)
+
+WEIGHTS_FILE = pathlib.Path(__file__).with_name("data") / "learned_exchange.json"
+RIDGE = 1e-4
+"""An L2 penalty on the weights (points per deal per unit weight squared): keeps rare features'
+weights small."""
+TEMPERATURES = (4.0, 1.0, 0.3)
+"""Softmax temperatures (points), lowered in turn: the last is close to the greedy choice."""
+
+
+@lru_cache(maxsize=None)
+def incidence(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """(A, sizes): A[o, i] = 1 when option o throws the hand's i-th card, for every exchange of
+    lo..hi of 12 cards in the analyser's order; sizes[o] = its number of cards."""
+    rows = [combo for k in range(lo, hi + 1) for combo in itertools.combinations(range(12), k)]
+    a = np.zeros((len(rows), 12))
+    for o, combo in enumerate(rows):
+        a[o, list(combo)] = 1
+    return a, a.sum(axis=1).astype(int)
+
+
+def is_held_out(h: int) -> bool:
+    """One training hand in five (by a fixed scramble of its index) is held out of the fit."""
+    return (h * 7919) % 10 < 2
+
+
+class Samples:
+    """One variant and seat's sampled hands: features, option values (fit) and checks (other deals),
+    grouped by how many cards elder took (which fixes younger's legal exchanges)."""
+
+    def __init__(self, path: pathlib.Path, rules):
+        z = np.load(path)
+        self.deals = int(z["deals"])
+        hands = z["hand"]
+        took = z["took"]
+        self.groups = []
+        for k in sorted(set(took.tolist())):
+            idx = np.flatnonzero(took == k)
+            lo, hi = (1, 5) if "elder" in path.name else rules.younger_bounds(int(k))
+            phi = np.stack([feature_matrix(int(hands[h])) for h in idx]).astype(float)
+            g = np.stack([count_matrix(int(hands[h])) for h in idx]).astype(float)
+            self.groups.append({"idx": idx, "lo": lo, "hi": hi, "phi": phi, "g": g,
+                                "values": z[f"values_{k}"].astype(float),
+                                "checks": z[f"checks_{k}"].astype(float), "hands": hands[idx]})
+
+    def part(self, held_out: bool) -> list[dict]:
+        """The groups restricted to the fitting hands (or the held-out ones)."""
+        out = []
+        for g in self.groups:
+            keep = np.array([is_held_out(int(h)) == held_out for h in g["idx"]])
+            if keep.any():
+                out.append({**g, **{k: g[k][keep] for k in ("idx", "phi", "g", "values", "checks", "hands")}})
+        return out
+
+
+def biases(w: np.ndarray, g: dict) -> np.ndarray:
+    """B[h, k] = b[k] + v[k] . g_h, the bias of taking k cards, for every hand of group g."""
+    v = w[N_FEATURES + N_COUNTS:].reshape(N_COUNTS, N_G)
+    return w[N_FEATURES:N_FEATURES + N_COUNTS] + g["g"] @ v.T
+
+
+def scores(w: np.ndarray, g: dict) -> np.ndarray:
+    """Every option's score for every hand of group g: (hands, options)."""
+    a, sizes = incidence(g["lo"], g["hi"])
+    u = g["phi"] @ w[:N_FEATURES]  # (hands, 12)
+    return u @ a.T + biases(w, g)[:, sizes]
+
+
+def objective(w: np.ndarray, groups: list[dict], temperature: float) -> tuple[float, np.ndarray]:
+    """Minus the mean value of the softmax choice (per hand), and its gradient."""
+    total = 0.0
+    grad = np.zeros_like(w)
+    n = 0
+    for g in groups:
+        a, sizes = incidence(g["lo"], g["hi"])
+        s = scores(w, g) / temperature
+        s -= s.max(axis=1, keepdims=True)
+        p = np.exp(s)
+        p /= p.sum(axis=1, keepdims=True)
+        q = g["values"]
+        ev = (p * q).sum(axis=1)
+        total += ev.sum()
+        r = p * (q - ev[:, None]) / temperature  # d ev / d score
+        grad[:N_FEATURES] += np.einsum("hi,hif->f", r @ a, g["phi"])
+        by_size = np.zeros((len(q), N_COUNTS))
+        for k in range(g["lo"], g["hi"] + 1):
+            by_size[:, k] = r[:, sizes == k].sum(axis=1)
+        grad[N_FEATURES:N_FEATURES + N_COUNTS] += by_size.sum(axis=0)
+        grad[N_FEATURES + N_COUNTS:] += (by_size.T @ g["g"]).ravel()
+        n += len(q)
+    return -total / n + 0.5 * RIDGE * w @ w, -grad / n + RIDGE * w
+
+
+def least_squares(groups: list[dict], ridge: float = 1e-3, most: int = 3_000) -> np.ndarray:
+    """Weights regressing each option's value on its features, within each hand (the start point;
+    at most ``most`` hands of each group)."""
+    gram = np.zeros((MODEL_SIZE, MODEL_SIZE))
+    rhs = np.zeros(MODEL_SIZE)
+    for g in groups:
+        a, sizes = incidence(g["lo"], g["hi"])
+        onehot = np.eye(N_COUNTS)[sizes]
+        for h in range(min(most, len(g["values"]))):
+            x = np.hstack([a @ g["phi"][h], onehot, (onehot[:, :, None] * g["g"][h][None, None, :]).reshape(
+                len(sizes), -1)])
+            x -= x.mean(axis=0)
+            q = g["values"][h] - g["values"][h].mean()
+            gram += x.T @ x
+            rhs += x.T @ q
+    return np.linalg.solve(gram + ridge * np.eye(MODEL_SIZE), rhs)
+
+
+def fit(groups: list[dict]) -> np.ndarray:
+    """Least squares, then the softmax choice's value maximised at each temperature in turn."""
+    from scipy.optimize import minimize
+
+    w = least_squares(groups)
+    for t in TEMPERATURES:
+        w = minimize(objective, w, args=(groups, t), jac=True, method="L-BFGS-B",
+                     options={"maxiter": 80}).x
+    return w
+
+
+def greedy_costs(w_int: np.ndarray, groups: list[dict]) -> np.ndarray:
+    """Per hand: the value, on the check deals, of the best option by the fitted values minus that
+    of the model's greedy choice (integer weights, the kernel's arithmetic; ties as the kernel)."""
+    out = []
+    for g in groups:
+        s = scores(w_int.astype(float), g)
+        choice = s.argmax(axis=1)  # ties: the first option, as the kernel keeps the smallest k
+        best = g["values"].argmax(axis=1)
+        rows = np.arange(len(s))
+        out.append(g["checks"][rows, best] - g["checks"][rows, choice])
+    return np.concatenate(out)
+
+
+def feature_names() -> list[str]:
+    """The name of every weight of a model, in order."""
+    return (list(FEATURES) + [f"takes_{k}" for k in range(N_COUNTS)]
+            + [f"takes_{k}_x_{j}" for k in range(N_COUNTS) for j in COUNT_FEATURES])
+
+
+def load_weights(path: pathlib.Path = WEIGHTS_FILE) -> np.ndarray:
+    """The shipped integer weights: (seats, models, MODEL_SIZE), seat 0 elder (a copy)."""
+    return _weights(str(path), path.stat().st_mtime_ns).copy()
+
+
+@lru_cache(maxsize=4)
+def _weights(path: str, mtime: int) -> np.ndarray:
+    data = json.loads(pathlib.Path(path).read_text())
+    out = np.zeros((2, len(MODELS), MODEL_SIZE), dtype=np.int64)
+    for m, name in enumerate(MODELS):
+        for s, seat in enumerate(("elder", "younger")):
+            out[s, m] = data["models"][name][seat]["weights"]
+    return out
+
+
+def fit_all(data: pathlib.Path, variants: list[str], seats: list[str]) -> None:
+    """Fit every listed model from data/<variant>-<seat>.npz and write them into WEIGHTS_FILE
+    (keeping the models not refitted), with their held-out figures."""
+    from analysis.piquet.rules import get_rules
+
+    doc = json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.exists() else {"models": {}}
+    doc["features"] = feature_names()
+    doc["scale"] = SCALE
+    for variant in variants:
+        rules = get_rules(variant)
+        for seat in seats:
+            samples = Samples(data / f"{variant}-{seat}.npz", rules)
+            train, test = samples.part(False), samples.part(True)
+            w = fit(train)
+            w_int = np.round(w * SCALE).astype(np.int64)
+            cost = greedy_costs(w_int, test)
+            record = {"weights": w_int.tolist(), "hands": int(sum(len(g["idx"]) for g in train)),
+                      "held_out_hands": int(len(cost)), "deals_per_hand": samples.deals,
+                      "held_out_cost_vs_sampled_best": [float(cost.mean()),
+                                                        float(1.96 * cost.std(ddof=1) / np.sqrt(len(cost)))]}
+            doc["models"].setdefault(variant, {})[seat] = record
+            print(variant, seat, {k: v for k, v in record.items() if k != "weights"}, flush=True)
+    WEIGHTS_FILE.parent.mkdir(exist_ok=True)
+    WEIGHTS_FILE.write_text(json.dumps(doc, indent=1) + "\n")
