@@ -99,7 +99,7 @@ def test_piquet_tip_verdicts_are_real():
     res = evaluate_tips("piquet", "quick", seed=3, deals=30_000)
     by_id = {t["id"]: t for t in res["tips"]}
     for tip_id in ("PQ-T1", "PQ-T2", "PQ-T3", "PQ-T4", "PQ-T5", "PQ-T6", "PQ-T7", "PQ-T8", "PQ-T9", "PQ-T10",
-                   "PQ-T11", "PQ-T13", "PQ-T14"):
+                   "PQ-T11", "PQ-T12", "PQ-T13", "PQ-T14"):
         assert by_id[tip_id]["status"] == "studied" and by_id[tip_id]["verdicts"], tip_id
         for v in by_id[tip_id]["verdicts"]:
             assert v["verdict"] in ("supported", "refuted", "inconclusive", "not testable")
@@ -120,7 +120,8 @@ def test_piquet_tip_verdicts_are_real():
     assert {v["players"] for v in by_id["PQ-T7"]["verdicts"] + by_id["PQ-T13"]["verdicts"]} == {
         "heuristic with the learned exchange"}
     assert all(Verdict.from_dict(v).to_dict() == v for t in res["tips"] for v in t["verdicts"])
-    assert by_id["PQ-T12"]["status"] == "not yet studied" and by_id["PQ-T12"]["verdicts"] == []
+    t12 = by_id["PQ-T12"]["verdicts"][0]
+    assert t12["players"] == "search" and t12["variant"] == "seed-de, younger" and t12["details"]["deals"] == 10
     assert by_id["PQ-T6"]["verdicts"][0]["players"] == "search"
     json.dumps(res)
 
@@ -167,6 +168,8 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
     assert (tmp_path / "figures" / "piquet_overview_edge.svg").exists()
     assert (tmp_path / "figures" / "piquet_discards_younger.png").stat().st_size > 10_000
     players = (tmp_path / "piquet_players.csv").read_text().splitlines()
-    assert [r.split(",")[0] for r in players[1:]] == ["heuristic", "search", "dd", "Cavendish"]
+    assert [r.split(",")[0] for r in players[1:]] == ["heuristic", "learned", "search", "search (learned exchange)", "dd",
+                                                      "Cavendish"]
+    assert "rubicon" in players[0]
     assert (tmp_path / "figures" / "bezique_overview_melds.png").stat().st_size > 10_000
     assert len(exact_values()) == 9

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from analysis import bits  # noqa: F401 - installs salon's numba cache locator before the kernels below
+from analysis.bits import popcount
 from analysis.piquet.rules import POINT_VALUES, SEQUENCE_SCORES
 
 ALL = 0xFFFFFFFF
@@ -64,3 +65,17 @@ def lane_counts(x):
     x = x - ((x >> 1) & 0x55555555)
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
     return (x + (x >> 4)) & 0x0F0F0F0F
+
+
+@njit(cache=True, inline="always")
+def point_suit(hand):
+    """The heuristic's point suit: most cards, then the higher point value, then the lower suit."""
+    best = -1
+    ps = 0
+    for s in range(4):
+        lane = (hand >> (8 * s)) & 0xFF
+        key = popcount(lane) * 128 + LANE_VALUE[lane]
+        if key > best:
+            best = key
+            ps = s
+    return ps

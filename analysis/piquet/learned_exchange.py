@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from analysis.bits import lowest_bit, popcount
-from analysis.piquet.card_masks import COLUMN, LANE_GUARDS, LANE_VALUE
+from analysis.piquet.card_masks import COLUMN, LANE_GUARDS, point_suit
 
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 LANE_FEATURES = (
@@ -80,20 +80,6 @@ def lane_features(lane, r, row):
     row[74] = 1 if (g != 0 and r == top and (r == 5 or r == 6)) else 0
 
 
-@njit(cache=True, inline="always")
-def point_suit(hand):
-    """The heuristic's point suit: most cards, then the higher point value, then the lower suit."""
-    best = -1
-    ps = 0
-    for s in range(4):
-        lane = (hand >> (8 * s)) & 0xFF
-        key = popcount(lane) * 128 + LANE_VALUE[lane]
-        if key > best:
-            best = key
-            ps = s
-    return ps
-
-
 @njit(cache=True)
 def hand_features(hand, c, ps, row):
     """phi's whole-hand part for card c (point suit ``ps``), into row[0:len(HAND_FEATURES)]."""
@@ -109,21 +95,19 @@ def hand_features(hand, c, ps, row):
             row[9 + 5 * (held - 2) + r - 3] = 1
 
 
-@njit(cache=True)
-def count_features(hand, ps, g):
-    """The hand-level terms g_j of the count biases (COUNT_FEATURES), into g."""
-    g[0] = popcount((hand >> 7) & COLUMN)
-    g[1] = popcount((hand >> 6) & COLUMN)
-    g[2] = popcount((hand >> (8 * ps)) & 0xFF)
-    best = 0
+@njit(cache=True, inline="always")
+def count_terms(hand, ps):
+    """The hand-level terms g_j of the count biases (COUNT_FEATURES) for point suit ``ps``: aces,
+    kings, the point suit's length, the longest run of consecutive ranks in a suit, 7s 8s and 9s."""
+    longest = 0
     for s in range(4):
         lane = (hand >> (8 * s)) & 0xFF
         run = 0
         for r in range(8):
             run = run + 1 if (lane >> r) & 1 else 0
-            best = max(best, run)
-    g[3] = best
-    g[4] = popcount(hand & 0x07070707)
+            longest = max(longest, run)
+    return (popcount((hand >> 7) & COLUMN), popcount((hand >> 6) & COLUMN), popcount((hand >> (8 * ps)) & 0xFF),
+            longest, popcount(hand & 0x07070707))
 
 
 @njit(cache=True)
@@ -147,7 +131,7 @@ def feature_matrix(hand):
 def count_matrix(hand):
     """The hand's count terms g (COUNT_FEATURES) as an int64 vector (fitting)."""
     g = np.zeros(N_G, dtype=np.int64)
-    count_features(hand, point_suit(hand), g)
+    g[0], g[1], g[2], g[3], g[4] = count_terms(hand, point_suit(hand))
     return g
 
 
@@ -201,17 +185,7 @@ def learned_discard(hand, lo, hi, weights, table, model, scratch):
                 u += weights[base + N_LANE + 9 + 5 * (held - 2) + r - 3]
         scratch[n] = u * 64 + (63 - c)  # highest u first; ties: the lower code first
         n += 1
-    g0 = popcount((hand >> 7) & COLUMN)
-    g1 = popcount((hand >> 6) & COLUMN)
-    g2 = popcount((hand >> (8 * ps)) & 0xFF)
-    g3 = 0
-    for s in range(4):
-        lane = (hand >> (8 * s)) & 0xFF
-        run = 0
-        for r in range(8):
-            run = run + 1 if (lane >> r) & 1 else 0
-            g3 = max(g3, run)
-    g4 = popcount(hand & 0x07070707)
+    g0, g1, g2, g3, g4 = count_terms(hand, ps)
     # Sort descending (insertion sort of 12 keys).
     for i in range(1, n):
         key = scratch[i]

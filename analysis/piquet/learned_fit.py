@@ -144,7 +144,7 @@ def fit(groups: list[dict]) -> np.ndarray:
     w = least_squares(groups)
     for t in TEMPERATURES:
         w = minimize(objective, w, args=(groups, t), jac=True, method="L-BFGS-B",
-                     options={"maxiter": 80}).x
+                     options={"maxiter": 150}).x
     return w
 
 

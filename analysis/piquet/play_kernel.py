@@ -13,8 +13,8 @@ from analysis.piquet.card_masks import (
     COLUMN,
     LANE_GUARDS,
     LANE_SEQ_MEMBERS,
-    LANE_VALUE,
     lane_counts,
+    point_suit,
     smear_down,
 )
 from analysis.piquet.learned_exchange import MODEL_SIZE, N_MODELS, learned_discard, learned_tables
@@ -62,14 +62,7 @@ def card_values(p, is_younger):
 def heuristic_discard(hand, lo, hi, p, values, is_younger, scratch):
     """The heuristic exchange: throw the cards valued below the keep threshold, clamped to lo..hi,
     lowest (value, code) first (docs/piquet-engine.md). ``values`` is ``card_values(p, seat)``."""
-    best = -1
-    ps = 0
-    for s in range(4):
-        lane = (hand >> (8 * s)) & 0xFF
-        key = popcount(lane) * 128 + LANE_VALUE[lane]
-        if key > best:
-            best = key
-            ps = s
+    ps = point_suit(hand)
     sets = 0
     for r in range(3, 8):
         col = (hand >> r) & COLUMN

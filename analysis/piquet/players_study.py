@@ -16,7 +16,7 @@ PLAYERS = {
     "heuristic": ("heuristic", []),
     "learned": ("learned", []),
     "search": ("search", []),
-    "search, learned exchange": ("search", ["exchange=learned"]),
+    "search (learned exchange)": ("search", ["exchange=learned"]),
     "dd": ("dd", []),
 }
 """Each row's player: a policy name and parameters (get_policy). In the parties behind the Rubicon
@@ -46,7 +46,7 @@ partie ending in a rubicon about 7 to 2 against)."""
 WHY = {
     "heuristic": "Rulebook heuristics: leads its longest master suit, wins cheaply, plans nothing.",
     "learned": "The heuristic's card play with the learned exchange (fitted to the discard analyser).",
-    "search, learned exchange": "The search player's cards with the learned exchange.",
+    "search (learned exchange)": "The search player's cards with the learned exchange.",
     "search": "Samples the opponent's hidden cards consistently with all he has seen and declared and solves "
               "each sample exactly: a legal player.",
     "dd": "Sees both hands: not a legal player but the ceiling of trick play with these exchanges.",
@@ -88,9 +88,7 @@ def players_table(deals: dict[str, int], seed: int = 0, rules=None, *, threads: 
     and hi per statistic, the deals, the player's description and why it differs."""
     from analysis.piquet.policies import get_policy
     from analysis.piquet.rules import get_rules
-    from analysis.piquet.studies import deal_tallies
-
-    from analysis.piquet.studies import partie_stats, simulate_parties
+    from analysis.piquet.studies import deal_tallies, partie_stats, simulate_parties
 
     rules = rules or get_rules("cavendish")
     rows = []

@@ -146,6 +146,8 @@ class DealResult:
     tricks: list[Trick]
     scores: dict[str, dict[str, int]]
     events: list[Event] = field(default_factory=list)
+    sink: dict[str, frozenset] = field(default_factory=lambda: {ELDER: frozenset(), YOUNGER: frozenset()})
+    """The categories each seat declared as nothing (none unless a sink rule was given)."""
 
     @property
     def elder_total(self) -> int:
@@ -183,15 +185,17 @@ class DealResult:
 
 
 def play_deal(seed: int, index: int, rules: PiquetRules, elder_policy, younger_policy=None,
-              lane_base: int = 0, *, partie: tuple[int, int] | None = None) -> DealResult:
+              lane_base: int = 0, *, partie: tuple[int, int] | None = None,
+              sink: dict | None = None) -> DealResult:
     """Play one deal (docs/piquet-engine.md, "One deal"): cards from Stream(seed, index,
     lane_base), the random policy's choices from Stream(seed, index, lane_base + 1). ``partie``:
-    elder's and younger's partie totals before a deciding deal of a partie (see :func:`play_cards`)."""
+    elder's and younger's partie totals before a deciding deal of a partie; ``sink``: the seats'
+    sinking rules (see :func:`play_cards`)."""
     if younger_policy is None:
         younger_policy = elder_policy
     return play_cards(deal_cards(seed, index, lane_base), rules, elder_policy, younger_policy,
                       Stream(seed, index, lane_base + 1), seed=seed, index=index, lane_base=lane_base,
-                      partie=partie)
+                      partie=partie, sink=sink)
 
 
 def exchange_model(rules: PiquetRules) -> int:
@@ -210,17 +214,38 @@ def player_for(policy, seat: str, choices: Stream) -> Player:
     return Player(policy, seat, choices)
 
 
+def sunk_categories(sink: dict | None, hands: dict[str, int], rules: PiquetRules) -> dict[str, frozenset]:
+    """Each seat's categories declared as nothing: its rule ``rule(own hand after the exchanges,
+    rules)`` (a seat without a rule, or ``sink`` None, declares in full)."""
+    sink = sink or {}
+    for seat in sink:
+        if seat not in SEATS:
+            raise InputError(f"sink: unknown player {seat!r}; valid: elder, younger")
+    out = {}
+    for seat in SEATS:
+        rule = sink.get(seat)
+        out[seat] = frozenset() if rule is None else frozenset(rule(hands[seat], rules))
+        for category in out[seat]:
+            if category not in CATEGORIES:
+                raise InputError(f"sink: unknown category {category!r}; valid: {', '.join(CATEGORIES)}")
+    return out
+
+
 def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy, choices: Stream, *,
                elder_discard: list[int] | None = None, younger_discard: list[int] | None = None,
                elder_count: int | None = None, seed: int = 0, index: int = 0, lane_base: int = 0,
-               partie: tuple[int, int] | None = None) -> DealResult:
+               partie: tuple[int, int] | None = None, sink: dict | None = None) -> DealResult:
     """Play a deal whose 32 cards are given (elder's 12, younger's 12, the talon top first).
 
     The discard analyser's entry: ``elder_discard`` / ``younger_discard`` force a player's
     discard; ``elder_count`` forces how many cards elder exchanges (his policy picks which).
     ``partie``: (E0, Y0), elder's and younger's partie totals before a deciding deal of a partie
     (a ``dd`` or ``search`` player with ``partie=margin|win`` then plays for the partie,
-    docs/piquet-engine.md, "Playing for the partie"); None for any other deal."""
+    docs/piquet-engine.md, "Playing for the partie"); None for any other deal.
+    ``sink``: {seat: rule} (None: everyone declares in full), ``rule(hand, rules)`` the set of
+    categories ("point", "sequences", "sets") the seat declares as nothing, from his own hand
+    after the exchanges; the deal is scored with them, and a search opponent reads what was
+    declared (:func:`sunk_categories`, reference_strong.StrongPlayer)."""
     elder_dealt, younger_dealt, talon = deck[:HAND_SIZE], deck[HAND_SIZE:2 * HAND_SIZE], deck[24:]
     players = {ELDER: player_for(elder_policy, ELDER, choices),
                YOUNGER: player_for(younger_policy, YOUNGER, choices)}
@@ -244,8 +269,10 @@ def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy
     for seat, disc in ((ELDER, e_disc), (YOUNGER, y_disc)):
         seen = [talon[t] for t in seen_talon_indices(seat, rules, k, m)]
         players[seat].start_play(hands[seat], disc, seen)
+    # Declarations (PQ-POINT, PQ-SEQ, PQ-SET): each seat's sunk categories, from his own hand.
+    sunk = sunk_categories(sink, hands, rules)
     # The dd and search players are shown the table (None when neither sits at it).
-    table = open_table(players, rules, hands, elder_dealt, younger_dealt, partie)
+    table = open_table(players, rules, hands, elder_dealt, younger_dealt, partie, sunk)
 
     # Play (PQ-PLAY).
     pairs = []
@@ -265,14 +292,14 @@ def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy
         leader = winner
 
     # Scores: the same code that checks and scores a recorded deal.
-    d = check_and_score(rules, elder_dealt, younger_dealt, talon, e_disc, y_disc, pairs)
+    d = check_and_score(rules, elder_dealt, younger_dealt, talon, e_disc, y_disc, pairs, sunk)
     return DealResult(
         seed=seed, index=index, lane_base=lane_base, rules=rules,
         elder_dealt=elder_dealt, younger_dealt=younger_dealt, talon=talon,
         elder_discard=d.elder_discard, younger_discard=d.younger_discard,
         elder_took=d.elder_took, younger_took=d.younger_took,
         elder_hand=d.elder_hand, younger_hand=d.younger_hand,
-        tricks=d.tricks, scores=d.sheet.points, events=d.sheet.events,
+        tricks=d.tricks, scores=d.sheet.points, events=d.sheet.events, sink=sunk,
     )
 
 

@@ -11,7 +11,9 @@ randomness used. Otherwise:
   with the cards he has played, it gives the declarations he made or conceded (rejection); it
   solves each kept hand double dummy with its own, adds the values per legal card and plays the
   best total (ties: the lowest code). Without ``track_cards`` it knows only its hand and the cards
-  played, and every draw is kept.
+  played, and every draw is kept. The declarations are read at face value: a category the
+  opponent sank (reference.play_cards' ``sink``) reads as declared nothing; a reading his play
+  has contradicted is dropped (with no sinking nothing changes: true evidence is never dropped).
 - With ``partie=margin`` or ``partie=win``, in a deciding deal of a partie (the table is told the
   partie's totals before the deal), either player values each legal card in each of its worlds (the
   true hands, or the hands drawn as above) by the partie after the deal completed along the
@@ -66,6 +68,9 @@ STRONG_KINDS = ("dd", "search")
 MAX_DRAWS = 1_000_000
 """Draws of one hidden hand after which the declarations' evidence is given up (the last draw
 kept; docs/piquet-engine.md: never seen)."""
+SUNK_DRAWS = 20_000
+"""The same when a category was sunk in the deal: a reader at face value may find no hand that fits
+(a declaration he believed was false), so the evidence is then given up for the rest of the deal."""
 TABLE_BITS = 18
 """The solver memory's table: 2**18 entries. Its size changes only the speed: values are exact."""
 
@@ -75,21 +80,23 @@ class Table:
 
     ``hands``: the deal's hands as :func:`reference.play_cards` keeps them (a trick's two cards
     leave them once the trick is complete); ``declared``: the hands the declarations were made on;
+    ``sink``: each seat's categories declared as nothing (public: what was declared);
     ``sheet``: the running scores, event by event; ``elder_tricks``; ``played``: each seat's cards
     played so far (the current trick's only once it is complete); ``partie``: (elder's, younger's)
     partie totals before a deciding deal of a partie, else None.
     """
 
     def __init__(self, rules: PiquetRules, hands: dict[str, int], elder_dealt, younger_dealt,
-                 partie: tuple[int, int] | None = None) -> None:
+                 partie: tuple[int, int] | None = None, sink: dict | None = None) -> None:
         self.rules = rules
         self.partie = partie
         self.hands = hands
         self.declared = dict(hands)
+        self.sink = {ELDER: frozenset(), YOUNGER: frozenset(), **(sink or {})}
         self.sheet = Scoresheet(rules)
         score_carte_blanche(self.sheet, has_carte_blanche(mask_of_codes(elder_dealt)),
                             has_carte_blanche(mask_of_codes(younger_dealt)))
-        score_categories(self.sheet, hands[ELDER], hands[YOUNGER])
+        score_categories(self.sheet, hands[ELDER], hands[YOUNGER], self.sink)
         self.tricks_played = 0
         self.elder_tricks = 0
         self.played = {ELDER: 0, YOUNGER: 0}
@@ -148,14 +155,16 @@ class Table:
 
 
 def open_table(players: dict, rules: PiquetRules, hands: dict[str, int], elder_dealt,
-               younger_dealt, partie: tuple[int, int] | None = None) -> Table | None:
+               younger_dealt, partie: tuple[int, int] | None = None,
+               sink: dict | None = None) -> Table | None:
     """At the start of play: a :class:`Table` shown to the strong players, or None when no strong
     player sits (nothing more is computed for the heuristic and random players). ``partie``: the
-    partie's totals before a deciding deal, (elder's, younger's); None otherwise."""
+    partie's totals before a deciding deal, (elder's, younger's); None otherwise. ``sink``: each
+    seat's categories declared as nothing."""
     strong = [p for p in players.values() if isinstance(p, StrongPlayer)]
     if not strong:
         return None
-    table = Table(rules, hands, elder_dealt, younger_dealt, partie)
+    table = Table(rules, hands, elder_dealt, younger_dealt, partie, sink)
     for p in strong:
         p.table = table
     return table
@@ -248,16 +257,22 @@ class StrongPlayer(Player):
     def _draw(self, possible: int, k: int, his_played: int) -> int:
         """k of the ``possible`` cards, one at a time: ``below(n - i)`` picks the below()-th lowest
         code of the n - i cards left; drawn again until, with the cards he played, the hand gives
-        the declarations (any draw without card tracking)."""
+        the declarations (any draw without card tracking). In a deal with a sunk category, after
+        SUNK_DRAWS draws the evidence is given up for the rest of the deal (the last draw kept)."""
         codes = codes_of_mask(possible)
         hidden = 0
-        for _ in range(MAX_DRAWS):
+        sunk = any(self.table.sink.values())
+        if self.track:
+            self._drop_broken(his_played)
+        for _ in range(SUNK_DRAWS if sunk else MAX_DRAWS):
             left = list(codes)
             hidden = 0
             for _ in range(k):
                 hidden |= 1 << left.pop(self.choices.below(len(left)))
             if not self.track or self._consistent(hidden | his_played):
                 return hidden
+        if sunk:
+            self._evidence, self._consistent_cache = [], {}
         return hidden
 
     def _consistent(self, his_hand: int) -> bool:
@@ -269,6 +284,22 @@ class StrongPlayer(Player):
                         for category, how, key, points in self._declarations())
             self._consistent_cache[his_hand] = known
         return known
+
+    def _drop_broken(self, his_played: int) -> None:
+        """Evidence that the cards he has played already break is dropped for the rest of the deal:
+        a declaration read at face value that was false (he sank the category). A key only grows
+        with the cards held, so evidence from declarations in full is never dropped."""
+        kept = [e for e in self._declarations() if not self._broken(*e[:3], his_played)]
+        if len(kept) < len(self._evidence):
+            self._evidence = kept
+            self._consistent_cache.clear()
+
+    def _broken(self, category: str, how: str, key, his_played: int) -> bool:
+        """Whether the cards he played alone exceed what he declared or conceded in a category."""
+        played_key = declared_key(category, his_played)
+        if how == "conceded":
+            return self._winner(key, played_key) != self.seat
+        return played_key > key
 
     def _fits(self, category: str, how: str, key, points, his_hand: int) -> bool:
         his_key = declared_key(category, his_hand)
@@ -286,13 +317,16 @@ class StrongPlayer(Player):
 
     def _declarations(self) -> list[tuple[str, str, tuple[int, int], int | None]]:
         """What the declarations told me, per category: ("declared", his key, his score) when he
-        won it, ("conceded", my key, None) when I did, ("equal", my key, None) when it was void."""
+        won it, ("conceded", my key, None) when I did, ("equal", my key, None) when it was void.
+        Read at face value from what was declared: a sunk category is nothing (declared_key), and
+        I do not suspect that he sank one (``_fits`` reads a drawn hand as declared in full)."""
         if self._evidence is None:
-            mine = self.table.declared[self.seat]
-            his = self.table.declared[other(self.seat)]
+            sunk, his_seat = self.table.sink, other(self.seat)
+            mine, his = self.table.declared[self.seat], self.table.declared[his_seat]
             self._evidence = []
             for category in CATEGORIES:
-                my_key, his_key = declared_key(category, mine), declared_key(category, his)
+                my_key = declared_key(category, mine, category in sunk[self.seat])
+                his_key = declared_key(category, his, category in sunk[his_seat])
                 winner = self._winner(my_key, his_key)
                 if winner == self.seat:
                     self._evidence.append((category, "conceded", my_key, None))
@@ -303,4 +337,4 @@ class StrongPlayer(Player):
         return self._evidence
 
 
-__all__ = ["MAX_DRAWS", "STRONG_KINDS", "StrongPlayer", "Table", "best_card", "open_table"]
+__all__ = ["MAX_DRAWS", "STRONG_KINDS", "SUNK_DRAWS", "StrongPlayer", "Table", "best_card", "open_table"]

@@ -262,6 +262,27 @@ def pq_t14(rules, n, seed, policy):
                     part="elder")
 
 
+def pq_t12(rules, n, seed, policy):
+    """PQ-T12: consider sinking combinations to hide information. Younger sinks his small
+    combinations (sinking_study, in the reference: the kernel does not sink) against an elder
+    search player who reads declarations at face value, and against one who reads nothing."""
+    from analysis.piquet.search_tips import search_deals, search_player
+    from analysis.piquet.sinking_study import sinking_value
+
+    deals = max(10, min(search_deals(n) // 30, 400))
+    r = sinking_value(rules, deals, seed)
+    effect = r["against_reader"]
+    verdict = _against(effect, 0.0)
+    details = {k: v.to_dict() if isinstance(v, Estimate) else v for k, v in r.items()
+               if k not in ("against_reader", "seconds", "search_deals_per_second")}
+    return _verdict("PQ-T12", rules, verdict, effect,
+                    "younger's points per deal sinking his small combinations minus declaring them in full, "
+                    "against a search player who reads declarations",
+                    "sinking small combinations gains against a player who reads declarations (the information "
+                    "value against one who reads nothing in the details)", deals, seed, search_player(), details,
+                    part="younger")
+
+
 def pq_t2_both(rules, n, seed, policy):
     """PQ-T2, one verdict for elder and one for younger."""
     return [_pq_t2("elder")(rules, n, seed, policy), _pq_t2("younger")(rules, n, seed, policy)]
@@ -336,8 +357,8 @@ def pq_t3(rules, n, seed, policy):
 
 
 STUDIES = {"PQ-T1": pq_t1, "PQ-T2": pq_t2_both, "PQ-T3": pq_t3, "PQ-T6": pq_t6, "PQ-T4": pq_t4, "PQ-T5": pq_t5, "PQ-T7": pq_t7, "PQ-T8": pq_t8,
-           "PQ-T9": pq_t9, "PQ-T10": pq_t10, "PQ-T11": pq_t11, "PQ-T13": pq_t13, "PQ-T14": pq_t14}
+           "PQ-T9": pq_t9, "PQ-T10": pq_t10, "PQ-T11": pq_t11, "PQ-T12": pq_t12, "PQ-T13": pq_t13, "PQ-T14": pq_t14}
 """Tips with a study, and the variants each is run under."""
 VARIANTS = {"PQ-T1": ("seed-de",), "PQ-T2": ("seed-de",), "PQ-T3": ("seed-de",), "PQ-T6": ("seed-de",), "PQ-T4": ("seed-de",), "PQ-T5": ("seed-de",), "PQ-T7": ("seed-de",),
             "PQ-T8": ("seed-de",), "PQ-T9": ("seed-de", "cavendish"), "PQ-T10": ("seed-no", "cavendish"),
-            "PQ-T11": ("seed-no", "seed-de"), "PQ-T13": ("seed-de", "seed-no"), "PQ-T14": ("seed-de",)}
+            "PQ-T11": ("seed-no", "seed-de"), "PQ-T12": ("seed-de",), "PQ-T13": ("seed-de", "seed-no"), "PQ-T14": ("seed-de",)}
