@@ -47,6 +47,8 @@ class Verdict:
         """The kinds of player behind the effect, in words: "search", "heuristic"."""
         kinds = []
         for p in self.policies.values():
+            if isinstance(p, dict) and "kind" not in p:
+                continue  # not a player: e.g. the options a study varies (Bezique's "options")
             k = p.get("kind", "?") if isinstance(p, dict) else str(p)
             if isinstance(p, dict) and p.get("exchange") == "learned":
                 k += " with the learned exchange"
