@@ -36,6 +36,7 @@ from analysis.piquet.layout import (
 from analysis.piquet.learned_exchange import exchange_model
 from analysis.piquet.play_kernel import (
     card_values,
+    cards_and_capot,
     choose_discard,
     heuristic_follow,
     heuristic_lead,
@@ -48,8 +49,6 @@ from analysis.piquet.policies import (
     P_TRACK_CARDS,
 )
 from analysis.piquet.rules import (
-    R_CAPOT,
-    R_CARDS_BONUS,
     R_CARTE_BLANCHE,
     R_LAST_TRICK,
     R_LEAD_POINTS_EVERY_TRICK,
@@ -236,18 +235,7 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
     y_tp = y - y_play
 
     # PQ-CARDS.
-    e_cards = 0
-    y_cards = 0
-    e_capot = 0
-    y_capot = 0
-    if e_tricks == 12:
-        e_capot = rules[R_CAPOT]
-    elif e_tricks >= 7:
-        e_cards = rules[R_CARDS_BONUS]
-    elif e_tricks == 0:
-        y_capot = rules[R_CAPOT]
-    elif e_tricks <= 5:
-        y_cards = rules[R_CARDS_BONUS]
+    e_cards, y_cards, e_capot, y_capot = cards_and_capot(e_tricks, rules)
     e += e_cards + e_capot
     y += y_cards + y_capot
 

@@ -35,6 +35,7 @@ from analysis.piquet.policies import (
     P_SET_BONUS,
     P_YOUNGER_KEEP,
 )
+from analysis.piquet.rules import R_CAPOT, R_CARDS_BONUS
 from analysis.rng import below
 
 VALUES_SIZE = 2048 * (1 + N_MODELS)
@@ -220,3 +221,17 @@ def trick_events(e, y, elder_leads, follower_wins, elder_wins, t, every_lead, la
     e += pique_value if hit else 0
     pique_open &= not hit
     return e, y, pique_open
+
+
+@njit(cache=True, inline="always")
+def cards_and_capot(e_tricks, rules):
+    """PQ-CARDS from the tricks elder won: (elder's cards bonus, younger's, elder's capot, younger's)."""
+    if e_tricks == 12:
+        return 0, 0, rules[R_CAPOT], 0
+    if e_tricks >= 7:
+        return rules[R_CARDS_BONUS], 0, 0, 0
+    if e_tricks == 0:
+        return 0, 0, 0, rules[R_CAPOT]
+    if e_tricks <= 5:
+        return 0, rules[R_CARDS_BONUS], 0, 0
+    return 0, 0, 0, 0

@@ -93,13 +93,14 @@ def learned_discard(hand: int, lo: int, hi: int, weights) -> list[int]:
     taking 0..7 cards, then their hand terms, 5 per count): for each size k the k cards with the
     highest u = w . phi (ties: the lower code first), then the size with the best total plus bias
     (ties: the fewer cards)."""
-    nf = len(weights) - 8 * 6
+    takes, terms = 8, 5  # biases for taking 0..7 cards, each with the 5 terms of learned_count_terms
+    nf = len(weights) - takes * (1 + terms)
     u = {c: sum(w * f for w, f in zip(weights[:nf], learned_features(hand, c), strict=True))
          for c in codes_of_mask(hand)}
     g = learned_count_terms(hand)
 
     def bias(k):
-        v = weights[nf + 8 + 5 * k:nf + 13 + 5 * k]
+        v = weights[nf + takes + terms * k:nf + takes + terms * (k + 1)]
         return weights[nf + k] + sum(a * b for a, b in zip(v, g, strict=True))
 
     order = sorted(u, key=lambda c: (-u[c], c))

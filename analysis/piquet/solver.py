@@ -80,6 +80,7 @@ def table_bits(mem):
     return highest_bit((mem.shape[0] - M_TABLE) >> 1)
 
 
+@njit(cache=True)
 def pique_state(e_score: int, y_score: int, pique_done: bool) -> int:
     """PQ-PIQUE: elder's running score while a pique can still be made, else PQ_CLOSED (younger has
     scored, the pique was made, or elder already had 30, which was a repique or a pique)."""

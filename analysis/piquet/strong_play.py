@@ -22,18 +22,22 @@ from analysis.bits import lowest_bit, nth_bit, popcount
 from analysis.piquet.card_masks import ALL
 from analysis.piquet.declaration_kernel import point_key, sequence_key_and_score, set_key_and_score
 from analysis.piquet.layout import O_PLAYED
-from analysis.piquet.play_kernel import heuristic_follow, heuristic_lead, random_card, trick_events
+from analysis.piquet.play_kernel import (
+    cards_and_capot,
+    heuristic_follow,
+    heuristic_lead,
+    random_card,
+    trick_events,
+)
 from analysis.piquet.policies import KIND_RANDOM, P_KIND, P_TRACK_CARDS
 from analysis.piquet.rules import (
-    R_CAPOT,
-    R_CARDS_BONUS,
     R_LAST_TRICK,
     R_LEAD_POINTS_EVERY_TRICK,
     R_PIQUE,
     R_RUBICON,
     R_RUBICON_BONUS,
 )
-from analysis.piquet.solver import M_TABLE, follow_values, init_memory, lead_values
+from analysis.piquet.solver import M_TABLE, PQ_CLOSED, follow_values, init_memory, lead_values, pique_state
 from analysis.piquet.strong_policies import KIND_DD, KIND_SEARCH, P_PARTIE, P_PLAY_FOR_PIQUE, P_SAMPLES
 from analysis.rng import below
 
@@ -178,7 +182,7 @@ def dd_trick(elder, younger, elder_leads, led, fol, t, etr, e, y, pique_open, fo
     player to move (ties: the lowest). ``e``, ``y``, ``etr``, ``pique_open``: the running scores,
     elder's tricks and the pique at the start of the trick. Returns the state after the trick:
     (elder, younger, elder leads next, etr, e, y, pique_open)."""
-    pq = e if (pique_open and y == 0 and e < 30 and for_pique) else -1
+    pq = pique_state(e, y, not pique_open) if for_pique else PQ_CLOSED
     el = 1 if elder_leads else 0
     if led < 0:
         lh = elder if elder_leads else younger
@@ -222,15 +226,8 @@ def complete_line(elder, younger, elder_leads, led, fol, t, etr, e, y, pique_ope
         led = -1
         fol = -1
         t += 1
-    if etr == 12:
-        e += rules[R_CAPOT]
-    elif etr >= 7:
-        e += rules[R_CARDS_BONUS]
-    elif etr == 0:
-        y += rules[R_CAPOT]
-    elif etr <= 5:
-        y += rules[R_CARDS_BONUS]
-    return e, y, etr
+    e_cards, y_cards, e_capot, y_capot = cards_and_capot(etr, rules)
+    return e + e_cards + e_capot, y + y_cards + y_capot, etr
 
 
 @njit(cache=True, inline="always")
@@ -292,7 +289,7 @@ def strong_card(p, seat_elder, elder, younger, el, led, etr, e, y, pique_open, r
     if legal & (legal - 1) == 0:
         return sto, lowest_bit(legal)
     # The solver's pique state; -1 when closed or the player does not count a pique still to make.
-    pq = e if (pique_open and y == 0 and e < 30 and p[P_PLAY_FOR_PIQUE] != 0) else -1
+    pq = pique_state(e, y, not pique_open) if p[P_PLAY_FOR_PIQUE] != 0 else PQ_CLOSED
     for_partie = p[P_PARTIE] != 0 and scratch[S_PARTIE] != 0
     mem = scratch[S_MEMORY:]
     vals = scratch[S_VALUES:S_VALUES + 32]

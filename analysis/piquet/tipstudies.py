@@ -104,6 +104,7 @@ def pq_t11(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Ve
     at the first lead that decides them (dd players, learned exchanges). The conditional
     differences between deals won and lost (search and heuristic play) are in the details."""
     from analysis.piquet.cards_swing import causal_swing
+    from analysis.piquet.policies import get_policy
     from analysis.piquet.search_tips import deal_tallies_search, search_deals
 
     def swings(t):
@@ -123,8 +124,6 @@ def pq_t11(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Ve
     play, total = swings(t)
     h_play, h_total = swings(deal_tallies(n, seed, rules, policy, policy))
     verdict = _against(effect, 22.0)
-    from analysis.piquet.policies import get_policy
-
     return _verdict("PQ-T11", rules, verdict, effect,
                     "net points between the best line winning the cards and the best line losing them, same deal "
                     "and position (the first lead that decides the cards; double-dummy lines)",
