@@ -140,3 +140,49 @@ def strategy_study(deals_per_hand: int, max_rounds: int, discard_deals: int, sea
     return ({"spec": res.spec, "rounds": res.rounds, "exploitability": ex, "summary": summary, "search_check": check,
              "files": files}, "\n".join(lines))
 
+
+
+def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | None, quiet: bool) -> tuple[dict, str]:
+    """The equilibrium of Écarté's first proposal (analysis/ecarte/equilibrium.py), its tables
+    written to ``out`` (Parquet and CSV) with the summary as JSON."""
+    import json
+    import os
+
+    from analysis.ecarte import equilibrium as E
+
+    eq = E.compute(r, budget, seed, pol, threads=threads, quiet=quiet,
+                   log=lambda line: click_echo_err(line))
+    files = E.write_tables(eq, out)
+    obj = {**E.summary(eq), "files": files}
+    with open(os.path.join(out, f"ecarte_equilibrium_{r.name}_summary.json"), "w") as f:
+        json.dump(obj, f, indent=1)
+    ex = obj["exploitability"]
+
+    def exploit(side):
+        lo, hi = ex[side]["ci95"]
+        return f"{ex[side]['value']:.5f} (95% [{lo:.5f}, {hi:.5f}]; cross-fitted {ex[side]['crossfit']:+.5f})"
+
+    lines = [f"Écarté equilibrium of the first proposal · rules {r.name} · budget {budget} · seed {seed} · "
+             f"play: {obj['play_policy']}",
+             f"  {obj['deals']['fit']:,} deals fitted ({obj['rounds']} race rounds, CFR+ {obj['iterations_per_solve']} "
+             f"iterations per solve), {obj['deals']['held_out']:,} held out · {obj['seconds']:.0f} s",
+             f"  value of the game for elder: {obj['value']['value']:+.4f} points per hand "
+             f"(95% [{obj['value']['ci95'][0]:+.4f}, {obj['value']['ci95'][1]:+.4f}], held out)",
+             f"  exploitability, held out, points per hand: elder {exploit('elder')}",
+             f"                                            dealer {exploit('dealer')}",
+             f"  target {obj['target']} per side (95% upper bound): "
+             + ("met" if obj["certified"] else "not met at this budget"),
+             f"  elder proposes with {obj['elder_propose_share']:.1%} of hands; the dealer refuses "
+             f"{obj['dealer_refuse_share']:.1%} of proposals; mixed sets: elder {obj['mixed_sets']['elder']:,}, "
+             f"dealer {obj['mixed_sets']['dealer']:,}",
+             f"  clear decisions (Benjamini–Hochberg, FDR {obj['clear']['fdr']:.0%}): elder {obj['clear']['elder']:,}, "
+             f"dealer {obj['clear']['dealer']:,} of {sum(obj['sets_per_bucket'].values()):,} sets per side",
+             "  information sets per turn-up bucket: " + ", ".join(f"{k} {v:,}" for k, v in obj["sets_per_bucket"].items()),
+             "wrote " + ", ".join(files)]
+    return obj, "\n".join(lines)
+
+
+def click_echo_err(line: str) -> None:
+    import click
+
+    click.echo(line, err=True)

@@ -89,7 +89,13 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
               help="Deals per hand class and discard option when choosing the discards (0: heuristic discards).")
 @click.option("--search-check", default=0, show_default=True, callback=non_negative, metavar="N",
               help="Check elder's table against search play on N hand classes drawn by weight (1,000 deals, S=10).")
-@click.option("--quick", is_flag=True, help="20 deals per hand class, 2 rounds, 4 per discard option: about a minute.")
+@click.option("--method", type=click.Choice(["equilibrium", "best-response"]), default="equilibrium", show_default=True,
+              help="equilibrium: every branch simulated once, CFR+, held-out exploitability (--budget); best-response: "
+                   "the older iterated best responses (--deals-per-hand, --rounds, --discard-deals, --search-check).")
+@click.option("--budget", type=click.Choice(["quick", "standard"]), default="standard", show_default=True,
+              help="The equilibrium's deals: quick (4 to 16 per information set, a minute) or standard (256 to 8,192).")
+@click.option("--quick", is_flag=True, help="--budget quick (equilibrium); best-response: 20 deals per hand class, "
+                                            "2 rounds, 4 per discard option.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
 @click.option("--param", multiple=True, metavar="KEY=VALUE", help="Override one heuristic policy parameter.")
@@ -97,11 +103,18 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
 @click.option("--threads", type=int, default=None, callback=positive)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
-def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, quick, seed, rules, rule, param, out, threads,
-                 as_json, quiet):
+def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, method, budget, quick, seed, rules, rule,
+                 param, out, threads, as_json, quiet):
     """Elder's propose/play and the dealer's accept/refuse decision for every hand (up to suit
-    symmetry), iterated to best responses, and the decisions by game score; tables and figures."""
-    from analysis.ecarte.answers import strategy_study
+    symmetry) and turn-up bucket: the equilibrium of the first proposal with its held-out
+    exploitability (default), or iterated best responses with the decisions by game score."""
+    from analysis.ecarte.answers import equilibrium_study, strategy_study
+
+    if method == "equilibrium":
+        obj, text = equilibrium_study("quick" if quick else budget, seed, _rules(rules, rule), _policy("heuristic", param),
+                                      out, threads, quiet)
+        emit(obj, as_json, text)
+        return
 
     if search_check == 1:  # checked before hours of tables are computed, not after
         raise click.BadParameter("must be 0 (no check) or at least 2 hand classes", param_hint="--search-check")

@@ -1,0 +1,365 @@
+"""Écarté's first proposal as a solved game: every branch of it simulated once per deal, the
+equilibrium solved over the records with CFR+, and both sides' exploitability measured on
+held-out deals (``salon study ecarte strategy --budget``; docs/ecarte-engine.md, "Equilibrium").
+
+Information sets are hand classes (``strategy.hands``) times the turn-up's bucket
+(``branch_kernel``). Deals are spent where decisions are close: every set of both sides starts
+with ``Budget.first`` deals; after each solve, the sets whose decision is not clear (the value of
+proposing, or refusing, within ``RACE_Z`` standard errors of zero, or a mixed strategy) get as many
+again, up to ``Budget.cap``, until the weighted stake of the undecided sets is under half the
+exploitability target. The solution is then measured on deals of other seeds, with as many deals
+per set as the fit used.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analysis import __version__
+from analysis.ecarte import branch_kernel as BK
+from analysis.ecarte import equilibrium_solver as S
+from analysis.ecarte.policies import HeuristicPolicy
+from analysis.ecarte.rules import EcarteRules, get_rules
+from analysis.errors import InputError
+
+SIDES = ("elder", "dealer")
+TARGET = 0.001
+"""The exploitability budget of each side (points per hand, 95% upper bound)."""
+RACE_Z = 2.5
+"""A decision is settled for the race when its value is this many standard errors from zero."""
+FDR = 0.05
+"""False-discovery rate of the decisions called clear (Benjamini–Hochberg over every set)."""
+TASK_DEALS = 512
+HELD_OUT_SEED = 1_000_003
+"""The held-out records use seed + HELD_OUT_SEED (elder's) and + HELD_OUT_SEED + 1 (the dealer's);
+the fit uses seed and seed + 1."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Deals per information set at the start and at most, race rounds, CFR+ iterations per solve."""
+
+    name: str
+    first: int
+    cap: int
+    rounds: int
+    iterations: int
+
+
+BUDGETS = {"quick": Budget("quick", 4, 16, 1, 150), "standard": Budget("standard", 256, 8192, 5, 400)}
+
+
+@dataclass(frozen=True)
+class InfoSets:
+    """Every information set (3 * class + bucket): the turn-ups it allows (a lane mask), its
+    probability as a dealt hand and turn-up, its class and bucket."""
+
+    turnups: np.ndarray
+    weight: np.ndarray
+    cls: np.ndarray
+    bucket: np.ndarray
+
+    @property
+    def valid(self) -> np.ndarray:
+        return self.turnups != 0
+
+
+@functools.lru_cache(maxsize=1)
+def info_sets() -> InfoSets:
+    from analysis.ecarte.strategy import hands
+
+    h = hands()
+    n = len(h.masks) * BK.N_BUCKETS
+    turnups = np.array([BK.bucket_turnups(int(m), b) for m in h.masks.tolist() for b in range(BK.N_BUCKETS)],
+                       dtype=np.int64)
+    counts = np.array([bin(int(t)).count("1") for t in turnups])
+    w = np.repeat(h.multiplicity, BK.N_BUCKETS) * counts
+    return InfoSets(turnups, w / w.sum(), np.arange(n) // BK.N_BUCKETS, np.arange(n) % BK.N_BUCKETS)
+
+
+# ------------------------------------------------------------------------------ records
+class RecordCache:
+    """Finished simulation phases as .npz files under the result store (resumable runs); off when
+    the store is off."""
+
+    def __init__(self, spec: dict):
+        from analysis import store
+
+        base = store.root()
+        key = hashlib.sha256(json.dumps({**spec, "code": store.code_fingerprint()}, sort_keys=True,
+                                        default=str).encode()).hexdigest()[:20]
+        self.dir = None if base is None else base / "ecarte-equilibrium" / key
+
+    def load(self, phase: str):
+        if self.dir is None or not (self.dir / f"{phase}.npz").exists():
+            return None
+        try:
+            z = np.load(self.dir / f"{phase}.npz")
+            return z["fixed"], z["other"], z["cells"]
+        except Exception:  # noqa: BLE001 - a damaged file is recomputed
+            return None
+
+    def save(self, phase: str, arrays) -> None:
+        if self.dir is None:
+            return
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            tmp = self.dir / f".{phase}.{os.getpid()}.npz"
+            np.savez(tmp, fixed=arrays[0], other=arrays[1], cells=arrays[2])
+            os.replace(tmp, self.dir / f"{phase}.npz")
+        except OSError:
+            pass
+
+
+def simulate(side: str, first: np.ndarray, counts: np.ndarray, seed: int, rules: EcarteRules, policies: tuple,
+             threads: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Deals first[s] .. first[s] + counts[s] - 1 of every information set s of ``side`` (the hand
+    fixed): (fixed set, other side's set * 2 + half, cells (n, 3))."""
+    from analysis.blocks import kernel_threads
+    from analysis.ecarte.strategy import hands
+
+    sets = np.flatnonzero(counts > 0)
+    rows = []
+    offset = 0
+    for s in sets.tolist():
+        for k in range(0, int(counts[s]), TASK_DEALS):
+            n = min(TASK_DEALS, int(counts[s]) - k)
+            rows.append((s, int(first[s]) + k, n, offset))
+            offset += n
+    tasks = np.array(rows, dtype=np.int64).reshape(-1, 4)
+    other = np.zeros(offset, dtype=np.int32)
+    cells = np.zeros((offset, BK.N_BRANCHES), dtype=np.uint8)
+    h = hands()
+    pe, pd = policies
+    with kernel_threads(threads):
+        BK.branch_records(seed, tasks, h.masks, h.class_of_rank, side == "dealer", rules.to_array(), pe.to_array(),
+                          pd.to_array(), other, cells)
+    fixed = np.repeat(tasks[:, 0], tasks[:, 2]).astype(np.int32)
+    return fixed, other, cells
+
+
+def nets_of(cells: np.ndarray) -> np.ndarray:
+    from analysis.ecarte.strategy import _nets
+
+    return _nets().astype(np.int8)[cells]
+
+
+# ------------------------------------------------------------------------------ the result
+@dataclass
+class Equilibrium:
+    """The solution (x: elder's probability of proposing, y: the dealer's of refusing, per
+    information set), how it was reached, and its measures on held-out records."""
+
+    x: np.ndarray
+    y: np.ndarray
+    spec: dict
+    rounds: list[dict]
+    measures: dict
+    elder: object = field(repr=False, default=None)  # pandas DataFrame, one row per information set
+    dealer: object = field(repr=False, default=None)
+
+
+def _records(parts: list) -> S.Records:
+    fixed = np.concatenate([p[0] for p in parts])
+    other = np.concatenate([p[1] for p in parts])
+    cells = np.concatenate([p[2] for p in parts])
+    return S.Records(fixed, other, nets_of(cells), len(info_sets().weight))
+
+
+def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: int = 0,
+            policy: HeuristicPolicy | None = None, *, threads: int | None = None, quiet: bool = True,
+            log=print) -> Equilibrium:
+    """Race, solve and measure (see the module's docstring)."""
+    if budget not in BUDGETS:
+        raise InputError(f"--budget must be one of {', '.join(BUDGETS)}, not {budget!r}")
+    b = BUDGETS[budget]
+    rules = rules or get_rules()
+    policy = policy or HeuristicPolicy()
+    policies = (policy, policy)
+    sets = info_sets()
+    w = sets.weight
+    spec = {"game": "ecarte", "study": "strategy", "method": "CFR+ over every branch of the first proposal, "
+            "raced deals, held-out measures", "rules": rules.name, "switches": rules.switches(),
+            "policy": policy.describe(), "play": "heuristic (discards, later proposals and trick play)",
+            "budget": b.__dict__, "seed": seed, "version": __version__, "information_sets": int(sets.valid.sum()),
+            "buckets": list(BK.BUCKET_NAMES)}
+    cache = RecordCache({k: spec[k] for k in ("switches", "policy", "budget", "seed", "version")})
+    seeds = {"elder": seed, "dealer": seed + 1}
+    counts = {s: np.zeros(len(w), dtype=np.int64) for s in SIDES}
+    parts: dict[str, list] = {s: [] for s in SIDES}
+    add = {s: np.where(sets.valid, b.first, 0) for s in SIDES}
+    x = y = None
+    rounds = []
+    t0 = time.time()
+    for r in range(b.rounds + 1):
+        for side in SIDES:
+            phase = f"fit-{side}-{r}"
+            got = cache.load(phase)
+            if got is None:
+                got = simulate(side, counts[side], add[side], seeds[side], rules, policies, threads)
+                cache.save(phase, got)
+            parts[side].append(got)
+            counts[side] += add[side]
+        elder, dealer = _records(parts["elder"]), _records(parts["dealer"])
+        x, y = S.solve(elder, dealer, b.iterations, x, y)
+        ex = S.exploitability_in_sample(elder, dealer, x, y, w, w)
+        gains = {"elder": S.side_gains(S.side_means(elder.offsets, elder.other, elder.gain, elder.refusal, y), x, 1.0, w),
+                 "dealer": S.side_gains(S.side_means(dealer.offsets, dealer.other, dealer.zeros, dealer.refusal, x), y,
+                                        -1.0, w)}
+        stake = 0.0
+        for side, strat in (("elder", x), ("dealer", y)):
+            g = gains[side]
+            open_ = sets.valid & ((np.abs(g["q"]) < RACE_Z * g["se"]) | ((strat > 0.01) & (strat < 0.99)))
+            stake += float((w * RACE_Z * g["se"])[open_].sum())
+            add[side] = np.where(open_ & (counts[side] < b.cap), counts[side], 0)
+        rounds.append({"round": r, "deals": int(sum(c.sum() for c in counts.values())),
+                       "undecided_stake": stake, "in_sample_exploitability": {"elder": ex[0], "dealer": ex[1]},
+                       "seconds": round(time.time() - t0, 1)})
+        if not quiet:
+            log(f"round {r}: {rounds[-1]['deals']:,} deals, undecided stake {stake:.5f}, in-sample exploitability "
+                f"{ex[0]:.6f} / {ex[1]:.6f}, {rounds[-1]['seconds']} s")
+        if stake < TARGET / 2 or not any(a.any() for a in add.values()):
+            break
+    held = {}
+    for side, offset in (("elder", 0), ("dealer", 1)):
+        phase = f"held-{side}"
+        got = cache.load(phase)
+        if got is None:
+            got = simulate(side, np.zeros_like(counts[side]), counts[side], seed + HELD_OUT_SEED + offset, rules,
+                           policies, threads)
+            cache.save(phase, got)
+        held[side] = _records([got])
+    measures = measure(held["elder"], held["dealer"], x, y)
+    measures["fit"] = {side: {"q": g["q"], "se": g["se"]} for side, g in gains.items()}
+    spec["deals"] = {"fit": int(sum(c.sum() for c in counts.values())),
+                     "held_out": int(held["elder"].fixed.size + held["dealer"].fixed.size)}
+    spec["seconds"] = round(time.time() - t0, 1)
+    eq = Equilibrium(x, y, spec, rounds, measures)
+    eq.elder, eq.dealer = tables(eq, counts)
+    return eq
+
+
+def measure(elder: S.Records, dealer: S.Records, x: np.ndarray, y: np.ndarray) -> dict:
+    """The strategy pair's value and each side's exploitability on (held-out) records, with 95%
+    intervals, and per information set the held-out values behind the clear decisions."""
+    from scipy import stats
+
+    w = info_sets().weight
+    eg = S.side_gains(S.side_means(elder.offsets, elder.other, elder.gain, elder.refusal, y), x, 1.0, w)
+    dg = S.side_gains(S.side_means(dealer.offsets, dealer.other, dealer.zeros, dealer.refusal, x), y, -1.0, w)
+    xf = x[elder.fixed]
+    v = S.side_means(elder.offsets, elder.other, elder.play + xf * elder.gain, xf * elder.refusal, y)
+    n = np.maximum(v[:, 2] + v[:, 4], 1)
+    value = float((w * v[:, 0]).sum())
+    value_se = float(np.sqrt((w ** 2 * np.maximum(v[:, 1] - v[:, 0] ** 2, 0) / np.maximum(n - 1, 1)).sum()))
+    p_propose = np.zeros_like(y)
+    S.side_q(dealer.offsets, dealer.other, dealer.zeros, dealer.ones, x, p_propose)
+    out = {"value": {"value": value, "ci95": [value - 1.96 * value_se, value + 1.96 * value_se]}}
+    per_set = {}
+    for side, g, strat in (("elder", eg, x), ("dealer", dg, y)):
+        # Exploitability is at least 0; the cross-fitted gain (biased low) bounds it from below, the
+        # plug-in gain (biased high: E max(0, q_hat) >= max(0, q)) from above.
+        lo = max(0.0, g["crossfit"] - 1.96 * g["crossfit_se"])
+        hi = g["plugin"] + 1.96 * g["plugin_se"]
+        out[side] = {"value": g["plugin"], "ci95": [lo, hi], "crossfit": g["crossfit"], "plugin": g["plugin"]}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = g["q"] / g["se"]
+        p = np.where(g["n"] > 1, 2 * stats.norm.sf(np.abs(z)), np.nan)
+        p = np.where(np.isnan(z), np.nan, p)
+        rejected = S.benjamini_hochberg(p, FDR)
+        agrees = np.where(g["q"] > 0, strat >= 0.5, strat < 0.5)
+        per_set[side] = {"q": g["q"], "se": g["se"], "n": g["n"], "p": p, "clear": rejected & agrees,
+                         "contradicted": rejected & ~agrees}
+    out["certified"] = bool(out["elder"]["ci95"][1] < TARGET and out["dealer"]["ci95"][1] < TARGET)
+    out["target"] = TARGET
+    out["per_set"] = per_set
+    out["p_propose_given_dealer_set"] = p_propose
+    return out
+
+
+def decision_words(p: np.ndarray, yes: str, no: str) -> np.ndarray:
+    return np.where(p >= 0.99, yes, np.where(p <= 0.01, no, "mix"))
+
+
+def tables(eq: Equilibrium, fit_counts: dict) -> tuple:
+    """One row per information set and side: the hand, the bucket, the weight, the solution's
+    probability and decision, the decision's value on the fitted deals against the other side's
+    solution (what the decision answers to: for the dealer, his gain per dealt hand), and on the
+    held-out deals with its p-value and whether it is clear under the FDR control."""
+    import pandas as pd
+
+    from analysis.ecarte.strategy import hand_label, hands
+
+    sets = info_sets()
+    ok = sets.valid
+    h = hands()
+    masks = h.masks[sets.cls]
+    frames = []
+    for side, strat, yes, no in (("elder", eq.x, "propose", "play"), ("dealer", eq.y, "refuse", "accept")):
+        ps = eq.measures["per_set"][side]
+        fit = eq.measures["fit"][side]
+        df = pd.DataFrame({
+            "info_set": np.arange(len(ok)), "hand": [hand_label(int(m)) for m in masks], "mask": masks,
+            "bucket": np.array(BK.BUCKET_NAMES)[sets.bucket], "weight": sets.weight,
+            f"{yes}_probability": strat, "decision": decision_words(strat, yes, no),
+            "fit_deals": fit_counts[side], f"{yes}_minus_{no}": fit["q"], "half_width": 1.96 * fit["se"],
+            "held_out_deals": ps["n"].astype(np.int64), f"{yes}_minus_{no}_held_out": ps["q"],
+            "held_out_half_width": 1.96 * ps["se"], "p_value": ps["p"], "clear": ps["clear"],
+            "held_out_contradicts": ps["contradicted"]})
+        if side == "dealer":
+            # The dealer's values are per dealt hand (a proposal is met only so often): per proposal too.
+            p = eq.measures["p_propose_given_dealer_set"]
+            df["p_proposal"] = p
+            with np.errstate(invalid="ignore", divide="ignore"):
+                df["refuse_minus_accept_per_proposal"] = np.where(p > 0, fit["q"] / p, np.nan)
+        frames.append(df[ok].reset_index(drop=True))
+    return frames[0], frames[1]
+
+
+def summary(eq: Equilibrium) -> dict:
+    """The JSON of ``salon study ecarte strategy --budget``."""
+    m = eq.measures
+    e, d = eq.elder, eq.dealer
+    return {"method": eq.spec["method"], "rules": eq.spec["rules"], "budget": eq.spec["budget"]["name"],
+            "rounds": len(eq.rounds), "iterations_per_solve": eq.spec["budget"]["iterations"],
+            "deals": eq.spec["deals"], "seconds": eq.spec["seconds"],
+            "play_policy": eq.spec["play"], "policy": eq.spec["policy"],
+            "value": m["value"],
+            "exploitability": {s: {k: m[s][k] for k in ("value", "ci95", "crossfit", "plugin")} for s in SIDES},
+            "target": m["target"], "certified": m["certified"],
+            "exploitability_note": ("points per hand each side gains by its best response to the other's solution, "
+                                    "on held-out deals. value (plugin): the best response chosen and measured on the "
+                                    "same held-out deals, biased high; crossfit: chosen on one half of each set's "
+                                    "deals and measured on the other, biased low; ci95: from 0 or the crossfit's "
+                                    "lower bound to the plug-in's upper bound"),
+            "elder_propose_share": float((e["weight"] * e["propose_probability"]).sum()),
+            "dealer_refuse_share": float((d["weight"] * d["p_proposal"] * d["refuse_probability"]).sum()
+                                         / max((d["weight"] * d["p_proposal"]).sum(), 1e-12)),
+            "mixed_sets": {"elder": int((e["decision"] == "mix").sum()), "dealer": int((d["decision"] == "mix").sum())},
+            "clear": {"elder": int(e["clear"].sum()), "dealer": int(d["clear"].sum()), "fdr": FDR,
+                      "how": "Benjamini–Hochberg over every information set's held-out two-sided z-test of the "
+                             "decision's value, and the solution on the significant side"},
+            "sets_per_bucket": {name: int((e["bucket"] == name).sum()) for name in BK.BUCKET_NAMES},
+            "race": eq.rounds}
+
+
+def table_stem(out_dir: str, rules_name: str) -> str:
+    return os.path.join(out_dir, f"ecarte_equilibrium_{rules_name}")
+
+
+def write_tables(eq: Equilibrium, out_dir: str) -> list[str]:
+    """Both sides' tables as Parquet and CSV; returns the paths written."""
+    os.makedirs(out_dir, exist_ok=True)
+    stem = table_stem(out_dir, eq.spec["rules"])
+    written = []
+    for side, df in (("elder", eq.elder), ("dealer", eq.dealer)):
+        df.to_parquet(f"{stem}_{side}.parquet", index=False)
+        df.to_csv(f"{stem}_{side}.csv", index=False)
+        written += [f"{stem}_{side}.parquet", f"{stem}_{side}.csv"]
+    return written
