@@ -232,7 +232,8 @@ def test_the_score_chain_matches_simulated_games_under_the_heuristic():
 
 def test_strategy_command_writes_tables_and_propose_reads_them(tmp_path, capsys):
     out = tmp_path / "tables"
-    main(["study", "ecarte", "strategy", "--deals-per-hand", "4", "--rounds", "1", "--discard-deals", "2",
+    main(["study", "ecarte", "strategy", "--method", "best-response", "--deals-per-hand", "4", "--rounds", "1",
+          "--discard-deals", "2",
           "--search-check", "3", "--out", str(out), "--json", "--quiet"])
     printed = json.loads(capsys.readouterr().out)
     assert 0 <= printed["search_check"]["agreement_search"]["value"] <= 1

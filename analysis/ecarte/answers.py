@@ -27,6 +27,12 @@ def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, scor
     at = parse_score(score, r) if score else None
     from analysis.ecarte import strategy
 
+    if not simulate and at is None:
+        from analysis.ecarte import equilibrium
+
+        solved = equilibrium.answer(codes, up, r, pol)
+        if solved is not None:
+            return solved, equilibrium_text(hand, turnup, solved)
     stored = None if simulate else strategy.lookup(codes, up, r, pol, tables, at)
     if stored is not None:
         def fmt_h(d):
@@ -46,8 +52,8 @@ def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, scor
     if at is not None:
         from analysis.errors import InputError
 
-        raise InputError(f"--score needs the strategy tables for rules {r.name} in {tables}; "
-                         "run `salon study ecarte strategy` first")
+        raise InputError(f"--score needs the best-response strategy tables for rules {r.name} in {tables}; "
+                         "run `salon study ecarte strategy --method best-response` first")
     res = propose_hand(hand, turnup, samples, seed, r, pol, threads=threads, quiet=quiet)
 
     def fmt(d):
@@ -142,7 +148,32 @@ def strategy_study(deals_per_hand: int, max_rounds: int, discard_deals: int, sea
 
 
 
-def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | None, quiet: bool) -> tuple[dict, str]:
+def equilibrium_text(hand: str, turnup: str, a: dict) -> str:
+    """The text of a one-hand answer from the shipped equilibrium."""
+    d, h = a["difference"], a["held_out"]
+    if a["recommendation"] == "mix":
+        decision = f"mix: propose with probability {a['propose_probability']:.2f}, otherwise play (a near tie)"
+    else:
+        decision = a["recommendation"]
+    return "\n".join([
+        f"Elder holds {hand}, turn-up {turnup} · rules {a['rules']} · from the shipped equilibrium tables "
+        f"({a['budget']} budget)",
+        f"hand class {a['class']}, {a['bucket']}; opponent: {a['opponent']}; play: {a['play_policy']}",
+        f"  propose minus play      {d['value']:+.4f} ± {d['halfwidth']:.4f} points per hand ({d['deals']:,} deals)",
+        f"  on held-out deals       {h['value']:+.4f} ± {h['halfwidth']:.4f}"
+        + (" (clear at a 5% false-discovery rate)" if h["clear"] else " (not clear at a 5% false-discovery rate)"),
+        f"recommendation: {decision}"])
+
+
+SEARCH_DEALS = 200
+"""Deals per information set of the equilibrium's search check."""
+SEARCH_SAMPLES = 10
+SECOND_ROUND = {"quick": (100, 20), "standard": (2_000, 200)}
+"""Elder's information sets (drawn by weight) and deals each for the second round's measure."""
+
+
+def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | None, quiet: bool,
+                      search_sets: int = 0) -> tuple[dict, str]:
     """The equilibrium of Écarté's first proposal (analysis/ecarte/equilibrium.py), its tables
     written to ``out`` (Parquet and CSV) with the summary as JSON."""
     import json
@@ -154,6 +185,14 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
                    log=lambda line: click_echo_err(line))
     files = E.write_tables(eq, out)
     obj = {**E.summary(eq), "files": files}
+    from analysis.ecarte.equilibrium_search import second_round
+
+    sets, deals = SECOND_ROUND[budget]
+    obj["second_round"] = second_round(eq, sets, deals, seed + 7, r, pol, threads)
+    if search_sets:
+        from analysis.ecarte.equilibrium_search import check
+
+        obj["search_check"] = check(eq, search_sets, SEARCH_DEALS, SEARCH_SAMPLES, seed, r, pol, threads)
     with open(os.path.join(out, f"ecarte_equilibrium_{r.name}_summary.json"), "w") as f:
         json.dump(obj, f, indent=1)
     ex = obj["exploitability"]
@@ -177,8 +216,32 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
              f"dealer {obj['mixed_sets']['dealer']:,}",
              f"  clear decisions (Benjamini–Hochberg, FDR {obj['clear']['fdr']:.0%}): elder {obj['clear']['elder']:,}, "
              f"dealer {obj['clear']['dealer']:,} of {sum(obj['sets_per_bucket'].values()):,} sets per side",
-             "  information sets per turn-up bucket: " + ", ".join(f"{k} {v:,}" for k, v in obj["sets_per_bucket"].items()),
-             "wrote " + ", ".join(files)]
+             "  information sets per turn-up bucket: " + ", ".join(f"{k} {v:,}" for k, v in obj["sets_per_bucket"].items())]
+    sr = obj["second_round"]
+
+    def ci4(d):
+        return f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]"
+
+    lines.append(f"  second proposal round (left to the heuristic): reached in {sr['reached']['value']:.1%} of hands; "
+                 f"elder's gain per hand from always playing there {ci4(sr['always_play'])}, always proposing "
+                 f"{ci4(sr['always_propose'])}, the better known in advance (a bound) "
+                 f"{ci4(sr['better_known_in_advance'])}")
+    if search_sets:
+        sc = obj["search_check"]
+
+        def ci(d):
+            return f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]"
+
+        lines.append(f"  search check ({search_sets} sets per side by weight, {SEARCH_DEALS} deals each, both players "
+                     f"searching the tricks with {SEARCH_SAMPLES} samples):")
+        for side in ("elder", "dealer"):
+            c = sc[side]
+            lines.append(f"    {side}'s sets: value search minus heuristic {ci(c['value_search_minus_heuristic'])}; "
+                         f"decisions' sign agrees on {c['decision_sign_agreement']:.1%} of sets; the solution loses "
+                         f"{ci(c['loss_under_search_crossfit'])} (cross-fitted) to "
+                         f"{ci(c['loss_under_search_plugin'])} (plug-in) per hand under search play, "
+                         f"{ci(c['loss_search_minus_heuristic_plugin'])} more than under heuristic play (paired)")
+    lines.append("wrote " + ", ".join(files))
     return obj, "\n".join(lines)
 
 

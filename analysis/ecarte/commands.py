@@ -94,6 +94,9 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
                    "the older iterated best responses (--deals-per-hand, --rounds, --discard-deals, --search-check).")
 @click.option("--budget", type=click.Choice(["quick", "standard"]), default="standard", show_default=True,
               help="The equilibrium's deals: quick (4 to 16 per information set, a minute) or standard (256 to 8,192).")
+@click.option("--search-sets", default=0, show_default=True, callback=non_negative, metavar="N",
+              help="Equilibrium: play N information sets per side (drawn by weight, 200 deals each) with both "
+                   "players searching the tricks (S=10) and measure what heuristic play inside costs.")
 @click.option("--quick", is_flag=True, help="--budget quick (equilibrium); best-response: 20 deals per hand class, "
                                             "2 rounds, 4 per discard option.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
@@ -103,19 +106,28 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
 @click.option("--threads", type=int, default=None, callback=positive)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
-def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, method, budget, quick, seed, rules, rule,
-                 param, out, threads, as_json, quiet):
+def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, method, budget, search_sets, quick, seed,
+                 rules, rule, param, out, threads, as_json, quiet):
     """Elder's propose/play and the dealer's accept/refuse decision for every hand (up to suit
     symmetry) and turn-up bucket: the equilibrium of the first proposal with its held-out
     exploitability (default), or iterated best responses with the decisions by game score."""
     from analysis.ecarte.answers import equilibrium_study, strategy_study
 
     if method == "equilibrium":
+        ctx = click.get_current_context()
+        for name, flag in (("search_check", "--search-check"), ("deals_per_hand", "--deals-per-hand"),
+                           ("max_rounds", "--rounds"), ("discard_deals", "--discard-deals")):
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+                raise click.BadParameter("applies to --method best-response only", param_hint=flag)
+        if search_sets == 1:
+            raise click.BadParameter("must be 0 (no check) or at least 2 information sets", param_hint="--search-sets")
         obj, text = equilibrium_study("quick" if quick else budget, seed, _rules(rules, rule), _policy("heuristic", param),
-                                      out, threads, quiet)
+                                      out, threads, quiet, search_sets)
         emit(obj, as_json, text)
         return
 
+    if search_sets:
+        raise click.BadParameter("applies to --method equilibrium only", param_hint="--search-sets")
     if search_check == 1:  # checked before hours of tables are computed, not after
         raise click.BadParameter("must be 0 (no check) or at least 2 hand classes", param_hint="--search-check")
     if quick:

@@ -226,6 +226,7 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
                 f"{ex[0]:.6f} / {ex[1]:.6f}, {rounds[-1]['seconds']} s")
         if stake < TARGET / 2 or not any(a.any() for a in add.values()):
             break
+    del elder, dealer, parts  # the fitted records: memory for the held-out ones
     held = {}
     for side, offset in (("elder", 0), ("dealer", 1)):
         phase = f"held-{side}"
@@ -253,9 +254,8 @@ def measure(elder: S.Records, dealer: S.Records, x: np.ndarray, y: np.ndarray) -
     w = info_sets().weight
     eg = S.side_gains(S.side_means(elder.offsets, elder.other, elder.gain, elder.refusal, y), x, 1.0, w)
     dg = S.side_gains(S.side_means(dealer.offsets, dealer.other, dealer.zeros, dealer.refusal, x), y, -1.0, w)
-    xf = x[elder.fixed]
-    v = S.side_means(elder.offsets, elder.other, elder.play + xf * elder.gain, xf * elder.refusal, y)
-    n = np.maximum(v[:, 2] + v[:, 4], 1)
+    v = S.elder_values(elder.offsets, elder.other, elder.play, elder.gain, elder.refusal, x, y)
+    n = np.maximum(elder.counts, 1)
     value = float((w * v[:, 0]).sum())
     value_se = float(np.sqrt((w ** 2 * np.maximum(v[:, 1] - v[:, 0] ** 2, 0) / np.maximum(n - 1, 1)).sum()))
     p_propose = np.zeros_like(y)
@@ -326,7 +326,8 @@ def summary(eq: Equilibrium) -> dict:
     """The JSON of ``salon study ecarte strategy --budget``."""
     m = eq.measures
     e, d = eq.elder, eq.dealer
-    return {"method": eq.spec["method"], "rules": eq.spec["rules"], "budget": eq.spec["budget"]["name"],
+    return {"method": eq.spec["method"], "rules": eq.spec["rules"], "switches": eq.spec["switches"],
+            "seed": eq.spec["seed"], "budget": eq.spec["budget"]["name"],
             "rounds": len(eq.rounds), "iterations_per_solve": eq.spec["budget"]["iterations"],
             "deals": eq.spec["deals"], "seconds": eq.spec["seconds"],
             "play_policy": eq.spec["play"], "policy": eq.spec["policy"],
@@ -363,3 +364,96 @@ def write_tables(eq: Equilibrium, out_dir: str) -> list[str]:
         df.to_csv(f"{stem}_{side}.csv", index=False)
         written += [f"{stem}_{side}.parquet", f"{stem}_{side}.csv"]
     return written
+
+
+# ------------------------------------------------------------------------------ shipped tables
+DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
+POINT_UNIT = 1e-4
+PROBABILITY_UNIT = 65535
+SHIPPED_COLUMNS = {"elder": ("info_set", "propose_probability", "propose_minus_play", "half_width",
+                             "propose_minus_play_held_out", "held_out_half_width", "clear", "fit_deals"),
+                   "dealer": ("info_set", "refuse_probability", "refuse_minus_accept", "half_width",
+                              "refuse_minus_accept_held_out", "held_out_half_width", "clear", "fit_deals",
+                              "p_proposal")}
+
+
+def ship(out_dir: str, rules_name: str, data_dir: str = DATA_DIR) -> list[str]:
+    """The package's copy of a study's tables (written by ``write_tables`` and the summary JSON in
+    ``out_dir``): the columns a one-hand answer needs, as float32, and the summary."""
+    import pandas as pd
+
+    stem = table_stem(out_dir, rules_name)
+    os.makedirs(data_dir, exist_ok=True)
+    frames = []
+    for side in SIDES:
+        df = pd.read_parquet(f"{stem}_{side}.parquet", columns=list(SHIPPED_COLUMNS[side]))
+        df = df.rename(columns={SHIPPED_COLUMNS[side][1]: "probability", SHIPPED_COLUMNS[side][2]: "value",
+                                SHIPPED_COLUMNS[side][4]: "held_out"})
+        df.insert(0, "side", side)
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    # Small integers keep the package small: points in units of POINT_UNIT, probabilities in 1/65535.
+    for c in ("value", "half_width", "held_out", "held_out_half_width"):
+        df[c] = np.round(np.clip(df[c].fillna(0), -3.2767, 3.2767) / POINT_UNIT).astype(np.int16)
+    for c in ("probability", "p_proposal"):
+        df[c] = np.round(df[c].fillna(0) * PROBABILITY_UNIT).astype(np.uint16)
+    df["info_set"] = df["info_set"].astype(np.int32)
+    df["fit_deals"] = df["fit_deals"].astype(np.int32)
+    target = os.path.join(data_dir, f"equilibrium_{rules_name}")
+    df.to_parquet(target + ".parquet", index=False, compression="zstd")
+    with open(f"{stem}_summary.json") as f:
+        summary_ = json.load(f)
+    summary_.pop("files", None)
+    summary_.setdefault("switches", get_rules(rules_name).switches())
+    with open(target + ".json", "w") as f:
+        json.dump(summary_, f, indent=1)
+    return [target + ".parquet", target + ".json"]
+
+
+def shipped(rules: EcarteRules, policy) -> tuple | None:
+    """(tables, summary) shipped for these rules (switches included) and policy, or None."""
+    import pandas as pd
+
+    target = os.path.join(DATA_DIR, f"equilibrium_{rules.name}")
+    if not os.path.exists(target + ".json"):
+        return None
+    with open(target + ".json") as f:
+        summary_ = json.load(f)
+    spec_switches = summary_.get("switches")
+    if spec_switches != json.loads(json.dumps(rules.switches())) or summary_.get("policy") != policy.describe():
+        return None
+    df = pd.read_parquet(target + ".parquet")
+    for c in ("value", "half_width", "held_out", "held_out_half_width"):
+        df[c] = df[c] * POINT_UNIT
+    for c in ("probability", "p_proposal"):
+        df[c] = df[c] / PROBABILITY_UNIT
+    return df, summary_
+
+
+def answer(codes, turnup: int, rules: EcarteRules, policy) -> dict | None:
+    """Elder's decision for a hand (Écarté codes) and turn-up from the shipped equilibrium, or None
+    when none is shipped for these rules and policy."""
+    from analysis.ecarte.strategy import canonical_mask, hand_label, hands
+
+    got = shipped(rules, policy)
+    if got is None:
+        return None
+    df, summary_ = got
+    mask = canonical_mask(codes, turnup)
+    cls = int(np.searchsorted(hands().masks, mask))
+    bucket = BK.turnup_bucket(mask, turnup & 7)
+    info = BK.N_BUCKETS * cls + bucket
+    row = df[(df["side"] == "elder") & (df["info_set"] == info)].iloc[0]
+    p = float(row["probability"])
+    decision = str(decision_words(np.array([p]), "propose", "play")[0])
+    return {"source": "tables", "tables": f"analysis/ecarte/data/equilibrium_{rules.name}.parquet",
+            "method": summary_["method"], "rules": rules.name, "budget": summary_["budget"],
+            "opponent": "the dealer's equilibrium answers (refusing by the solved table)",
+            "play_policy": summary_["play_policy"], "class": hand_label(mask), "bucket": BK.BUCKET_NAMES[bucket],
+            "propose_probability": p, "recommendation": decision,
+            "difference": {"value": float(row["value"]), "halfwidth": float(row["half_width"]),
+                           "deals": int(row["fit_deals"]), "what": "propose minus play, points per hand, on the "
+                                                                   "deals the equilibrium was solved on"},
+            "held_out": {"value": float(row["held_out"]), "halfwidth": float(row["held_out_half_width"]),
+                         "clear": bool(row["clear"])},
+            "exploitability": summary_["exploitability"]}

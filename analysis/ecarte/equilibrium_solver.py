@@ -55,6 +55,28 @@ def side_means(offsets, other, base, factor, strategy):
 
 
 @njit(cache=True, parallel=True)
+def elder_values(offsets, other, play, gain, refusal, x, y):
+    """Per elder information set s: the mean and the mean square of elder's net under the strategy
+    pair, play + x[s] * (gain + y[J] * refusal), over its records: (sets, 2)."""
+    n_sets = offsets.shape[0] - 1
+    out = np.zeros((n_sets, 2))
+    for s in prange(n_sets):
+        a = offsets[s]
+        b = offsets[s + 1]
+        if b == a:
+            continue
+        t = 0.0
+        tt = 0.0
+        for k in range(a, b):
+            v = play[k] + x[s] * (gain[k] + y[other[k] >> 1] * refusal[k])
+            t += v
+            tt += v * v
+        out[s, 0] = t / (b - a)
+        out[s, 1] = tt / (b - a)
+    return out
+
+
+@njit(cache=True, parallel=True)
 def side_q(offsets, other, base, factor, strategy, q):
     """Only the means of ``side_means`` (the inner loop of the solver), into q."""
     n_sets = offsets.shape[0] - 1

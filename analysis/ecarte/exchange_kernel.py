@@ -18,6 +18,7 @@ from analysis.ecarte.policies import (
     P_FORCE_DISCARD,
     P_FORCE_FIRST,
     P_FORCE_RESPONSE,
+    P_FORCE_SECOND,
     P_KEEP_PLAIN_MIN_RANK,
     P_KIND,
 )
@@ -123,6 +124,8 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
             break
         if rnd == 0 and force >= 0:
             propose = force >= 1
+        elif rnd == 1 and pe[P_FORCE_SECOND] >= 0:
+            propose = pe[P_FORCE_SECOND] >= 1
         elif pe[P_KIND] == KIND_RANDOM:
             sto, r = below(sto, 2)
             propose = r == 1

@@ -28,7 +28,10 @@ P_FORCE_RESPONSE = 7
 # A forced first discard (mask of cards, 0 = none where the rules allow it), used by studies that
 # compare discards on the same deals: -1 the policy decides.
 P_FORCE_DISCARD = 8
-N_POLICY_SLOTS = 9
+# Elder's forced second proposal decision (after a first exchange), used by the equilibrium's
+# measure of the second round: -1 the policy decides, 0 he plays, 1 he proposes again.
+P_FORCE_SECOND = 9
+N_POLICY_SLOTS = 10
 # A policy array longer than N_POLICY_SLOTS carries a discard table after the slots: for every
 # five-card hand taken relative to trumps (trumps as suit 0; index bits.rank_of_mask), the
 # discard (a mask of the same relative cards), or -1 where the heuristic decides.
@@ -74,6 +77,7 @@ class HeuristicPolicy:
         a[P_FORCE_FIRST] = force_first
         a[P_FORCE_RESPONSE] = force_response
         a[P_FORCE_DISCARD] = force_discard
+        a[P_FORCE_SECOND] = -1
         return a
 
     def describe(self) -> dict:
@@ -94,6 +98,7 @@ class RandomPolicy:
         a[P_FORCE_FIRST] = force_first
         a[P_FORCE_RESPONSE] = force_response
         a[P_FORCE_DISCARD] = force_discard
+        a[P_FORCE_SECOND] = -1
         return a
 
     def describe(self) -> dict:

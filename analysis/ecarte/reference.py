@@ -181,13 +181,15 @@ class HandResult:
 
 
 def play_hand(seed: int, index: int, rules: EcarteRules, elder_policy, dealer_policy=None, *,
-              force_first: int = -1, force_response: int = -1, lane_base: int = 0) -> HandResult:
+              force_first: int = -1, force_response: int = -1, force_second: int = -1,
+              lane_base: int = 0) -> HandResult:
     """Play one hand (docs/ecarte-engine.md, "One hand"): cards from Stream(seed, index, lane_base),
     the random policy's choices from Stream(seed, index, lane_base + 1).
 
     ``force_first``: -1 elder's policy takes his first propose/play decision, 0 he plays without
     proposing, 1 he proposes. ``force_response``: -1 the dealer's policy answers the first
-    proposal, 0 he accepts, 1 he refuses. A forced decision consumes no randomness.
+    proposal, 0 he accepts, 1 he refuses. ``force_second``: elder's second proposal decision (after
+    a first exchange), -1 his policy's, 0 play, 1 propose. A forced decision consumes no randomness.
     """
     if dealer_policy is None:
         dealer_policy = elder_policy
@@ -213,6 +215,8 @@ def play_hand(seed: int, index: int, rules: EcarteRules, elder_policy, dealer_po
             break
         if round_ == 0 and force_first != -1:
             proposes = force_first == 1
+        elif round_ == 1 and force_second != -1:
+            proposes = force_second == 1
         else:
             proposes = players[ELDER].propose(hands[ELDER])
         if not proposes:

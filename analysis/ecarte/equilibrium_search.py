@@ -1,0 +1,227 @@
+"""The equilibrium's checks: what the heuristic trick play inside the records costs, on the value
+and on the decisions (``salon study ecarte strategy --search-sets N``), and what the second
+proposal round, left to the heuristic, puts at stake (``second_round``).
+
+Information sets are drawn by weight for each side; each is played on the deals of the branch
+records (``branch_kernel``: same streams, turn-ups and exchanges) with the five tricks played by
+the heuristic and by both players searching (``search_check.play_two_ways``: PIMC on the
+double-dummy solver, hidden hands sampled consistently with the cards each player has seen and
+discarded; the searchers' lanes are 3 and 4 as in the search check). The measures hold the other
+side's strategy at the solution.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from analysis.bits import nth_bit, popcount, rank_of_mask
+from analysis.ecarte import branch_kernel as BK
+from analysis.ecarte.kernel import N_OUT, O_DEALER_POINTS, O_ELDER_POINTS, deal_with_elder, play_hand, uses_choices
+from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE, P_FORCE_SECOND
+from analysis.ecarte.search_check import LANE_CHECK_DEALER, LANE_CHECK_ELDER, play_two_ways
+from analysis.ecarte.search_player import N_RECORD
+from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of, item_streams
+from analysis.rng import EMPTY_HALF, below, stream_start
+
+
+@njit(cache=True, parallel=True)
+def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, samples, other,
+                          heuristic, search, violations):
+    """As ``branch_kernel.branch_records`` (same tasks and deals), writing elder's net per branch
+    under heuristic trick play and under both players searching (int8, (n, 3) each) and the
+    searchers' violations (inferences that exclude the actual hand: always 0)."""
+    nt = tasks.shape[0]
+    useed = np.uint64(seed)
+    choices = uses_choices(pe, pd)
+    groups = min(nt, GROUPS)
+    for g in prange(groups):
+        deck = np.empty(32, dtype=np.int8)
+        deck2 = np.empty(32, dtype=np.int8)
+        out = np.empty(N_OUT, dtype=np.int64)
+        codes = np.empty(5, dtype=np.int64)
+        sums = np.zeros(32, dtype=np.int64)
+        vals = np.zeros(32, dtype=np.int64)
+        rec = np.zeros(N_RECORD, dtype=np.int64)
+        my_rules = rules.copy()
+        e_play = pe.copy()
+        e_propose = pe.copy()
+        d_accept = pd.copy()
+        d_refuse = pd.copy()
+        e_play[P_FORCE_FIRST] = 0
+        e_propose[P_FORCE_FIRST] = 1
+        d_accept[P_FORCE_RESPONSE] = 0
+        d_refuse[P_FORCE_RESPONSE] = 1
+        for t in range(g, nt, groups):
+            info = tasks[t, 0]
+            fixed = masks[info // BK.N_BUCKETS]
+            turnups = BK.bucket_turnups(fixed, info % BK.N_BUCKETS)
+            codes_of(fixed, codes)
+            for k in range(tasks[t, 2]):
+                deal_index = tasks[t, 1] + k
+                at = tasks[t, 3] + k
+                i = (info << ITEM_SHIFT) | deal_index
+                stc, sto, stu = item_streams(useed, i, choices)
+                stu, j = below(stu, popcount(turnups))
+                turnup = nth_bit(turnups, j)
+                stc, stb, drawn = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+                elder, dealer = (drawn, fixed) if fixed_is_dealer else (fixed, drawn)
+                info2 = class_of_rank[rank_of_mask(drawn)] * BK.N_BUCKETS + BK.turnup_bucket(drawn, turnup & 7)
+                other[at] = info2 * 2 + (deal_index & 1)
+                ui = np.uint64(i)
+                for br in range(BK.N_BRANCHES):
+                    st_e = stream_start(useed, ui, np.uint64(LANE_CHECK_ELDER))
+                    st_d = stream_start(useed, ui, np.uint64(LANE_CHECK_DEALER))
+                    for c in range(32):
+                        deck2[c] = deck[c]
+                    pe_b = e_play if br == BK.PLAYED else e_propose
+                    pd_b = d_refuse if br == BK.REFUSED else d_accept
+                    h, s, v, _ = play_two_ways(deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_b, pd_b,
+                                               samples, st_e, st_d, out, sums, vals, rec)
+                    heuristic[at, br] = h
+                    search[at, br] = s
+                    violations[at] += v
+    return 0
+
+
+def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, threads: int | None = None) -> dict:
+    """Per side, ``sets`` information sets drawn by weight (with replacement), ``deals`` deals each
+    (the fitted deals' streams: seed and seed + 1): the solution's value under heuristic and search
+    play, and what the solution's decisions lose under search play (plug-in and cross-fitted, as
+    on the held-out deals), with 95% intervals over the sets drawn."""
+    from analysis.blocks import kernel_threads
+    from analysis.ecarte.equilibrium import info_sets
+    from analysis.ecarte.strategy import hands
+
+    info = info_sets()
+    h = hands()
+    rng = np.random.default_rng([seed, 23])
+    out = {"sets_per_side": sets, "deals_per_set": deals, "samples": samples,
+           "search": f"both players search the tricks (PIMC on the double-dummy solver, {samples} samples)"}
+    for side, strat, opp, sign in (("elder", eq.x, eq.y, 1.0), ("dealer", eq.y, eq.x, -1.0)):
+        chosen = np.sort(rng.choice(len(info.weight), size=sets, p=info.weight))
+        tasks = np.array([(s, 0, deals, k * deals) for k, s in enumerate(chosen.tolist())], dtype=np.int64)
+        n = sets * deals
+        other = np.zeros(n, dtype=np.int32)
+        nets = {"heuristic": np.zeros((n, 3), dtype=np.int8), "search": np.zeros((n, 3), dtype=np.int8)}
+        viol = np.zeros(n, dtype=np.int64)
+        pa = policy.to_array()
+        with kernel_threads(threads):
+            branch_search_records(seed + (side == "dealer"), tasks, h.masks, h.class_of_rank, side == "dealer",
+                                  rules.to_array(), pa, pa, samples, other, nets["heuristic"], nets["search"], viol)
+        partner = other >> 1
+        half = other & 1
+        per = {}
+        for play, v in nets.items():
+            v = v.astype(np.float64).reshape(sets, deals, 3)
+            part = opp[partner].reshape(sets, deals)
+            mine = strat[chosen][:, None]
+            gain, refusal = v[..., 1] - v[..., 0], v[..., 2] - v[..., 1]
+            if side == "elder":
+                q_deal = gain + part * refusal
+                value = v[..., 0] + mine * q_deal
+            else:
+                q_deal = -part * refusal  # the dealer's gain from refusing (elder's net, negated)
+                value = v[..., 0] + part * (gain + mine * refusal)
+            hs = half.reshape(sets, deals)
+            q = q_deal.mean(axis=1)
+            qa = np.array([q_deal[i][hs[i] == 0].mean() for i in range(sets)])
+            qb = np.array([q_deal[i][hs[i] == 1].mean() for i in range(sets)])
+            x = strat[chosen]
+            plug = np.maximum(q, 0) - x * q
+            cross = 0.5 * (((qa > 0) - x) * qb + ((qb > 0) - x) * qa)
+            per[play] = {"value": value.mean(axis=1), "q": q, "plugin": plug, "crossfit": cross}
+        d = per["search"]["value"] - per["heuristic"]["value"]
+        agree = np.sign(per["search"]["q"]) == np.sign(per["heuristic"]["q"])
+        out[side] = {"value_heuristic": _mean_ci(per["heuristic"]["value"]),
+                     "value_search": _mean_ci(per["search"]["value"]),
+                     "value_search_minus_heuristic": _mean_ci(d),
+                     "decision_sign_agreement": float(agree.mean()),
+                     "loss_under_search_plugin": _mean_ci(per["search"]["plugin"]),
+                     "loss_under_search_crossfit": _mean_ci(per["search"]["crossfit"]),
+                     "loss_under_heuristic_plugin": _mean_ci(per["heuristic"]["plugin"]),
+                     # Both plug-ins carry about the same noise; their paired difference is what
+                     # search play adds to the solution's loss.
+                     "loss_search_minus_heuristic_plugin": _mean_ci(per["search"]["plugin"]
+                                                                    - per["heuristic"]["plugin"]),
+                     "violations": int(viol.sum())}
+    return out
+
+
+@njit(cache=True, parallel=True)
+def second_round_records(seed, tasks, masks, class_of_rank, rules, pe, pd, other, nets):
+    """On the deals of elder's information sets (``branch_records``' tasks and streams), elder
+    proposes and the dealer accepts; then elder's second proposal decision is the heuristic's,
+    forced play, or forced propose (the dealer answering it by his policy): elder's net for each,
+    (n, 3) int8, and the other side's set as in the records."""
+    nt = tasks.shape[0]
+    useed = np.uint64(seed)
+    choices = uses_choices(pe, pd)
+    groups = min(nt, GROUPS)
+    for g in prange(groups):
+        deck = np.empty(32, dtype=np.int8)
+        deck2 = np.empty(32, dtype=np.int8)
+        out = np.empty(N_OUT, dtype=np.int64)
+        codes = np.empty(5, dtype=np.int64)
+        my_rules = rules.copy()
+        e_way = pe.copy()
+        d_accept = pd.copy()
+        e_way[P_FORCE_FIRST] = 1
+        d_accept[P_FORCE_RESPONSE] = 0
+        for t in range(g, nt, groups):
+            info = tasks[t, 0]
+            fixed = masks[info // BK.N_BUCKETS]
+            turnups = BK.bucket_turnups(fixed, info % BK.N_BUCKETS)
+            codes_of(fixed, codes)
+            for k in range(tasks[t, 2]):
+                deal_index = tasks[t, 1] + k
+                at = tasks[t, 3] + k
+                stc, sto, stu = item_streams(useed, (info << ITEM_SHIFT) | deal_index, choices)
+                stu, j = below(stu, popcount(turnups))
+                turnup = nth_bit(turnups, j)
+                stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+                other[at] = (class_of_rank[rank_of_mask(dealer)] * BK.N_BUCKETS
+                             + BK.turnup_bucket(dealer, turnup & 7)) * 2 + (deal_index & 1)
+                for way in range(3):
+                    for c in range(32):
+                        deck2[c] = deck[c]
+                    e_way[P_FORCE_SECOND] = way - 1  # -1 the heuristic, 0 play, 1 propose
+                    play_hand(deck2, 11, stc, stb, sto, fixed, dealer, turnup, my_rules, e_way, d_accept, out, False)
+                    nets[at, way] = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+    return 0
+
+
+def second_round(eq, sets: int, deals: int, seed: int, rules, policy, threads: int | None = None) -> dict:
+    """What leaving elder's second proposal decision to the heuristic costs, on ``sets`` of elder's
+    information sets drawn by weight (``deals`` deals each, weighted by the chance the solution
+    reaches an accepted first proposal): how often it is reached, and elder's gain per hand (all
+    hands) from always playing, always proposing, and from the better of the two known in
+    advance (an upper bound on any second-round policy's gain over the heuristic)."""
+    from analysis.blocks import kernel_threads
+    from analysis.ecarte.equilibrium import info_sets
+    from analysis.ecarte.strategy import hands
+
+    info = info_sets()
+    h = hands()
+    rng = np.random.default_rng([seed, 29])
+    chosen = np.sort(rng.choice(len(info.weight), size=sets, p=info.weight))
+    tasks = np.array([(s, 0, deals, k * deals) for k, s in enumerate(chosen.tolist())], dtype=np.int64)
+    n = sets * deals
+    other = np.zeros(n, dtype=np.int32)
+    nets = np.zeros((n, 3), dtype=np.int8)
+    pa = policy.to_array()
+    with kernel_threads(threads):
+        second_round_records(seed, tasks, h.masks, h.class_of_rank, rules.to_array(), pa, pa, other, nets)
+    reach = (eq.x[chosen][:, None] * (1 - eq.y[other >> 1].reshape(sets, deals)))
+    v = nets.astype(np.float64).reshape(sets, deals, 3)
+    heur = v[..., 0]
+    per_set = {"reached": reach.mean(axis=1),
+               "always_play": (reach * (v[..., 1] - heur)).mean(axis=1),
+               "always_propose": (reach * (v[..., 2] - heur)).mean(axis=1),
+               "better_known_in_advance": (reach * (np.maximum(v[..., 1], v[..., 2]) - heur)).mean(axis=1)}
+    return {"sets": sets, "deals_per_set": deals, **{k: _mean_ci(x) for k, x in per_set.items()}}
+
+
+def _mean_ci(v: np.ndarray) -> dict:
+    m = float(v.mean())
+    h = float(1.96 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else float("nan")
+    return {"value": m, "ci95": [m - h, m + h]}

@@ -1,0 +1,369 @@
+"""The Écarté equilibrium (analysis/ecarte/equilibrium*.py, branch_kernel.py): the branch records
+against the plain-Python reference deal by deal, CFR+ against an exact linear program, the
+held-out measures and the FDR control against plain-Python definitions, and the CLI contract."""
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from analysis.ecarte import branch_kernel as BK
+from analysis.ecarte import equilibrium_solver as S
+
+
+# --------------------------------------------------------------------------- branch records
+def test_turnup_buckets_partition_the_free_trumps():
+    for hand in (0b11111, 0b10000000 | 0b100 << 8, 0, 0b1001000):
+        masks = [BK.bucket_turnups(hand, b) for b in range(BK.N_BUCKETS)]
+        assert sum(masks) == 0xFF & ~hand and masks[0] & masks[1] == 0 and masks[1] & masks[2] == 0
+        assert masks[BK.KING_TURNED] == (0 if hand & 0x80 else 0x80)
+    # Top trump the 9 (rank 2): 10 A J Q above, 7 8 below; no trump: all but the king above.
+    assert BK.bucket_turnups(0b100, BK.ABOVE) == 0b01111000
+    assert BK.bucket_turnups(0b100, BK.BELOW) == 0b00000011
+    assert BK.bucket_turnups(1 << 8, BK.ABOVE) == 0x7F
+
+
+class FixedDeck:
+    """The reference's deck (reference_cards.LazyDeck) dealing a given order."""
+
+    def __init__(self, order):
+        self.order = list(order)
+        self.position = 0
+
+    def next_card(self):
+        self.position += 1
+        return self.order[self.position - 1]
+
+    def take(self, n):
+        return [self.next_card() for _ in range(n)]
+
+
+def kernel_deal(seed, info, deal_index, fixed_is_dealer):
+    """The deal the branch kernel plays: (elder mask, dealer mask, turn-up, stock in order)."""
+    from analysis.ecarte.deal_kernel import deal_with_elder, draw
+    from analysis.ecarte.strategy import hands
+    from analysis.ecarte.table_kernel import ITEM_SHIFT, item_streams
+    from analysis.rng import EMPTY_HALF, below
+
+    fixed = int(hands().masks[info // 3])
+    turnups = BK.bucket_turnups(fixed, info % 3)
+    stc, _, stu = item_streams(np.uint64(seed), (info << ITEM_SHIFT) | deal_index, False)
+    stu, j = below(np.uint64(stu), np.int64(bin(turnups).count("1")))
+    turnup = [r for r in range(8) if turnups >> r & 1][j]
+    codes = np.array([c for c in range(32) if fixed >> c & 1], dtype=np.int64)
+    deck = np.empty(32, dtype=np.int8)
+    stc, stb, drawn = deal_with_elder(deck, np.uint64(stc), EMPTY_HALF, codes, np.int64(turnup))
+    for p in range(11, 32):
+        stc, stb, _ = draw(deck, np.int64(p), np.uint64(stc), np.uint64(stb))
+    elder, dealer = (int(drawn), fixed) if fixed_is_dealer else (fixed, int(drawn))
+    return elder, dealer, turnup, [int(c) for c in deck[11:]]
+
+
+@pytest.mark.parametrize("rules_name", ["classic", "seed-de"])
+@pytest.mark.parametrize("fixed_is_dealer", [False, True])
+def test_branch_records_match_the_reference_deal_by_deal(monkeypatch, rules_name, fixed_is_dealer):
+    """Every branch's outcome cell equals the reference playing the same deal with elder's first
+    decision and the dealer's first answer forced; the other side's information set and the
+    deal's half are as defined (class of its hand, bucket of the turn-up beside it)."""
+    from analysis.ecarte import reference as ref
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.strategy import canonical_mask, hands
+    from analysis.ecarte.table_kernel import elder_net
+
+    rules = get_rules(rules_name)
+    pol = HeuristicPolicy()
+    h = hands()
+    rng = np.random.default_rng(5)
+    sets = [s for s in rng.choice(len(h.masks) * 3, 400, replace=False).tolist()
+            if BK.bucket_turnups(int(h.masks[s // 3]), s % 3)][:12]
+    tasks = np.array([(s, 7, 3, 3 * i) for i, s in enumerate(sets)], dtype=np.int64)
+    other = np.zeros(3 * len(sets), dtype=np.int32)
+    cells = np.zeros((3 * len(sets), 3), dtype=np.uint8)
+    BK.branch_records(11, tasks, h.masks, h.class_of_rank, fixed_is_dealer, rules.to_array(), pol.to_array(),
+                      pol.to_array(), other, cells)
+    class_index = {int(m): c for c, m in enumerate(h.masks.tolist())}
+    for i, s in enumerate(sets):
+        for k in range(3):
+            at = 3 * i + k
+            elder, dealer, turnup, stock = kernel_deal(11, s, 7 + k, fixed_is_dealer)
+            drawn = elder if fixed_is_dealer else dealer
+            drawn_codes = [c for c in range(32) if drawn >> c & 1]
+            expect_class = class_index[canonical_mask(drawn_codes, turnup)]
+            assert other[at] == (expect_class * 3 + BK.turnup_bucket(drawn, turnup)) * 2 + ((7 + k) & 1)
+            order = ([c for c in range(32) if elder >> c & 1] + [c for c in range(32) if dealer >> c & 1]
+                     + [turnup] + stock)
+            for branch, (first, answer) in enumerate(((0, -1), (1, 0), (1, 1))):
+                monkeypatch.setattr(ref, "LazyDeck", lambda _stream, order=order: FixedDeck(order))
+                r = ref.play_hand(0, 0, rules, pol, force_first=first, force_response=answer)
+                assert elder_net(int(cells[at, branch])) == r.elder_points - r.dealer_points, (s, k, branch)
+
+
+# --------------------------------------------------------------------------- the solver
+def random_game(seed, n_elder=6, n_dealer=5, deals=300):
+    """One set of deals serving both sides (so the sample game is exactly bilinear): the records
+    of both sides and the per-deal arrays."""
+    rng = np.random.default_rng(seed)
+    i = rng.integers(0, n_elder, deals)
+    j = rng.integers(0, n_dealer, deals)
+    nets = rng.integers(-3, 4, (deals, 3))
+    n = max(n_elder, n_dealer)
+    elder = S.Records(i.astype(np.int32), (j * 2).astype(np.int32), nets, n)
+    dealer = S.Records(j.astype(np.int32), (i * 2).astype(np.int32), nets, n)
+    w_e = np.bincount(i, minlength=n) / deals
+    w_d = np.bincount(j, minlength=n) / deals
+    return elder, dealer, w_e, w_d, (i, j, nets)
+
+
+def game_value(x, y, deal_arrays):
+    i, j, nets = deal_arrays
+    play, acc, ref = nets[:, 0], nets[:, 1], nets[:, 2]
+    return float(np.mean(play + x[i] * (acc - play) + x[i] * y[j] * (ref - acc)))
+
+
+def lp_value(deal_arrays, n):
+    """max over x of min over y of the sample game, as a linear program (t_J <= 0, t_J <= c_J(x))."""
+    from scipy.optimize import linprog
+
+    i, j, nets = deal_arrays
+    m = len(i)
+    play, gain, refusal = nets[:, 0], nets[:, 1] - nets[:, 0], nets[:, 2] - nets[:, 1]
+    c = np.zeros(2 * n)
+    np.add.at(c, i, -gain / m)
+    c[n:] = -1
+    a = np.zeros((n, 2 * n))
+    for d in range(m):
+        a[j[d], i[d]] -= refusal[d] / m
+    a[np.arange(n), n + np.arange(n)] = 1
+    res = linprog(c, A_ub=a, b_ub=np.zeros(n), bounds=[(0, 1)] * n + [(None, 0)] * n, method="highs")
+    return -res.fun + play.mean()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cfr_plus_reaches_the_linear_programs_value(seed):
+    elder, dealer, w_e, w_d, arrays = random_game(seed)
+    n = len(w_e)
+    x, y = S.solve(elder, dealer, 3000)
+    ex_e, ex_d = S.exploitability_in_sample(elder, dealer, x, y, w_e, w_d)
+    v = game_value(x, y, arrays)
+    exact = lp_value(arrays, n)
+    assert ex_e < 2e-3 and ex_d < 2e-3
+    assert v - ex_d - 1e-9 <= exact <= v + ex_e + 1e-9
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_in_sample_exploitability_is_the_brute_force_best_response(seed):
+    elder, dealer, w_e, w_d, arrays = random_game(seed + 10, n_elder=5, n_dealer=4, deals=120)
+    rng = np.random.default_rng(seed)
+    x, y = rng.random(len(w_e)), rng.random(len(w_e))
+    ex_e, ex_d = S.exploitability_in_sample(elder, dealer, x, y, w_e, w_d)
+    v = game_value(x, y, arrays)
+    best_e = max(game_value(np.array(p + (0,) * (len(x) - 5), float), y, arrays)
+                 for p in itertools.product((0, 1), repeat=5))
+    best_d = min(game_value(x, np.array(p + (0,) * (len(y) - 4), float), arrays)
+                 for p in itertools.product((0, 1), repeat=4))
+    assert ex_e == pytest.approx(best_e - v, abs=1e-12)
+    assert ex_d == pytest.approx(v - best_d, abs=1e-12)
+
+
+def test_side_gains_plugin_and_crossfit_by_their_definitions():
+    rng = np.random.default_rng(3)
+    n_sets, deals = 7, 500
+    fixed = rng.integers(0, n_sets, deals).astype(np.int32)
+    partner = rng.integers(0, n_sets, deals)
+    half = rng.integers(0, 2, deals)
+    nets = rng.integers(-4, 5, (deals, 3))
+    rec = S.Records(fixed, (partner * 2 + half).astype(np.int32), nets, n_sets)
+    y = rng.random(n_sets)
+    x = rng.random(n_sets)
+    w = rng.random(n_sets)
+    g = S.side_gains(S.side_means(rec.offsets, rec.other, rec.gain, rec.refusal, y), x, 1.0, w)
+    plug = cross = 0.0
+    for s in range(n_sets):
+        m = fixed == s
+        val = (nets[m, 1] - nets[m, 0]) + y[partner[m]] * (nets[m, 2] - nets[m, 1])
+        q = val.mean()
+        qa, qb = val[half[m] == 0].mean(), val[half[m] == 1].mean()
+        plug += w[s] * (max(q, 0) - x[s] * q)
+        cross += w[s] * 0.5 * ((float(qa > 0) - x[s]) * qb + (float(qb > 0) - x[s]) * qa)
+        assert g["q"][s] == pytest.approx(q)
+        assert g["se"][s] == pytest.approx(val.std(ddof=1) / np.sqrt(m.sum()))
+    assert g["plugin"] == pytest.approx(plug)
+    assert g["crossfit"] == pytest.approx(cross)
+    v = S.elder_values(rec.offsets, rec.other, rec.play, rec.gain, rec.refusal, x, y)
+    for s in range(n_sets):
+        m = fixed == s
+        net = nets[m, 0] + x[s] * ((nets[m, 1] - nets[m, 0]) + y[partner[m]] * (nets[m, 2] - nets[m, 1]))
+        assert v[s, 0] == pytest.approx(net.mean()) and v[s, 1] == pytest.approx((net ** 2).mean())
+
+
+def test_benjamini_hochberg_by_its_definition():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        m = int(rng.integers(1, 30))
+        p = rng.random(m) ** rng.uniform(0.5, 4)
+        p[rng.random(m) < 0.1] = np.nan
+        got = S.benjamini_hochberg(p, 0.1)
+        ok = ~np.isnan(p)
+        ps = np.sort(p[ok])
+        k = max([r for r in range(1, len(ps) + 1) if ps[r - 1] <= 0.1 * r / len(ps)], default=0)
+        cut = ps[k - 1] if k else -1.0
+        assert np.array_equal(got, ok & (np.nan_to_num(p, nan=2.0) <= cut))
+
+
+# --------------------------------------------------------------------------- the study
+def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
+    """--budget quick: the JSON names the method, rounds, deals, both sides' held-out
+    exploitability with intervals, the value with its interval and the play policy; the tables
+    hold one row per information set with decisions consistent with the printed differences."""
+    import pandas as pd
+
+    from analysis.cli import main
+
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path / "store"))
+    main(["study", "ecarte", "strategy", "--budget", "quick", "--rules", "classic", "--out", str(tmp_path),
+          "--json", "--quiet"])
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["method"].startswith("CFR+") and obj["rounds"] >= 1 and obj["deals"]["held_out"] > 0
+    for side in ("elder", "dealer"):
+        ex = obj["exploitability"][side]
+        assert 0 <= ex["ci95"][0] <= ex["value"] <= ex["ci95"][1]
+    lo, hi = obj["value"]["ci95"]
+    assert lo < obj["value"]["value"] < hi and -1 < obj["value"]["value"] < 1
+    assert "heuristic" in obj["play_policy"]
+    assert sum(obj["sets_per_bucket"].values()) == 86_810
+    elder = pd.read_parquet(tmp_path / "ecarte_equilibrium_classic_elder.parquet")
+    assert len(elder) == 86_810 and elder["weight"].sum() == pytest.approx(1)
+    pure = elder[elder["decision"] != "mix"]
+    wrong = np.where(pure["decision"] == "propose", pure["propose_minus_play"] < -1e-3,
+                     pure["propose_minus_play"] > 1e-3)
+    assert not wrong.any()
+    # The one-hand answer from these tables once shipped: the hand's information set, its decision.
+    from analysis.ecarte import equilibrium as E
+
+    E.ship(str(tmp_path), "classic", str(tmp_path / "data"))
+    monkeypatch.setattr(E, "DATA_DIR", str(tmp_path / "data"))
+    main(["ecarte", "propose", "KH QH 7S 8D 9C", "--turnup", "7H", "--rules", "classic", "--json"])
+    a = json.loads(capsys.readouterr().out)
+    row = elder[(elder["hand"] == a["class"]) & (elder["bucket"] == "turn-up below my top trump")].iloc[0]
+    assert a["source"] == "tables" and a["bucket"] == "turn-up below my top trump"
+    assert a["recommendation"] == row["decision"]
+    assert a["difference"]["value"] == pytest.approx(row["propose_minus_play"], abs=1e-4)
+    assert a["propose_probability"] == pytest.approx(row["propose_probability"], abs=1e-4)
+    # The same run again reads its records from the store: identical numbers.
+    main(["study", "ecarte", "strategy", "--budget", "quick", "--rules", "classic", "--out", str(tmp_path / "b"),
+          "--json", "--quiet"])
+    again = json.loads(capsys.readouterr().out)
+    assert again["exploitability"] == obj["exploitability"] and again["value"] == obj["value"]
+
+
+@pytest.mark.parametrize("args", [["--budget", "huge"], ["--deals-per-hand", "10"], ["--rounds", "2"]])
+def test_strategy_cli_bad_or_foreign_options_exit_2(args, capsys):
+    """An unknown budget, or an option of the best-response method given to the equilibrium: one
+    line and exit code 2, before anything is computed."""
+    from analysis.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["study", "ecarte", "strategy", *args])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("rules_name", ["classic", "seed-de"])
+def test_shipped_tables_answer_on_a_fresh_install_and_never_contradict_their_numbers(rules_name):
+    """The standard tables ship with the package (scripts/make_equilibrium_tables.py); every pure
+    decision agrees with the sign of the value printed beside it, and the summary certifies or
+    not by its own interval."""
+    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    got = E.shipped(get_rules(rules_name), HeuristicPolicy())
+    assert got is not None, "no shipped tables: run scripts/make_equilibrium_tables.py"
+    df, summary = got
+    assert summary["budget"] == "standard" and len(df) == 2 * 86_810
+    pure = (df["probability"] >= 0.99) | (df["probability"] <= 0.01)
+    says_yes = df["probability"] >= 0.99
+    contradicts = pure & np.where(says_yes, df["value"] < -1e-3, df["value"] > 1e-3)
+    assert not contradicts.any()
+    for side in ("elder", "dealer"):
+        lo, hi = summary["exploitability"][side]["ci95"]
+        assert 0 <= lo <= hi
+    assert summary["certified"] == all(summary["exploitability"][s]["ci95"][1] < summary["target"]
+                                       for s in ("elder", "dealer"))
+
+
+def test_search_records_replay_the_branch_records_deals():
+    """The search check plays the branch records' deals: its heuristic nets equal the records'
+    cells deal by deal, its other-side sets are the same, and the searchers never exclude the
+    actual hand."""
+    from analysis.ecarte.equilibrium_search import branch_search_records
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.strategy import _nets, hands
+
+    rules = get_rules("classic")
+    pa = HeuristicPolicy().to_array()
+    h = hands()
+    from analysis.ecarte.equilibrium import info_sets
+
+    valid = np.flatnonzero(info_sets().valid)
+    tasks = np.array([(s, 3, 4, 4 * i) for i, s in enumerate(valid[[0, 4, 31_000, 60_001, 86_000]].tolist())],
+                     dtype=np.int64)
+    for dealer_side in (False, True):
+        n = 20
+        other = np.zeros(n, dtype=np.int32)
+        cells = np.zeros((n, 3), dtype=np.uint8)
+        BK.branch_records(4, tasks, h.masks, h.class_of_rank, dealer_side, rules.to_array(), pa, pa, other, cells)
+        other2 = np.zeros(n, dtype=np.int32)
+        heur = np.zeros((n, 3), dtype=np.int8)
+        srch = np.zeros((n, 3), dtype=np.int8)
+        viol = np.zeros(n, dtype=np.int64)
+        branch_search_records(4, tasks, h.masks, h.class_of_rank, dealer_side, rules.to_array(), pa, pa, 4, other2,
+                              heur, srch, viol)
+        assert np.array_equal(other, other2)
+        assert np.array_equal(_nets()[cells.astype(np.int64)], heur)
+        assert viol.sum() == 0 and np.abs(srch).max() <= 4
+
+
+@pytest.mark.parametrize("second", [0, 1])
+def test_forced_second_proposal_matches_the_reference(second):
+    """P_FORCE_SECOND (elder's second proposal decision forced) plays as the reference's
+    force_second, hand by hand, after a forced proposal and acceptance."""
+    from analysis.ecarte import reference as ref
+    from analysis.ecarte.kernel import hand_outcomes
+    from analysis.ecarte.policies import P_FORCE_SECOND, HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    rules = get_rules("classic")
+    pol = HeuristicPolicy()
+    pe = pol.to_array(force_first=1)
+    pe[P_FORCE_SECOND] = second
+    pd = pol.to_array(force_response=0)
+    got = hand_outcomes(3, 0, 300, rules.to_array(), pe, pd)
+    rounds = []
+    for i in range(300):
+        r = ref.play_hand(3, i, rules, pol, force_first=1, force_response=0, force_second=second)
+        assert list(got[i, :22]) == r.outcome_vector(), i
+        rounds.append(r.rounds >= 2 or r.refused_round == 1)
+    # Forcing a second proposal reaches a second exchange or refusal in every hand; forcing play never.
+    assert all(rounds) if second else not any(rounds)
+
+
+def test_second_round_measure_is_consistent():
+    """The second round's measures: reach is a probability; the bound is at least both constant
+    policies' gains."""
+    from analysis.ecarte.equilibrium import Equilibrium, info_sets
+    from analysis.ecarte.equilibrium_search import second_round
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    n = len(info_sets().weight)
+    rng = np.random.default_rng(1)
+    eq = Equilibrium(rng.random(n), rng.random(n), {}, [], {})
+    res = second_round(eq, 40, 30, 2, get_rules("seed-de"), HeuristicPolicy())
+    assert 0 < res["reached"]["value"] < 1
+    bound = res["better_known_in_advance"]["value"]
+    assert bound >= res["always_play"]["value"] and bound >= res["always_propose"]["value"] and bound > 0
