@@ -169,6 +169,8 @@ SEARCH_DEALS = 200
 """Deals per information set of the equilibrium's search check."""
 SEARCH_SAMPLES = 10
 SECOND_ROUND = {"quick": (100, 20), "standard": (2_000, 200)}
+DISCARD_DEALS = {"quick": 20_000, "standard": 2_000_000}
+"""Hands (each played in both seats) per candidate of the pooled discard rule."""
 """Elder's information sets (drawn by weight) and deals each for the second round's measure."""
 
 
@@ -189,6 +191,9 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
 
     sets, deals = SECOND_ROUND[budget]
     obj["second_round"] = second_round(eq, sets, deals, seed + 7, r, pol, threads)
+    from analysis.ecarte import discard_rule
+
+    obj["discard_rule"] = discard_rule.fit(r, DISCARD_DEALS[budget], seed + 11, pol, threads)
     if search_sets:
         from analysis.ecarte.equilibrium_search import check
 
@@ -226,6 +231,12 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
                  f"elder's gain per hand from always playing there {ci4(sr['always_play'])}, always proposing "
                  f"{ci4(sr['always_propose'])}, the better known in advance (a bound) "
                  f"{ci4(sr['better_known_in_advance'])}")
+    dr = obj["discard_rule"]
+    cands = "; ".join(f"{k} {ci4(d)}" for k, d in dr["candidates"].items())
+    lines.append(f"  discard rule on pooled exchanges ({dr['deals']:,} hands, both seats, against keeping plain "
+                 f"kings): {cands}; chosen: keep {dr['chosen_words']}"
+                 + (f", on other deals {ci4(dr['check_on_other_deals'])}" if dr["check_on_other_deals"] else "")
+                 + " (the tables discard as the heuristic)")
     if search_sets:
         sc = obj["search_check"]
 
