@@ -252,6 +252,16 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
     assert a["recommendation"] == row["decision"]
     assert a["difference"]["value"] == pytest.approx(row["propose_minus_play"], abs=1e-4)
     assert a["propose_probability"] == pytest.approx(row["propose_probability"], abs=1e-4)
+    # The classical rules against these tables: the cost is the definition's sum over the sets.
+    from analysis.ecarte import classical
+
+    main(["study", "ecarte", "classical", "--rules", "classic", "--json"])
+    c = json.loads(capsys.readouterr().out)
+    propose_rule = np.array([not classical.elder_plays(int(m)) for m in elder["mask"]], dtype=float)
+    expect = float((elder["weight"] * (elder["propose_probability"] - propose_rule)
+                    * elder["propose_minus_play_held_out"]).sum())
+    assert c["sides"]["elder"]["cost"]["value"] == pytest.approx(expect, abs=2e-3)
+    assert 0 <= c["sides"]["dealer"]["agreement"] <= 1
     # The same run again reads its records from the store: identical numbers.
     main(["study", "ecarte", "strategy", "--budget", "quick", "--rules", "classic", "--out", str(tmp_path / "b"),
           "--json", "--quiet"])
@@ -367,3 +377,20 @@ def test_second_round_measure_is_consistent():
     assert 0 < res["reached"]["value"] < 1
     bound = res["better_known_in_advance"]["value"]
     assert bound >= res["always_play"]["value"] and bound >= res["always_propose"]["value"] and bound > 0
+
+
+def test_classical_rules_read_as_written():
+    """The Britannica's rules on hands built by hand (trumps in lane 0; K = bit 7, Q = bit 6)."""
+    from analysis.ecarte import classical as C
+
+    K, Q, TEN, SEVEN = 1 << 7, 1 << 6, 1 << 3, 1 << 0
+
+    def hand(*lanes):
+        return sum(lane << (8 * s) for s, lane in enumerate(lanes))
+
+    assert C.elder_plays(hand(K | Q, K, 0, SEVEN)) and not C.elder_plays(hand(SEVEN, K, TEN, SEVEN | TEN))
+    assert C.guarded_suits(hand(0, K, Q | SEVEN, Q)) == 2  # a lone queen does not guard
+    assert C.dealer_refuses(hand(SEVEN, K, Q | TEN, SEVEN))  # guarded twice, one trump
+    assert not C.dealer_refuses(hand(SEVEN, K, Q, SEVEN | TEN))  # guarded once, one trump
+    assert C.dealer_refuses(hand(SEVEN | TEN, K, Q, SEVEN))  # guarded once, two trumps
+    assert C.dealer_refuses(hand(SEVEN | TEN | Q, 0, SEVEN, TEN))  # three trumps

@@ -135,3 +135,15 @@ def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, method
     obj, text = strategy_study(deals_per_hand, max_rounds, discard_deals, search_check, seed, _rules(rules, rule),
                                _policy("heuristic", param), out, threads, quiet)
     emit(obj, as_json, text)
+
+
+@study.command("classical", epilog="Example:\n\n\b\n  salon study ecarte classical --rules classic --json")
+@rules_options
+@click.option("--json", "as_json", is_flag=True)
+def classical_cmd(rules, rule, as_json):
+    """The Britannica's elder and dealer rules against the shipped equilibrium tables, hand by hand:
+    agreement, what following each rule costs (held-out deals), and where they differ most."""
+    from analysis.ecarte import classical
+
+    res = classical.compare(_rules(rules, rule))
+    emit(res, as_json, classical.text(res))

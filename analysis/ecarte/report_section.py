@@ -43,7 +43,10 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
         table.to_csv(os.path.join(out_dir, f"ecarte_propose_table_{name}.csv"), index=False)
         strategy = strategy_section(out_dir, fig_dir, rules, policy, budget["strategy_deals_per_hand"],
                                     budget["strategy_rounds"], budget["strategy_discard_deals"], seed, threads)
+        from analysis.ecarte import equilibrium_report
+
         variants.append({
+            "equilibrium": equilibrium_report.section(out_dir, fig_dir, rules),
             "strategy": strategy,
             "name": name, "switches": rules.switches(), "sim": sim,
             "exact": compare_with_exact(sim["stats"], exact_values()),

@@ -1,6 +1,7 @@
 """Écarté tip studies: each turns a tip of TIPS.md into paired simulations and a verdict.
 
-The propose / refuse tips (EC-T1, EC-T2, EC-T5, EC-T6) are judged against the strategy tables
+EC-T2 and EC-T6 are judged against the shipped equilibrium tables when they exist for the rules and
+policy (equilibrium_tips.py). Otherwise, and for EC-T1 and EC-T5, the propose / refuse tips are judged against the strategy tables
 (analysis/ecarte/strategy.py): the best decision for every hand up to suit symmetry, fitted on one
 seed and evaluated on another, so its value is not flattered by the noise it was fitted to. EC-T1
 sets the proposal decision's loss beside those of the other decision points (accept by the dealer's
@@ -212,9 +213,13 @@ def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
 def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T2: propose with fewer than 3 sure winners, play with 3 or more, against the computed
     best decision for every elder hand class."""
+    from analysis.ecarte import equilibrium_tips
     from analysis.ecarte import table_kernel as TK
     from analysis.ecarte.strategy import hands
 
+    solved = equilibrium_tips.ec_t2(rules, policy)
+    if solved is not None:  # the shipped equilibrium tables for these rules and policy
+        return solved
     fit, elder_table, _, rows, _, deals = _tables(rules, n, seed, policy)
     w = hands().weights()
     cnt = rows[:, TK.R_N]
@@ -309,9 +314,13 @@ def ec_t4(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
 def ec_t6(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T6: as dealer accept generously when weak, refuse only when very strong: the computed
     best answer for every dealer hand class."""
+    from analysis.ecarte import equilibrium_tips
     from analysis.ecarte import table_kernel as TK
     from analysis.ecarte.strategy import hands, summarise
 
+    solved = equilibrium_tips.ec_t6(rules, policy)
+    if solved is not None:  # the shipped equilibrium tables for these rules and policy
+        return solved
     fit, _, dealer_table, _, rows, deals = _tables(rules, n, seed, policy)
     s = summarise(rows)
     w = hands().weights() * rows[:, TK.R_N] / np.maximum(rows[:, TK.R_TRIES], 1)

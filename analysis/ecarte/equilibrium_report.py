@@ -1,0 +1,87 @@
+"""The report's view of the shipped Écarté equilibrium (analysis/ecarte/equilibrium.py): its
+certificate, the decisions by trumps, kings and turn-up bucket as a figure and a table, the checks
+(search play, second round, discard rule) and, for the classic rules, the Britannica's rules
+against it. Reads the shipped tables; computes nothing heavy."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+
+def _grid(df, masks, weights, bucket: int, sets) -> np.ndarray:
+    """Weighted share of 'yes' (probability) by trumps (rows 0-5) and kings held (columns 0-4)."""
+    grid = np.full((6, 5), np.nan)
+    sel = sets.bucket[df["info_set"].to_numpy()] == bucket
+    m = masks[sel]
+    p = df["probability"].to_numpy()[sel]
+    w = weights[sel]
+    trumps = np.array([bin(int(x) & 0xFF).count("1") for x in m])
+    kings = np.array([bin(int(x) & 0x80808080).count("1") for x in m])
+    for t in range(6):
+        for k in range(5):
+            c = (trumps == t) & (kings == k)
+            if c.any() and w[c].sum() > 0:
+                grid[t, k] = (w[c] * p[c]).sum() / w[c].sum()
+    return grid
+
+
+def figure(df, stem: str, rules_name: str, summary: dict) -> list[str]:
+    """Elder's share of hands proposed and the dealer's share of proposals refused, by trumps and
+    kings held, one panel per turn-up bucket, on one colour scale."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from analysis.ecarte import branch_kernel as BK
+    from analysis.ecarte.equilibrium import info_sets
+    from analysis.ecarte.strategy import hands
+
+    sets = info_sets()
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7.5), sharex=True, sharey=True)
+    im = None
+    for row, (side, title) in enumerate((("elder", "elder proposes"), ("dealer", "dealer refuses a proposal"))):
+        t = df[df["side"] == side]
+        idx = t["info_set"].to_numpy()
+        masks = hands().masks[sets.cls[idx]]
+        w = sets.weight[idx] * (t["p_proposal"].to_numpy() if side == "dealer" else 1.0)
+        for b in range(BK.N_BUCKETS):
+            ax = axes[row, b]
+            grid = _grid(t, masks, w, b, sets)
+            im = ax.imshow(grid, origin="lower", cmap="coolwarm", vmin=0, vmax=1, aspect="auto")
+            for i in range(6):
+                for k in range(5):
+                    if not np.isnan(grid[i, k]):
+                        ax.text(k, i, f"{grid[i, k]:.2f}", ha="center", va="center", fontsize=7)
+            ax.set_title(f"{title}\n{BK.BUCKET_NAMES[b]}", fontsize=9)
+            if row == 1:
+                ax.set_xlabel("kings held (trump king included)")
+            if b == 0:
+                ax.set_ylabel("trumps held")
+    fig.colorbar(im, ax=axes, shrink=0.7, label="share of hands (weighted by how often they occur)")
+    fig.suptitle(f"Écarté equilibrium of the first proposal, rules {rules_name} ({summary['budget']} budget, "
+                 f"{summary['play_policy']})", fontsize=10)
+    out = []
+    for ext in ("png", "svg"):
+        fig.savefig(f"{stem}.{ext}", dpi=100)
+        out.append(f"{stem}.{ext}")
+    plt.close(fig)
+    return out
+
+
+def section(out_dir: str, fig_dir: str, rules) -> dict | None:
+    """The equilibrium's part of the report for these rules, or None when no tables are shipped."""
+    from analysis.ecarte import classical
+    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte.policies import HeuristicPolicy
+
+    got = E.shipped(rules, HeuristicPolicy())
+    if got is None:
+        return None
+    df, summary = got
+    stem = os.path.join(fig_dir, f"ecarte_equilibrium_{rules.name}")
+    figs = figure(df, stem, rules.name, summary)
+    res = {"summary": summary, "figure": os.path.relpath(figs[0], out_dir),
+           "classical": classical.compare(rules) if rules.name == "classic" else None}
+    return res

@@ -1,0 +1,121 @@
+"""EC-T2 and EC-T6 judged against the shipped equilibrium tables (analysis/ecarte/equilibrium.py):
+used by tipstudies when tables are shipped for the rules and the policy, instead of fitting
+best-response tables at the tips' budget. Both read the tables' held-out values, so the
+decisions judged never saw the deals that judge them."""
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.stats import Estimate
+from analysis.verdicts import Verdict
+
+PLAYERS_WORDS = "the equilibrium tables (CFR+, shipped), heuristic play after the first decisions"
+
+
+def _tables(rules, policy):
+    from analysis.ecarte import equilibrium as E
+
+    got = E.shipped(rules, policy)
+    return None if got is None else got
+
+
+def _players(summary: dict, policy) -> dict:
+    return {"first_decisions": {"kind": "equilibrium tables", "budget": summary["budget"],
+                                "method": summary["method"]},
+            "exchanges_and_play": policy.describe()}
+
+
+def tip_propose_share(mask: int, bucket: int) -> float:
+    """The share of the bucket's turn-ups with which EC-T2's rule proposes (fewer than 3 sure
+    winners; the turn-up can complete a run of master trumps only in the 'below' bucket)."""
+    from analysis.ecarte import branch_kernel as BK
+    from analysis.ecarte.paired_kernel import sure_winners
+
+    ups = BK.bucket_turnups(mask, bucket)
+    ranks = [r for r in range(8) if ups >> r & 1]
+    return float(np.mean([sure_winners(mask, r) < 3 for r in ranks]))
+
+
+def ec_t2(rules, policy) -> Verdict | None:
+    """EC-T2 (propose with fewer than 3 sure winners) against the solution: agreement by weight and
+    what the tip loses per dealt hand on the held-out deals."""
+    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte.strategy import hands
+
+    got = _tables(rules, policy)
+    if got is None:
+        return None
+    df, summary = got
+    t = df[df["side"] == "elder"]
+    sets = E.info_sets()
+    idx = t["info_set"].to_numpy()
+    masks = hands().masks[sets.cls[idx]]
+    tip = np.array([tip_propose_share(int(m), int(b)) for m, b in zip(masks, sets.bucket[idx], strict=True)])
+    w = sets.weight[idx]
+    p = t["probability"].to_numpy()
+    q = t["held_out"].to_numpy()
+    se = t["held_out_half_width"].to_numpy() / 1.96
+    loss = float((w * (p - tip) * q).sum())
+    half = 1.96 * float(np.sqrt((w ** 2 * (p - tip) ** 2 * se ** 2).sum()))
+    est = Estimate(loss, loss - half, loss + half, int(summary["deals"]["held_out"]))
+    agreement = float((w * (1 - np.abs(p - tip))).sum())
+    if est.hi < 0:
+        verdict = "inconclusive"
+    elif agreement >= 0.9 and est.hi < 0.05:
+        verdict = "supported"
+    elif agreement < 0.7 or est.lo > 0.15:
+        verdict = "refuted"
+    else:
+        verdict = "partly"
+    reading = ("Sure winners = master trumps (unbroken from the K down, the turn-up counting as seen) plus non-trump "
+               "kings. The tip's rule (propose iff < 3) is compared with the equilibrium of the first proposal on "
+               f"every elder information set (hand class and turn-up bucket; {len(idx):,}), the dealer answering by "
+               "his equilibrium table; what the tip loses is weight x (solution's probability of proposing - the "
+               "tip's) x the held-out value of proposing, summed. Supported if it agrees on >= 90% of hands and "
+               "loses < 0.05 points/hand (95% upper bound); refuted if it agrees on < 70% or loses > 0.15 (lower "
+               "bound); partly otherwise.")
+    return Verdict("EC-T2", rules.name, verdict, est, "points per hand the tip loses to the equilibrium", reading,
+                   int(summary["deals"]["held_out"]), int(summary["seed"]), _players(summary, policy),
+                   {"agreement": agreement, "solution_proposes_share": float((w * p).sum()),
+                    "tip_proposes_share": float((w * tip).sum()), "tables": PLAYERS_WORDS})
+
+
+def ec_t6(rules, policy) -> Verdict | None:
+    """EC-T6 (the dealer refuses only when very strong): the share of proposals the equilibrium
+    refuses, bracketed by the information sets whose answer is clear (FDR 5%) on held-out deals."""
+    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte.strategy import hands
+
+    got = _tables(rules, policy)
+    if got is None:
+        return None
+    df, summary = got
+    t = df[df["side"] == "dealer"]
+    sets = E.info_sets()
+    idx = t["info_set"].to_numpy()
+    w = sets.weight[idx] * t["p_proposal"].to_numpy()
+    w = w / w.sum()  # the dealer's hands as they meet a proposal
+    y = t["probability"].to_numpy()
+    clear = t["clear"].to_numpy()
+    share = float((w * y).sum())
+    clear_refuse = clear & (y >= 0.5)
+    clear_accept = clear & (y < 0.5)
+    est = Estimate(share, min(share, float(w[clear_refuse].sum())), max(share, 1 - float(w[clear_accept].sum())),
+                   int(summary["deals"]["held_out"]))
+    if est.hi <= 0.30:
+        verdict = "supported"
+    elif est.lo > 0.5:
+        verdict = "refuted"
+    else:
+        verdict = "partly"
+    trumps = np.array([bin(int(m) & 0xFF).count("1") for m in hands().masks[sets.cls[idx]]])
+    by_trumps = {int(k): float((w * y)[trumps == k].sum() / max(w[trumps == k].sum(), 1e-300))
+                 for k in range(6) if w[trumps == k].sum() > 0}
+    reading = ("The dealer's answer to elder's first proposal in the equilibrium of the first proposal, for every "
+               "dealer information set (hand class and turn-up bucket), weighted by how often each meets a proposal. "
+               "The share is bracketed by the sets whose answer is clear on held-out deals (Benjamini–Hochberg, "
+               "FDR 5%). Supported if at most 30% ('refuse only when very strong'); refuted if more than half; "
+               "partly otherwise.")
+    return Verdict("EC-T6", rules.name, verdict, est, "share of proposals the dealer should refuse", reading,
+                   int(summary["deals"]["held_out"]), int(summary["seed"]), _players(summary, policy),
+                   {"refuse_share_by_dealer_trumps": by_trumps, "tables": PLAYERS_WORDS})
