@@ -394,3 +394,24 @@ def test_classical_rules_read_as_written():
     assert not C.dealer_refuses(hand(SEVEN, K, Q, SEVEN | TEN))  # guarded once, one trump
     assert C.dealer_refuses(hand(SEVEN | TEN, K, Q, SEVEN))  # guarded once, two trumps
     assert C.dealer_refuses(hand(SEVEN | TEN | Q, 0, SEVEN, TEN))  # three trumps
+
+
+def test_the_record_cache_key_follows_the_engine_sources(monkeypatch, tmp_path):
+    """The records' cache key hashes the engine's sources (every kernel of the hand, policies,
+    rules, streams): editing one of them changes the key; the spec does too."""
+    from analysis.ecarte import equilibrium as E
+
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    a = E.RecordCache({"seed": 0}).dir
+    assert a == E.RecordCache({"seed": 0}).dir and a != E.RecordCache({"seed": 1}).dir
+    E.engine_fingerprint.cache_clear()
+    import pathlib
+
+    real = pathlib.Path.read_bytes
+    monkeypatch.setattr(pathlib.Path, "read_bytes",
+                        lambda self: real(self) + (b"#" if self.name == "exchange_kernel.py" else b""))
+    try:
+        assert E.RecordCache({"seed": 0}).dir != a
+    finally:
+        monkeypatch.undo()
+        E.engine_fingerprint.cache_clear()

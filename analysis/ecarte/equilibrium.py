@@ -84,6 +84,26 @@ def info_sets() -> InfoSets:
 
 
 # ------------------------------------------------------------------------------ records
+ENGINE_SOURCES = ("ecarte/*kernel*.py", "ecarte/policies.py", "ecarte/rules.py", "ecarte/layout.py", "rng.py",
+                  "bits.py")
+"""The sources the records depend on (the hand engine and the branch kernel): the cache's key
+hashes them rather than the whole package, so that work on the solver, the measures or the
+outputs reuses the simulated records."""
+
+
+@functools.lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for pattern in ENGINE_SOURCES:
+        for path in sorted(root.glob(pattern)):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:20]
+
+
 class RecordCache:
     """Finished simulation phases as .npz files under the result store (resumable runs); off when
     the store is off."""
@@ -92,7 +112,7 @@ class RecordCache:
         from analysis import store
 
         base = store.root()
-        key = hashlib.sha256(json.dumps({**spec, "code": store.code_fingerprint()}, sort_keys=True,
+        key = hashlib.sha256(json.dumps({**spec, "code": engine_fingerprint()}, sort_keys=True,
                                         default=str).encode()).hexdigest()[:20]
         self.dir = None if base is None else base / "ecarte-equilibrium" / key
 
