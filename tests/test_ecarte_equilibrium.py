@@ -234,6 +234,11 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
     assert lo < obj["value"]["value"] < hi and -1 < obj["value"]["value"] < 1
     assert "heuristic" in obj["play_policy"]
     assert sum(obj["sets_per_bucket"].values()) == 86_810
+    scores = obj["by_score"]["scores"]
+    assert len(scores) == 25 and all(0 < r["win"] < 1 for r in scores)
+    # At 4-4 the next hand decides the game: the first elder's chance there is his chance of the point.
+    at44 = next(r for r in scores if r["elder_score"] == 4 and r["dealer_score"] == 4)
+    assert 0.4 < at44["win"] < 0.7
     elder = pd.read_parquet(tmp_path / "ecarte_equilibrium_classic_elder.parquet")
     assert len(elder) == 86_810 and elder["weight"].sum() == pytest.approx(1)
     pure = elder[elder["decision"] != "mix"]
@@ -252,6 +257,19 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
     assert a["recommendation"] == row["decision"]
     assert a["difference"]["value"] == pytest.approx(row["propose_minus_play"], abs=1e-4)
     assert a["propose_probability"] == pytest.approx(row["propose_probability"], abs=1e-4)
+    # By score: where a clear change is shipped, the answer at that score is the change.
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    changes = pd.read_parquet(tmp_path / "ecarte_equilibrium_classic_score_changes.parquet")
+    change = changes[(changes["side"] == "elder") & (changes["score_decision"] != "mix")].iloc[0]
+    info = int(change["info_set"])
+    mask = int(elder.set_index("info_set").loc[info, "mask"])
+    up = [r for r in range(8) if BK.bucket_turnups(mask, info % 3) >> r & 1][0]
+    codes = [c for c in range(32) if mask >> c & 1]
+    got = E.answer(codes, up, get_rules("classic"), HeuristicPolicy(),
+                   (int(change["elder_score"]), int(change["dealer_score"])))
+    assert got["recommendation"] == change["score_decision"] != got["points_recommendation"]
     # The classical rules against these tables: the cost is the definition's sum over the sets.
     from analysis.ecarte import classical
 

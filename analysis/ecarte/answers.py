@@ -27,10 +27,10 @@ def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, scor
     at = parse_score(score, r) if score else None
     from analysis.ecarte import strategy
 
-    if not simulate and at is None:
+    if not simulate:
         from analysis.ecarte import equilibrium
 
-        solved = equilibrium.answer(codes, up, r, pol)
+        solved = equilibrium.answer(codes, up, r, pol, at)
         if solved is not None:
             return solved, equilibrium_text(hand, turnup, solved)
     stored = None if simulate else strategy.lookup(codes, up, r, pol, tables, at)
@@ -162,6 +162,8 @@ def equilibrium_text(hand: str, turnup: str, a: dict) -> str:
         f"  propose minus play      {d['value']:+.4f} ± {d['halfwidth']:.4f} points per hand ({d['deals']:,} deals)",
         f"  on held-out deals       {h['value']:+.4f} ± {h['halfwidth']:.4f}"
         + (" (clear at a 5% false-discovery rate)" if h["clear"] else " (not clear at a 5% false-discovery rate)"),
+        *([f"at {a['score'][0]}-{a['score'][1]} (elder's score first), the equilibrium for the chance of winning the "
+           f"game: {a['recommendation']} (by points: {a['points_recommendation']})"] if "score" in a else []),
         f"recommendation: {decision}"])
 
 
@@ -222,6 +224,17 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
              f"  clear decisions (Benjamini–Hochberg, FDR {obj['clear']['fdr']:.0%}): elder {obj['clear']['elder']:,}, "
              f"dealer {obj['clear']['dealer']:,} of {sum(obj['sets_per_bucket'].values()):,} sets per side",
              "  information sets per turn-up bucket: " + ", ".join(f"{k} {v:,}" for k, v in obj["sets_per_bucket"].items())]
+    bs = obj["by_score"]
+    if bs:
+        w0 = bs["win_from_0_0"]
+        lines.append(f"  by score (game to {bs['target']}, equilibrium at every score, {bs['deals_per_set']} deals per set "
+                     f"and side): the first elder wins from 0-0 with {w0['value']:.4f} "
+                     f"[{w0['ci95'][0]:.4f}, {w0['ci95'][1]:.4f}] (deciding by points at 0-0 only: "
+                     f"{bs['win_from_0_0_points_solution']:.4f}); clear changes from the points solution: elder "
+                     f"{bs['clear_changes']['elder']:,}, dealer {bs['clear_changes']['dealer']:,} (set x score); "
+                     f"largest exploitability over the scores (95% upper, chance of winning): elder "
+                     f"{bs['largest_exploitability_upper']['elder']:.4f}, dealer "
+                     f"{bs['largest_exploitability_upper']['dealer']:.4f}")
     sr = obj["second_round"]
 
     def ci4(d):

@@ -24,6 +24,7 @@ import numpy as np
 from analysis import __version__
 from analysis.ecarte import branch_kernel as BK
 from analysis.ecarte import equilibrium_solver as S
+from analysis.ecarte.equilibrium_score import first_deals, solve_scores
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import EcarteRules, get_rules
 from analysis.errors import InputError
@@ -43,16 +44,18 @@ the fit uses seed and seed + 1."""
 
 @dataclass(frozen=True)
 class Budget:
-    """Deals per information set at the start and at most, race rounds, CFR+ iterations per solve."""
+    """Deals per information set at the start and at most, race rounds, CFR+ iterations per solve
+    (of the points game, and of the game at each score)."""
 
     name: str
     first: int
     cap: int
     rounds: int
     iterations: int
+    score_iterations: int
 
 
-BUDGETS = {"quick": Budget("quick", 4, 16, 1, 150), "standard": Budget("standard", 256, 8192, 5, 400)}
+BUDGETS = {"quick": Budget("quick", 4, 16, 1, 150, 40), "standard": Budget("standard", 256, 8192, 5, 400, 150)}
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,7 @@ class Equilibrium:
     measures: dict
     elder: object = field(repr=False, default=None)  # pandas DataFrame, one row per information set
     dealer: object = field(repr=False, default=None)
+    by_score: dict = field(repr=False, default_factory=dict)  # equilibrium_score.solve_scores, with target
 
 
 def _records(parts: list) -> S.Records:
@@ -209,7 +213,10 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
             "policy": policy.describe(), "play": "heuristic (discards, later proposals and trick play)",
             "budget": b.__dict__, "seed": seed, "version": __version__, "information_sets": int(sets.valid.sum()),
             "buckets": list(BK.BUCKET_NAMES)}
-    cache = RecordCache({k: spec[k] for k in ("switches", "policy", "budget", "seed", "version")})
+    # The records depend on the race (its first deals, cap, rounds and the solves that steer it), not
+    # on what is done with them afterwards.
+    race = {k: spec["budget"][k] for k in ("name", "first", "cap", "rounds", "iterations")}
+    cache = RecordCache({**{k: spec[k] for k in ("switches", "policy", "seed", "version")}, "budget": race})
     seeds = {"elder": seed, "dealer": seed + 1}
     counts = {s: np.zeros(len(w), dtype=np.int64) for s in SIDES}
     parts: dict[str, list] = {s: [] for s in SIDES}
@@ -246,8 +253,9 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
                 f"{ex[0]:.6f} / {ex[1]:.6f}, {rounds[-1]['seconds']} s")
         if stake < TARGET / 2 or not any(a.any() for a in add.values()):
             break
+    first = {side: parts[side][0] for side in SIDES}  # the first round: every set's first deals
     del elder, dealer, parts  # the fitted records: memory for the held-out ones
-    held = {}
+    held, held_first = {}, {}
     for side, offset in (("elder", 0), ("dealer", 1)):
         phase = f"held-{side}"
         got = cache.load(phase)
@@ -256,13 +264,26 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
                            policies, threads)
             cache.save(phase, got)
         held[side] = _records([got])
+        held_first[side] = first_deals(got, b.first)
     measures = measure(held["elder"], held["dealer"], x, y)
     measures["fit"] = {side: {"q": g["q"], "se": g["se"]} for side, g in gains.items()}
+    held_deals = int(held["elder"].fixed.size + held["dealer"].fixed.size)
+    del held
+    target = int(rules.switches().get("target", 5))
+    n_sets = len(w)
+    fit_c = {s: S.Records(*first[s][:2], nets_of(first[s][2]), n_sets, cells=first[s][2]) for s in SIDES}
+    held_c = {s: S.Records(*held_first[s][:2], nets_of(held_first[s][2]), n_sets, cells=held_first[s][2])
+              for s in SIDES}
+    score_rows, score_changes, _ = solve_scores(fit_c, held_c, x, y, target, b.score_iterations)
+    if not quiet:
+        log(f"by score: {len(score_rows)} scores solved, {time.time() - t0:.0f} s")
     spec["deals"] = {"fit": int(sum(c.sum() for c in counts.values())),
-                     "held_out": int(held["elder"].fixed.size + held["dealer"].fixed.size)}
+                     "held_out": held_deals}
     spec["seconds"] = round(time.time() - t0, 1)
     eq = Equilibrium(x, y, spec, rounds, measures)
     eq.elder, eq.dealer = tables(eq, counts)
+    eq.by_score = {"target": target, "rows": score_rows, "changes": score_changes,
+                   "deals_per_set": b.first}
     return eq
 
 
@@ -367,7 +388,22 @@ def summary(eq: Equilibrium) -> dict:
                       "how": "Benjamini–Hochberg over every information set's held-out two-sided z-test of the "
                              "decision's value, and the solution on the significant side"},
             "sets_per_bucket": {name: int((e["bucket"] == name).sum()) for name in BK.BUCKET_NAMES},
-            "race": eq.rounds}
+            "race": eq.rounds, "by_score": score_summary(eq.by_score)}
+
+
+def score_summary(by_score: dict) -> dict | None:
+    """The by-score part of the summary: the game from 0-0, the worst exploitability over the
+    scores, and how many clear decisions change."""
+    if not by_score:
+        return None
+    rows = by_score["rows"]
+    at0 = next(r for r in rows if r["elder_score"] == 0 and r["dealer_score"] == 0)
+    return {"target": by_score["target"], "deals_per_set": by_score["deals_per_set"],
+            "win_from_0_0": {"value": at0["win"], "ci95": at0["win_ci95"]},
+            "win_from_0_0_points_solution": at0["win_points_solution"],
+            "largest_exploitability_upper": {s: max(r[f"exploitability_{s}_upper"] for r in rows) for s in SIDES},
+            "clear_changes": {s: sum(1 for c in by_score["changes"] if c["side"] == s) for s in SIDES},
+            "scores": rows}
 
 
 def table_stem(out_dir: str, rules_name: str) -> str:
@@ -379,10 +415,20 @@ def write_tables(eq: Equilibrium, out_dir: str) -> list[str]:
     os.makedirs(out_dir, exist_ok=True)
     stem = table_stem(out_dir, eq.spec["rules"])
     written = []
-    for side, df in (("elder", eq.elder), ("dealer", eq.dealer)):
-        df.to_parquet(f"{stem}_{side}.parquet", index=False)
-        df.to_csv(f"{stem}_{side}.csv", index=False)
-        written += [f"{stem}_{side}.parquet", f"{stem}_{side}.csv"]
+    import pandas as pd
+
+    frames = [("elder", eq.elder), ("dealer", eq.dealer)]
+    if eq.by_score:
+        score_rows = pd.DataFrame.from_records(eq.by_score["rows"])
+        score_rows["win_ci95"] = score_rows["win_ci95"].map(list)
+        changes = pd.DataFrame.from_records(eq.by_score["changes"], columns=[
+            "side", "elder_score", "dealer_score", "info_set", "points_decision", "score_decision", "probability",
+            "value"])
+        frames += [("score", score_rows), ("score_changes", changes)]
+    for name, df in frames:
+        df.to_parquet(f"{stem}_{name}.parquet", index=False)
+        df.to_csv(f"{stem}_{name}.csv", index=False)
+        written += [f"{stem}_{name}.parquet", f"{stem}_{name}.csv"]
     return written
 
 
@@ -421,13 +467,22 @@ def ship(out_dir: str, rules_name: str, data_dir: str = DATA_DIR) -> list[str]:
     df["fit_deals"] = df["fit_deals"].astype(np.int32)
     target = os.path.join(data_dir, f"equilibrium_{rules_name}")
     df.to_parquet(target + ".parquet", index=False, compression="zstd")
+    if os.path.exists(f"{stem}_score_changes.parquet"):
+        ch = pd.read_parquet(f"{stem}_score_changes.parquet",
+                             columns=["side", "elder_score", "dealer_score", "info_set", "probability"])
+        ch["elder_score"] = ch["elder_score"].astype(np.int8)
+        ch["dealer_score"] = ch["dealer_score"].astype(np.int8)
+        ch["info_set"] = ch["info_set"].astype(np.int32)
+        ch["probability"] = np.round(ch["probability"] * PROBABILITY_UNIT).astype(np.uint16)
+        ch.to_parquet(target + "_score.parquet", index=False, compression="zstd")
     with open(f"{stem}_summary.json") as f:
         summary_ = json.load(f)
     summary_.pop("files", None)
     summary_.setdefault("switches", get_rules(rules_name).switches())
     with open(target + ".json", "w") as f:
         json.dump(summary_, f, indent=1)
-    return [target + ".parquet", target + ".json"]
+    return [target + ".parquet", target + ".json"] + ([target + "_score.parquet"]
+                                                        if os.path.exists(target + "_score.parquet") else [])
 
 
 def shipped(rules: EcarteRules, policy) -> tuple | None:
@@ -450,9 +505,9 @@ def shipped(rules: EcarteRules, policy) -> tuple | None:
     return df, summary_
 
 
-def answer(codes, turnup: int, rules: EcarteRules, policy) -> dict | None:
+def answer(codes, turnup: int, rules: EcarteRules, policy, score: tuple[int, int] | None = None) -> dict | None:
     """Elder's decision for a hand (Écarté codes) and turn-up from the shipped equilibrium, or None
-    when none is shipped for these rules and policy."""
+    when none is shipped for these rules and policy (or, with ``score``, none by score)."""
     from analysis.ecarte.strategy import canonical_mask, hand_label, hands
 
     got = shipped(rules, policy)
@@ -466,7 +521,7 @@ def answer(codes, turnup: int, rules: EcarteRules, policy) -> dict | None:
     row = df[(df["side"] == "elder") & (df["info_set"] == info)].iloc[0]
     p = float(row["probability"])
     decision = str(decision_words(np.array([p]), "propose", "play")[0])
-    return {"source": "tables", "tables": f"analysis/ecarte/data/equilibrium_{rules.name}.parquet",
+    out = {"source": "tables", "tables": f"analysis/ecarte/data/equilibrium_{rules.name}.parquet",
             "method": summary_["method"], "rules": rules.name, "budget": summary_["budget"],
             "opponent": "the dealer's equilibrium answers (refusing by the solved table)",
             "play_policy": summary_["play_policy"], "class": hand_label(mask), "bucket": BK.BUCKET_NAMES[bucket],
@@ -477,3 +532,21 @@ def answer(codes, turnup: int, rules: EcarteRules, policy) -> dict | None:
             "held_out": {"value": float(row["held_out"]), "halfwidth": float(row["held_out_half_width"]),
                          "clear": bool(row["clear"])},
             "exploitability": summary_["exploitability"]}
+    if score is not None:
+        path = os.path.join(DATA_DIR, f"equilibrium_{rules.name}_score.parquet")
+        if not os.path.exists(path):
+            return None
+        import pandas as pd
+
+        ch = pd.read_parquet(path)
+        hit = ch[(ch["side"] == "elder") & (ch["info_set"] == info) & (ch["elder_score"] == score[0])
+                 & (ch["dealer_score"] == score[1])]
+        out["score"] = list(score)
+        out["points_recommendation"] = decision
+        if len(hit):
+            p_score = float(hit["probability"].iloc[0]) / PROBABILITY_UNIT
+            out["recommendation"] = str(decision_words(np.array([p_score]), "propose", "play")[0])
+            out["propose_probability"] = p_score
+        out["score_note"] = ("decisions by score change only where the change is clear on held-out deals "
+                             "(FDR 5% at that score); elsewhere the points decision stands")
+    return out

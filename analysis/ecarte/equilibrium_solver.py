@@ -108,20 +108,36 @@ def regret_step(r_yes, r_no, q, sign, strategy, t, average):
 
 
 class Records:
-    """One side's records, sorted by the fixed information set (see the module's docstring)."""
+    """One side's records, sorted by the fixed information set (see the module's docstring).
+    ``nets``: elder's payoff per record and branch (his net points, int8; or any float payoff,
+    such as the chance of winning the game, kept as float32). With ``keep_cells`` the outcome
+    cells (uint8) are kept too, for ``valued``."""
 
-    def __init__(self, fixed: np.ndarray, other: np.ndarray, nets: np.ndarray, n_sets: int):
+    def __init__(self, fixed: np.ndarray, other: np.ndarray, nets: np.ndarray, n_sets: int,
+                 cells: np.ndarray | None = None):
         order = np.argsort(fixed, kind="stable")
         self.fixed = fixed[order]
         self.other = other[order]
-        nets = nets[order].astype(np.int8)  # elder's nets are -4..4: int8 keeps 10^8 records small
+        self.offsets = np.zeros(n_sets + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.fixed, minlength=n_sets), out=self.offsets[1:])
+        self.cells = None if cells is None else cells[order]
+        self._set_payoffs(nets[order])
+
+    def _set_payoffs(self, nets: np.ndarray) -> None:
+        # Elder's nets are -4..4: int8 keeps 10^8 records small; other payoffs are float32.
+        nets = nets.astype(np.int8 if np.issubdtype(nets.dtype, np.integer) else np.float32)
         self.play = nets[:, 0]
         self.gain = nets[:, 1] - nets[:, 0]
         self.refusal = nets[:, 2] - nets[:, 1]
-        self.offsets = np.zeros(n_sets + 1, dtype=np.int64)
-        np.cumsum(np.bincount(self.fixed, minlength=n_sets), out=self.offsets[1:])
         self.zeros = np.zeros_like(self.gain)
         self.ones = np.ones_like(self.gain)
+
+    def valued(self, cell_values: np.ndarray) -> Records:
+        """The same records with the payoff of each outcome cell given by ``cell_values`` (float)."""
+        out = object.__new__(Records)
+        out.fixed, out.other, out.offsets, out.cells = self.fixed, self.other, self.offsets, self.cells
+        out._set_payoffs(cell_values.astype(np.float32)[self.cells])
+        return out
 
     @property
     def counts(self) -> np.ndarray:
