@@ -56,6 +56,20 @@ def bucket_turnups(hand, b):
     return out
 
 
+@njit(cache=True, inline="always")
+def branch_deal(useed, info, deal_index, fixed, turnups, codes, deck, choices, class_of_rank, fixed_is_dealer):
+    """Deal ``deal_index`` of information set ``info`` (hand ``fixed``, ``turnups`` its bucket's
+    turn-up ranks, ``codes`` its cards): (cards stream, its half, choices stream, elder, dealer,
+    turn-up, the other side's set * 2 + the deal's half), the deck laid out for play_hand."""
+    stc, sto, stu = item_streams(useed, (info << ITEM_SHIFT) | deal_index, choices)
+    stu, j = below(stu, popcount(turnups))
+    turnup = nth_bit(turnups, j)
+    stc, stb, drawn = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+    elder, dealer = (drawn, fixed) if fixed_is_dealer else (fixed, drawn)
+    info2 = class_of_rank[rank_of_mask(drawn)] * N_BUCKETS + turnup_bucket(drawn, turnup & 7)
+    return stc, stb, sto, elder, dealer, turnup, info2 * 2 + (deal_index & 1)
+
+
 @njit(cache=True, parallel=True)
 def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, other, cells):
     """Play every task's deals (``tasks`` rows: information set, first deal, deals, offset into
@@ -85,15 +99,9 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
             turnups = bucket_turnups(fixed, info % N_BUCKETS)
             codes_of(fixed, codes)
             for k in range(tasks[t, 2]):
-                deal_index = tasks[t, 1] + k
                 at = tasks[t, 3] + k
-                stc, sto, stu = item_streams(useed, (info << ITEM_SHIFT) | deal_index, choices)
-                stu, j = below(stu, popcount(turnups))
-                turnup = nth_bit(turnups, j)
-                stc, stb, drawn = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
-                elder, dealer = (drawn, fixed) if fixed_is_dealer else (fixed, drawn)
-                info2 = class_of_rank[rank_of_mask(drawn)] * N_BUCKETS + turnup_bucket(drawn, turnup & 7)
-                other[at] = info2 * 2 + (deal_index & 1)
+                stc, stb, sto, elder, dealer, turnup, other[at] = branch_deal(
+                    useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, fixed_is_dealer)
                 for br in range(N_BRANCHES):
                     for i in range(32):
                         deck2[i] = deck[i]

@@ -14,14 +14,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analysis.bits import nth_bit, popcount, rank_of_mask
 from analysis.ecarte import branch_kernel as BK
-from analysis.ecarte.kernel import N_OUT, O_DEALER_POINTS, O_ELDER_POINTS, deal_with_elder, play_hand, uses_choices
+from analysis.ecarte.kernel import N_OUT, O_DEALER_POINTS, O_ELDER_POINTS, play_hand, uses_choices
 from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE, P_FORCE_SECOND
 from analysis.ecarte.search_check import LANE_CHECK_DEALER, LANE_CHECK_ELDER, play_two_ways
 from analysis.ecarte.search_player import N_RECORD
-from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of, item_streams
-from analysis.rng import EMPTY_HALF, below, stream_start
+from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of
+from analysis.rng import stream_start
 
 
 @njit(cache=True, parallel=True)
@@ -57,17 +56,10 @@ def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, ru
             turnups = BK.bucket_turnups(fixed, info % BK.N_BUCKETS)
             codes_of(fixed, codes)
             for k in range(tasks[t, 2]):
-                deal_index = tasks[t, 1] + k
                 at = tasks[t, 3] + k
-                i = (info << ITEM_SHIFT) | deal_index
-                stc, sto, stu = item_streams(useed, i, choices)
-                stu, j = below(stu, popcount(turnups))
-                turnup = nth_bit(turnups, j)
-                stc, stb, drawn = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
-                elder, dealer = (drawn, fixed) if fixed_is_dealer else (fixed, drawn)
-                info2 = class_of_rank[rank_of_mask(drawn)] * BK.N_BUCKETS + BK.turnup_bucket(drawn, turnup & 7)
-                other[at] = info2 * 2 + (deal_index & 1)
-                ui = np.uint64(i)
+                stc, stb, sto, elder, dealer, turnup, other[at] = BK.branch_deal(
+                    useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, fixed_is_dealer)
+                ui = np.uint64((info << ITEM_SHIFT) | (tasks[t, 1] + k))
                 for br in range(BK.N_BRANCHES):
                     st_e = stream_start(useed, ui, np.uint64(LANE_CHECK_ELDER))
                     st_d = stream_start(useed, ui, np.uint64(LANE_CHECK_DEALER))
@@ -97,7 +89,7 @@ def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, thr
     rng = np.random.default_rng([seed, 23])
     out = {"sets_per_side": sets, "deals_per_set": deals, "samples": samples,
            "search": f"both players search the tricks (PIMC on the double-dummy solver, {samples} samples)"}
-    for side, strat, opp, sign in (("elder", eq.x, eq.y, 1.0), ("dealer", eq.y, eq.x, -1.0)):
+    for side, strat, opp in (("elder", eq.x, eq.y), ("dealer", eq.y, eq.x)):
         chosen = np.sort(rng.choice(len(info.weight), size=sets, p=info.weight))
         tasks = np.array([(s, 0, deals, k * deals) for k, s in enumerate(chosen.tolist())], dtype=np.int64)
         n = sets * deals
@@ -173,14 +165,9 @@ def second_round_records(seed, tasks, masks, class_of_rank, rules, pe, pd, other
             turnups = BK.bucket_turnups(fixed, info % BK.N_BUCKETS)
             codes_of(fixed, codes)
             for k in range(tasks[t, 2]):
-                deal_index = tasks[t, 1] + k
                 at = tasks[t, 3] + k
-                stc, sto, stu = item_streams(useed, (info << ITEM_SHIFT) | deal_index, choices)
-                stu, j = below(stu, popcount(turnups))
-                turnup = nth_bit(turnups, j)
-                stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
-                other[at] = (class_of_rank[rank_of_mask(dealer)] * BK.N_BUCKETS
-                             + BK.turnup_bucket(dealer, turnup & 7)) * 2 + (deal_index & 1)
+                stc, stb, sto, _, dealer, turnup, other[at] = BK.branch_deal(
+                    useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, False)
                 for way in range(3):
                     for c in range(32):
                         deck2[c] = deck[c]

@@ -12,13 +12,6 @@ from analysis.verdicts import Verdict
 PLAYERS_WORDS = "the equilibrium tables (CFR+, shipped), heuristic play after the first decisions"
 
 
-def _tables(rules, policy):
-    from analysis.ecarte import equilibrium as E
-
-    got = E.shipped(rules, policy)
-    return None if got is None else got
-
-
 def _players(summary: dict, policy) -> dict:
     return {"first_decisions": {"kind": "equilibrium tables", "budget": summary["budget"],
                                 "method": summary["method"]},
@@ -41,8 +34,9 @@ def ec_t2(rules, policy) -> Verdict | None:
     what the tip loses per dealt hand on the held-out deals."""
     from analysis.ecarte import equilibrium as E
     from analysis.ecarte.strategy import hands
+    from analysis.ecarte.tipstudies import ec_t2_verdict
 
-    got = _tables(rules, policy)
+    got = E.shipped(rules, policy)
     if got is None:
         return None
     df, summary = got
@@ -59,14 +53,7 @@ def ec_t2(rules, policy) -> Verdict | None:
     half = 1.96 * float(np.sqrt((w ** 2 * (p - tip) ** 2 * se ** 2).sum()))
     est = Estimate(loss, loss - half, loss + half, int(summary["deals"]["held_out"]))
     agreement = float((w * (1 - np.abs(p - tip))).sum())
-    if est.hi < 0:
-        verdict = "inconclusive"
-    elif agreement >= 0.9 and est.hi < 0.05:
-        verdict = "supported"
-    elif agreement < 0.7 or est.lo > 0.15:
-        verdict = "refuted"
-    else:
-        verdict = "partly"
+    verdict = ec_t2_verdict(agreement, est)
     reading = ("Sure winners = master trumps (unbroken from the K down, the turn-up counting as seen) plus non-trump "
                "kings. The tip's rule (propose iff < 3) is compared with the equilibrium of the first proposal on "
                f"every elder information set (hand class and turn-up bucket; {len(idx):,}), the dealer answering by "
@@ -86,7 +73,7 @@ def ec_t6(rules, policy) -> Verdict | None:
     from analysis.ecarte import equilibrium as E
     from analysis.ecarte.strategy import hands
 
-    got = _tables(rules, policy)
+    got = E.shipped(rules, policy)
     if got is None:
         return None
     df, summary = got

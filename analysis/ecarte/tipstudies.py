@@ -210,6 +210,19 @@ def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
                    details)
 
 
+def ec_t2_verdict(agreement: float, loss: Estimate) -> str:
+    """EC-T2's reading: supported if the tip agrees on >= 90% of hands and loses < 0.05 points per
+    hand (upper bound); refuted if it agrees on < 70% or loses > 0.15 (lower bound); inconclusive
+    when it beats the tables it is judged against (too few deals to fit them); partly otherwise."""
+    if loss.hi < 0:
+        return "inconclusive"
+    if agreement >= 0.9 and loss.hi < 0.05:
+        return "supported"
+    if agreement < 0.7 or loss.lo > 0.15:
+        return "refuted"
+    return "partly"
+
+
 def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T2: propose with fewer than 3 sure winners, play with 3 or more, against the computed
     best decision for every elder hand class."""
@@ -231,14 +244,7 @@ def ec_t2(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
     share_tip = tip_n / np.maximum(cnt, 1)
     agreement = float((w * np.where(best, share_tip, 1 - share_tip)).sum())
     always_propose, always_play = _always_losses(w, best, diff, diff_sq, cnt)
-    if loss.hi < 0:
-        verdict = "inconclusive"  # the tip beats the fitted tables: too few deals per hand class
-    elif agreement >= 0.9 and loss.hi < 0.05:
-        verdict = "supported"
-    elif agreement < 0.7 or loss.lo > 0.15:
-        verdict = "refuted"
-    else:
-        verdict = "partly"
+    verdict = ec_t2_verdict(agreement, loss)
     reading = ("Sure winners = master trumps (unbroken from the K down, the turn-up counting as seen) plus "
                "non-trump kings. The best decision is computed for every elder hand up to suit symmetry (38,304 "
                "classes; strategy tables, best responses of elder and dealer, fitted on an independent seed) and "
