@@ -17,6 +17,7 @@ FIRST = ("test_cli.py",              # hands_block, the Bezique and Piquet deals
          "test_ecarte_search.py",    # the search blocks, hand_outcomes, elder_block (~105 s)
          "test_piquet_discards.py",  # options_block (~30 s)
          "test_ecarte_strategy.py",  # the table kernels (~25 s)
+         "test_ecarte_equilibrium.py",  # the branch kernels, the equilibrium solver
          "test_report_and_tips.py",  # every study: ~130 s, little of it compiling by then
          "test_conformance.py")      # the compare blocks
 # The others longest first (seconds in a cold-cache run of two workers, compilation included;
@@ -35,6 +36,7 @@ SLOW = (
     "tests/test_report_and_tips.py::test_tip_verdicts_are_real_or_not_yet_studied",
     "tests/test_report_and_tips.py::test_piquet_tip_verdicts_are_real",
     "tests/test_ecarte_strategy.py::test_strategy_command_writes_tables_and_propose_reads_them",
+    "tests/test_ecarte_equilibrium.py::test_strategy_cli_quick_equilibrium_contract",
     "tests/test_ecarte_strategy.py::test_the_score_chain_matches_simulated_games_under_the_heuristic",
     "tests/test_store.py::test_a_run_killed_with_kill_9_resumes_with_identical_numbers",
     "tests/test_store.py::test_a_discard_study_stopped_by_ctrl_c_or_kill_9_resumes_identically",

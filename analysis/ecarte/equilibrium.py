@@ -55,7 +55,7 @@ class Budget:
     score_iterations: int
 
 
-BUDGETS = {"quick": Budget("quick", 4, 16, 1, 150, 40), "standard": Budget("standard", 256, 8192, 5, 400, 150)}
+BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 20), "standard": Budget("standard", 256, 8192, 5, 400, 150)}
 
 
 @dataclass(frozen=True)
