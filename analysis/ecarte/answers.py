@@ -38,7 +38,7 @@ def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, scor
         def fmt_h(d):
             return f"{d['value']:+.4f} ± {d['halfwidth']:.4f}"
 
-        lines = [f"Elder holds {hand}, turn-up {turnup} · rules {r.name} · from {stored['source']}",
+        lines = [f"Elder holds {hand}, turn-up {turnup} · rules {r.name} · from {stored['tables']}",
                  f"hand class {stored['class']} (turn-up rank marginalised), {stored['deals']:,} deals:",
                  f"  play without proposing  {fmt_h(stored['play'])}",
                  f"  propose                 {fmt_h(stored['propose'])}",

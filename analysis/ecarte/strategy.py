@@ -456,7 +456,8 @@ def lookup(codes, turnup: int, rules: EcarteRules, policy, out_dir: str,
     mask = canonical_mask(codes, turnup)
     elder = pd.read_parquet(paths["elder"] + ".parquet")
     row = elder[elder["mask"] == mask].iloc[0]
-    answer = {"source": paths["elder"] + ".parquet", "class": row["hand"],
+    answer = {"source": "tables", "tables": paths["elder"] + ".parquet",
+              "opponent": "the dealer's best-response table (the older method)", "class": row["hand"],
               "play": {"value": float(row["net_play"]), "halfwidth": float(row["net_play_half"])},
               "propose": {"value": float(row["net_propose"]), "halfwidth": float(row["net_propose_half"])},
               "difference": {"value": float(row["propose_minus_play"]), "halfwidth": float(row["diff_half"])},

@@ -190,6 +190,9 @@ def propose_hand(hand: str, turnup: str, samples: int = 20_000, seed: int = 0,
         "dealer_refuses": proportion(int(t[K.C_B_REFUSED]), n).to_dict(),
         "recommendation": recommendation,
         "clear": bool(diff.lo > 0 or diff.hi < 0),
+        "source": "simulation",
+        "opponent": "the heuristic dealer (refuses from hand strength "
+                    f"{getattr(policy, 'dealer_refuse_threshold', '?')}); play: the heuristic's",
     }
 
 
