@@ -55,7 +55,7 @@ class Budget:
     score_iterations: int
 
 
-BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 20), "standard": Budget("standard", 256, 8192, 5, 400, 150)}
+BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 40), "standard": Budget("standard", 256, 8192, 5, 400, 150)}
 
 
 @dataclass(frozen=True)
@@ -402,6 +402,8 @@ def score_summary(by_score: dict) -> dict | None:
             "win_from_0_0": {"value": at0["win"], "ci95": at0["win_ci95"]},
             "win_from_0_0_points_solution": at0["win_points_solution"],
             "largest_exploitability_upper": {s: max(r[f"exploitability_{s}_upper"] for r in rows) for s in SIDES},
+            "largest_in_sample_exploitability": {s: max(r[f"in_sample_exploitability_{s}"] for r in rows)
+                                                 for s in SIDES},
             "clear_changes": {s: sum(1 for c in by_score["changes"] if c["side"] == s) for s in SIDES},
             "scores": rows}
 

@@ -32,7 +32,9 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
         for xs in range(max(0, total - target + 1), min(total, target - 1) + 1):
             ys = total - xs
             vals = score.cell_values(W, xs, ys, target)
-            x, y = S.solve(fit["elder"].valued(vals), fit["dealer"].valued(vals), iterations, x_points, y_points)
+            fe, fd = fit["elder"].valued(vals), fit["dealer"].valued(vals)
+            x, y = S.solve(fe, fd, iterations, x_points, y_points)
+            converged = S.exploitability_in_sample(fe, fd, x, y, w, w)
             eh, dh = held["elder"].valued(vals), held["dealer"].valued(vals)
             m = measure(eh, dh, x, y)
             points = measure(eh, dh, x_points, y_points)["value"]["value"]
@@ -40,7 +42,8 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
             row = {"elder_score": xs, "dealer_score": ys, "win": m["value"]["value"],
                    "win_ci95": m["value"]["ci95"], "win_points_solution": points,
                    "exploitability_elder_upper": m["elder"]["ci95"][1],
-                   "exploitability_dealer_upper": m["dealer"]["ci95"][1]}
+                   "exploitability_dealer_upper": m["dealer"]["ci95"][1],
+                   "in_sample_exploitability_elder": converged[0], "in_sample_exploitability_dealer": converged[1]}
             for side, strat, base, yes, no in (("elder", x, x_points, "propose", "play"),
                                                ("dealer", y, y_points, "refuse", "accept")):
                 now, before = decision_words(strat, yes, no), decision_words(base, yes, no)
