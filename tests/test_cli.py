@@ -93,13 +93,13 @@ def test_simulate_json_contract(capsys):
 
 
 def test_propose_json_contract(capsys):
-    code, out, _ = run(["ecarte", "propose", "♠K Q ♥7 ♦8 ♣9", "--turnup", "10S", "--samples", "4000", "--json"],
-                       capsys)
+    code, out, _ = run(["ecarte", "propose", "♠K Q ♥7 ♦8 ♣9", "--turnup", "10S", "--samples", "4000", "--simulate",
+                        "--json"], capsys)
     assert code == 0
     res = json.loads(out)
     for key in ("play", "propose", "difference"):
         assert set(res[key]) >= {"value", "ci95"}
-    assert res["recommendation"] in ("play", "propose")
+    assert res["recommendation"] in ("play", "propose") and res["source"] == "simulation" and res["opponent"]
     assert abs(res["difference"]["value"] - (res["propose"]["value"] - res["play"]["value"])) < 1e-9
 
 

@@ -273,7 +273,9 @@ def test_a_search_check_of_one_class_is_refused_before_anything_is_computed(caps
     assert e.value.code == 2 and "--search-check" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args", [["--score", "5-1"], ["--score", "x"], ["--score", "2-2", "--tables", "/nonexistent"]])
+@pytest.mark.parametrize("args", [["--score", "5-1"], ["--score", "x"],
+                                  # no shipped tables match these switches, and none in --tables
+                                  ["--score", "2-2", "--rule", "must_trump_when_void=false", "--tables", "/nonexistent"]])
 def test_propose_with_a_bad_score_or_without_tables_is_a_one_line_error(args, capsys):
     with pytest.raises(SystemExit) as e:
         main(["ecarte", "propose", "KH QH 7S 8D 9C", "--turnup", "7H", *args])

@@ -74,7 +74,10 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
             assert v["verdict"] in ("supported", "refuted", "partly", "inconclusive")
             lo, hi = v["effect"]["ci95"]
             assert lo <= v["effect"]["value"] <= hi
-            assert v["deals"] > 0 and v["seed"] == 1 and v["variant"] in ("seed-de", "classic")
+            # Verdicts read from the shipped equilibrium tables carry the tables' seed, not the run's.
+            tables = "equilibrium tables" in v["players"]
+            assert v["deals"] > 0 and v["seed"] == (0 if tables else 1) and v["variant"] in ("seed-de", "classic")
+            assert tables == (tip_id in ("EC-T2", "EC-T6"))
     assert by_id["EC-T7"]["status"] == "not yet studied" and by_id["EC-T7"]["verdicts"] == []
     # EC-T1: every decision point's loss (worst option against the best, so never negative), and the
     # effect is the proposal's loss minus the largest of the others.
@@ -154,11 +157,15 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
         assert "Which cards to throw" in text and "a random legal exchange" in text
         assert "the players beside Cavendish" in text and "62.5" in text and "search" in text and "dd" in text
         assert "Bezique: the variants side by side" in text and "BZ-T1" in text
-        assert "Strategy tables: propose or play, accept or refuse" in text and "38,304 classes" in text
+        assert "Best-response tables" in text and "38,304 classes" in text
+        # The shipped equilibrium, with its certificate and the Britannica's rules beside it.
+        assert "The solved game: propose or play, accept or refuse (equilibrium)" in text
+        assert "86,810 information sets" in text and "Britannica" in text and "met" in text
         assert "exploitability" in text and "The frontier: Elder" in text and "EC-T1" in text
         assert not re.search(r"\bnan\b", text.lower()), "a nan in the report"
     assert (tmp_path / "figures" / "ecarte_propose_seed-de.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "ecarte_propose_classic.svg").exists()
+    assert (tmp_path / "figures" / "ecarte_equilibrium_seed-de.png").stat().st_size > 10_000
     for variant in ("seed-de", "classic"):
         assert (tmp_path / "figures" / f"ecarte_strategy_{variant}_frontiers.png").stat().st_size > 10_000
         assert (tmp_path / "figures" / f"ecarte_strategy_{variant}_by_score.png").stat().st_size > 10_000
