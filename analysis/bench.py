@@ -72,6 +72,36 @@ def bench_solver(positions: int = 20_000, repeats: int = 5) -> dict:
             "statistic": "median", "repeats": repeats}
 
 
+def bench_equilibrium(deals_per_set: int = 32, repeats: int = 3) -> dict:
+    """The Écarté equilibrium's two engines (classic, 2 threads), medians: branch-record deals per
+    second (each deal played three times) over every elder information set, and CFR+ iterations
+    per second over those records (both sides' updates, the same records serving both)."""
+    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte import equilibrium_solver as S
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    rules = get_rules("classic")
+    pol = HeuristicPolicy()
+    sets = E.info_sets()
+    counts = np.where(sets.valid, deals_per_set, 0)
+    first = np.zeros_like(counts)
+    E.simulate("elder", first, np.where(sets.valid, 1, 0), 0, rules, (pol, pol), 2)  # compile (or load)
+    rates, cfr = [], []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        got = E.simulate("elder", first, counts, 1 + r, rules, (pol, pol), 2)
+        rates.append(counts.sum() / (time.perf_counter() - t0))
+        rec = S.Records(got[0], got[1], E.nets_of(got[2]), len(counts))
+        S.solve(rec, rec, 2)  # compile (or load)
+        t0 = time.perf_counter()
+        S.solve(rec, rec, 20)
+        cfr.append(20 / (time.perf_counter() - t0))
+    return {"deals_per_set": deals_per_set, "records": int(counts.sum()), "threads": 2,
+            "branch_deals_per_s": statistics.median(rates), "cfr_iterations_per_s": statistics.median(cfr),
+            "statistic": "median", "repeats": repeats}
+
+
 def bench_piquet(deals: int = 2_000_000, reference_deals: int = 1_000, repeats: int = 5,
                  policy: str = "heuristic") -> dict:
     """Full Piquet deals (exchanges, declarations, 12 tricks; seed-de) per second, both players
@@ -179,6 +209,11 @@ def bench_text(res: dict) -> str:
     if "solver" in res:
         text += (f"\necarte double-dummy solver: {res['solver']['solves_per_s']:,.0f} solves/s (random 5-card "
                  "positions, 1 thread)")
+    if "equilibrium" in res:
+        q = res["equilibrium"]
+        text += (f"\necarte equilibrium: {q['branch_deals_per_s']:,.0f} branch-record deals/s on {q['threads']} threads "
+                 f"(each deal played 3 times); CFR+ {q['cfr_iterations_per_s']:,.1f} iterations/s over "
+                 f"{q['records']:,} records per side")
     if "players" in res:
         p = res["players"]
         text += (f"\npiquet double-dummy solver: {p['solves_per_s']:,.0f} full 12-card solves/s, 1 thread (table "

@@ -433,3 +433,13 @@ def test_the_record_cache_key_follows_the_engine_sources(monkeypatch, tmp_path):
     finally:
         monkeypatch.undo()
         E.engine_fingerprint.cache_clear()
+
+
+def test_bench_measures_the_equilibrium_engines():
+    """salon bench ecarte's equilibrium line: both rates measured, in the printed text."""
+    from analysis.bench import bench_equilibrium, bench_text
+
+    q = bench_equilibrium(deals_per_set=1, repeats=1)
+    assert q["records"] == 86_810 and q["branch_deals_per_s"] > 0 and q["cfr_iterations_per_s"] > 0
+    text = bench_text({"game": "ecarte", "results": [], "equilibrium": q})
+    assert "branch-record deals/s" in text and "CFR+" in text

@@ -64,10 +64,11 @@ def invariants(n: int, seed: int, rules, policy) -> list[str]:
 
 def bench(deals, reference_deals, repeats) -> dict:
     """``salon bench ecarte``: the hand kernel and the double-dummy solver."""
-    from analysis.bench import bench_ecarte, bench_solver
+    from analysis.bench import bench_ecarte, bench_equilibrium, bench_solver
 
     res = bench_ecarte(deals or 4_000_000, reference_deals or 3_000, repeats)
     res["solver"] = bench_solver(repeats=repeats)
+    res["equilibrium"] = bench_equilibrium(repeats=min(repeats, 3))
     return res
 
 
