@@ -70,6 +70,23 @@ def branch_deal(useed, info, deal_index, fixed, turnups, codes, deck, choices, c
     return stc, stb, sto, elder, dealer, turnup, info2 * 2 + (deal_index & 1)
 
 
+@njit(cache=True)
+def branch_scratch(rules, pe, pd):
+    """A parallel group's private arrays (see table_kernel.GROUPS): two decks, an outcome vector,
+    the fixed hand's codes, a copy of the rules, and the policies with elder's first decision and
+    the dealer's first answer forced: elder plays, elder proposes, the dealer accepts, refuses."""
+    e_play = pe.copy()
+    e_propose = pe.copy()
+    d_accept = pd.copy()
+    d_refuse = pd.copy()
+    e_play[P_FORCE_FIRST] = 0
+    e_propose[P_FORCE_FIRST] = 1
+    d_accept[P_FORCE_RESPONSE] = 0
+    d_refuse[P_FORCE_RESPONSE] = 1
+    return (np.empty(32, dtype=np.int8), np.empty(32, dtype=np.int8), np.empty(N_OUT, dtype=np.int64),
+            np.empty(5, dtype=np.int64), rules.copy(), e_play, e_propose, d_accept, d_refuse)
+
+
 @njit(cache=True, parallel=True)
 def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, other, cells):
     """Play every task's deals (``tasks`` rows: information set, first deal, deals, offset into
@@ -80,19 +97,7 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
     choices = uses_choices(pe, pd)
     groups = min(nt, GROUPS)
     for g in prange(groups):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        codes = np.empty(5, dtype=np.int64)
-        my_rules = rules.copy()
-        e_play = pe.copy()
-        e_propose = pe.copy()
-        d_accept = pd.copy()
-        d_refuse = pd.copy()
-        e_play[P_FORCE_FIRST] = 0
-        e_propose[P_FORCE_FIRST] = 1
-        d_accept[P_FORCE_RESPONSE] = 0
-        d_refuse[P_FORCE_RESPONSE] = 1
+        deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = branch_scratch(rules, pe, pd)
         for t in range(g, nt, groups):
             info = tasks[t, 0]
             fixed = masks[info // N_BUCKETS]

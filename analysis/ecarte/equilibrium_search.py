@@ -15,8 +15,8 @@ import numpy as np
 from numba import njit, prange
 
 from analysis.ecarte import branch_kernel as BK
-from analysis.ecarte.kernel import N_OUT, O_DEALER_POINTS, O_ELDER_POINTS, play_hand, uses_choices
-from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE, P_FORCE_SECOND
+from analysis.ecarte.kernel import O_DEALER_POINTS, O_ELDER_POINTS, play_hand, uses_choices
+from analysis.ecarte.policies import P_FORCE_SECOND
 from analysis.ecarte.search_check import LANE_CHECK_DEALER, LANE_CHECK_ELDER, play_two_ways
 from analysis.ecarte.search_player import N_RECORD
 from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of
@@ -34,22 +34,10 @@ def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, ru
     choices = uses_choices(pe, pd)
     groups = min(nt, GROUPS)
     for g in prange(groups):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        codes = np.empty(5, dtype=np.int64)
+        deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = BK.branch_scratch(rules, pe, pd)
         sums = np.zeros(32, dtype=np.int64)
         vals = np.zeros(32, dtype=np.int64)
         rec = np.zeros(N_RECORD, dtype=np.int64)
-        my_rules = rules.copy()
-        e_play = pe.copy()
-        e_propose = pe.copy()
-        d_accept = pd.copy()
-        d_refuse = pd.copy()
-        e_play[P_FORCE_FIRST] = 0
-        e_propose[P_FORCE_FIRST] = 1
-        d_accept[P_FORCE_RESPONSE] = 0
-        d_refuse[P_FORCE_RESPONSE] = 1
         for t in range(g, nt, groups):
             info = tasks[t, 0]
             fixed = masks[info // BK.N_BUCKETS]
@@ -150,15 +138,7 @@ def second_round_records(seed, tasks, masks, class_of_rank, rules, pe, pd, other
     choices = uses_choices(pe, pd)
     groups = min(nt, GROUPS)
     for g in prange(groups):
-        deck = np.empty(32, dtype=np.int8)
-        deck2 = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        codes = np.empty(5, dtype=np.int64)
-        my_rules = rules.copy()
-        e_way = pe.copy()
-        d_accept = pd.copy()
-        e_way[P_FORCE_FIRST] = 1
-        d_accept[P_FORCE_RESPONSE] = 0
+        deck, deck2, out, codes, my_rules, _, e_way, d_accept, _ = BK.branch_scratch(rules, pe, pd)
         for t in range(g, nt, groups):
             info = tasks[t, 0]
             fixed = masks[info // BK.N_BUCKETS]
