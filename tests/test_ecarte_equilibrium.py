@@ -443,3 +443,17 @@ def test_bench_measures_the_equilibrium_engines():
     assert q["records"] == 86_810 and q["branch_deals_per_s"] > 0 and q["cfr_iterations_per_s"] > 0
     text = bench_text({"game": "ecarte", "results": [], "equilibrium": q})
     assert "branch-record deals/s" in text and "CFR+" in text
+
+
+@pytest.mark.parametrize("args", [["study", "ecarte", "classical", "--rule", "target=7"],
+                                  ["study", "ecarte", "strategy", "--search-sets", "1"],
+                                  ["study", "ecarte", "strategy", "--method", "best-response", "--search-sets", "3"]])
+def test_classical_and_search_options_refuse_bad_input_in_one_line(args, capsys):
+    """No shipped tables for these switches, a one-set search check, a search check for the other
+    method: one line on stderr, exit code 2, nothing computed."""
+    from analysis.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
