@@ -3,7 +3,7 @@
 
 For each variant: the standard-budget study (``salon study ecarte strategy --budget standard``,
 resumable through the result store) writes its full tables to --out, and the columns a one-hand
-answer needs are copied into the package (``equilibrium.ship``). With --ship-only the tables
+answer needs are copied into the package (``equilibrium_tables.ship``). With --ship-only the tables
 already in --out are copied without computing.
 Usage: .venv/bin/python scripts/make_equilibrium_tables.py [--rules classic seed-de] [--out DIR] [--ship-only]
 """
@@ -13,7 +13,7 @@ import argparse
 
 
 def main() -> None:
-    from analysis.ecarte import equilibrium
+    from analysis.ecarte import equilibrium_tables
     from analysis.ecarte.answers import equilibrium_study
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
@@ -30,7 +30,7 @@ def main() -> None:
             _, text = equilibrium_study("standard", a.seed, get_rules(name), HeuristicPolicy(), a.out, None, False,
                                         a.search_sets)
             print(text, flush=True)
-        print("shipped", equilibrium.ship(a.out, name), flush=True)
+        print("shipped", equilibrium_tables.ship(a.out, name), flush=True)
 
 
 if __name__ == "__main__":

@@ -246,7 +246,7 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
                      pure["propose_minus_play"] > 1e-3)
     assert not wrong.any()
     # The one-hand answer from these tables once shipped: the hand's information set, its decision.
-    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte import equilibrium_tables as E
 
     E.ship(str(tmp_path), "classic", str(tmp_path / "data"))
     monkeypatch.setattr(E, "DATA_DIR", str(tmp_path / "data"))
@@ -304,7 +304,7 @@ def test_shipped_tables_answer_on_a_fresh_install_and_never_contradict_their_num
     """The standard tables ship with the package (scripts/make_equilibrium_tables.py); every pure
     decision agrees with the sign of the value printed beside it, and the summary certifies or
     not by its own interval."""
-    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte import equilibrium_tables as E
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
 

@@ -28,9 +28,9 @@ def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, scor
     from analysis.ecarte import strategy
 
     if not simulate:
-        from analysis.ecarte import equilibrium
+        from analysis.ecarte import equilibrium_tables
 
-        solved = equilibrium.answer(codes, up, r, pol, at)
+        solved = equilibrium_tables.answer(codes, up, r, pol, at)
         if solved is not None:
             return solved, equilibrium_text(hand, turnup, solved)
     stored = None if simulate else strategy.lookup(codes, up, r, pol, tables, at)

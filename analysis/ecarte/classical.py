@@ -59,11 +59,12 @@ def compare(rules, policy=None) -> dict:
     import pandas as pd
 
     from analysis.ecarte import equilibrium as E
+    from analysis.ecarte import equilibrium_tables as T
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.strategy import hands
     from analysis.errors import InputError
 
-    got = E.shipped(rules, policy or HeuristicPolicy())
+    got = T.shipped(rules, policy or HeuristicPolicy())
     if got is None:
         raise InputError(f"no shipped equilibrium tables for rules {rules.name} (and these policy parameters): "
                          "run scripts/make_equilibrium_tables.py")

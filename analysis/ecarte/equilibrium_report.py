@@ -73,10 +73,10 @@ def figure(df, stem: str, rules_name: str, summary: dict) -> list[str]:
 def section(out_dir: str, fig_dir: str, rules) -> dict | None:
     """The equilibrium's part of the report for these rules, or None when no tables are shipped."""
     from analysis.ecarte import classical
-    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte import equilibrium_tables as T
     from analysis.ecarte.policies import HeuristicPolicy
 
-    got = E.shipped(rules, HeuristicPolicy())
+    got = T.shipped(rules, HeuristicPolicy())
     if got is None:
         return None
     df, summary = got

@@ -33,10 +33,11 @@ def ec_t2(rules, policy) -> Verdict | None:
     """EC-T2 (propose with fewer than 3 sure winners) against the solution: agreement by weight and
     what the tip loses per dealt hand on the held-out deals."""
     from analysis.ecarte import equilibrium as E
+    from analysis.ecarte import equilibrium_tables as T
     from analysis.ecarte.strategy import hands
     from analysis.ecarte.tipstudies import ec_t2_verdict
 
-    got = E.shipped(rules, policy)
+    got = T.shipped(rules, policy)
     if got is None:
         return None
     df, summary = got
@@ -71,9 +72,10 @@ def ec_t6(rules, policy) -> Verdict | None:
     """EC-T6 (the dealer refuses only when very strong): the share of proposals the equilibrium
     refuses, bracketed by the information sets whose answer is clear (FDR 5%) on held-out deals."""
     from analysis.ecarte import equilibrium as E
+    from analysis.ecarte import equilibrium_tables as T
     from analysis.ecarte.strategy import hands
 
-    got = E.shipped(rules, policy)
+    got = T.shipped(rules, policy)
     if got is None:
         return None
     df, summary = got
