@@ -380,9 +380,33 @@ def test_forced_second_proposal_matches_the_reference(second):
     assert all(rounds) if second else not any(rounds)
 
 
+def test_second_round_records_replay_the_accepted_branch():
+    """Left to the heuristic, the second round's deals are the branch records' accepted branch,
+    deal by deal (same streams, same other side); forcing play or a proposal there changes some."""
+    from analysis.ecarte.equilibrium import info_sets
+    from analysis.ecarte.equilibrium_search import second_round_records
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.strategy import _nets, hands
+
+    rules = get_rules("classic")
+    pa = HeuristicPolicy().to_array()
+    h = hands()
+    valid = np.flatnonzero(info_sets().valid)
+    tasks = np.array([(s, 0, 40, 40 * i) for i, s in enumerate(valid[::9_000].tolist())], dtype=np.int64)
+    n = int(tasks[:, 2].sum())
+    other, cells = np.zeros(n, dtype=np.int32), np.zeros((n, 3), dtype=np.uint8)
+    BK.branch_records(6, tasks, h.masks, h.class_of_rank, False, rules.to_array(), pa, pa, other, cells)
+    other2, nets = np.zeros(n, dtype=np.int32), np.zeros((n, 3), dtype=np.int8)
+    second_round_records(6, tasks, h.masks, h.class_of_rank, rules.to_array(), pa, pa, other2, nets)
+    assert np.array_equal(other, other2)
+    assert np.array_equal(nets[:, 0], _nets()[cells[:, BK.ACCEPTED].astype(np.int64)])
+    assert (nets[:, 1] != nets[:, 0]).any() or (nets[:, 2] != nets[:, 0]).any()
+
+
 def test_second_round_measure_is_consistent():
-    """The second round's measures: reach is a probability; the bound is at least both constant
-    policies' gains."""
+    """The second round's measures: reach is a probability strictly inside (0, 1) for random
+    strategies; a bound known in advance that is positive."""
     from analysis.ecarte.equilibrium import Equilibrium, info_sets
     from analysis.ecarte.equilibrium_search import second_round
     from analysis.ecarte.policies import HeuristicPolicy

@@ -185,8 +185,7 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
 
     from analysis.ecarte import equilibrium as E
 
-    eq = E.compute(r, budget, seed, pol, threads=threads, quiet=quiet,
-                   log=lambda line: click_echo_err(line))
+    eq = E.compute(r, budget, seed, pol, threads=threads, quiet=quiet)
     files = E.write_tables(eq, out)
     obj = {**E.summary(eq), "files": files}
     from analysis.ecarte.equilibrium_search import second_round
@@ -267,9 +266,3 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
                          f"{ci(c['loss_search_minus_heuristic_plugin'])} more than under heuristic play (paired)")
     lines.append("wrote " + ", ".join(files))
     return obj, "\n".join(lines)
-
-
-def click_echo_err(line: str) -> None:
-    import click
-
-    click.echo(line, err=True)

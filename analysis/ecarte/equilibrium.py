@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -198,8 +199,10 @@ def _records(parts: list) -> S.Records:
 
 def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: int = 0,
             policy: HeuristicPolicy | None = None, *, threads: int | None = None, quiet: bool = True,
-            log=print) -> Equilibrium:
-    """Race, solve and measure (see the module's docstring)."""
+            log=None) -> Equilibrium:
+    """Race, solve and measure (see the module's docstring); unless ``quiet``, each round's line
+    goes to ``log`` (default: stderr, so that JSON on stdout stays clean)."""
+    log = log or (lambda line: print(line, file=sys.stderr, flush=True))
     if budget not in BUDGETS:
         raise InputError(f"--budget must be one of {', '.join(BUDGETS)}, not {budget!r}")
     b = BUDGETS[budget]
