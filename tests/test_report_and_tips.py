@@ -76,8 +76,10 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
             assert lo <= v["effect"]["value"] <= hi
             # Verdicts read from the shipped equilibrium tables carry the tables' seed, not the run's.
             tables = "equilibrium tables" in v["players"]
-            assert v["deals"] > 0 and v["seed"] == (0 if tables else 1) and v["variant"] in ("seed-de", "classic")
-            assert tables == (tip_id in ("EC-T2", "EC-T6"))
+            # EC-T1 reads only its propose and accept points from them and plays the rest on the run's seed.
+            own_seed = 0 if tables and tip_id != "EC-T1" else 1
+            assert v["deals"] > 0 and v["seed"] == own_seed and v["variant"] in ("seed-de", "classic")
+            assert tables == (tip_id in ("EC-T1", "EC-T2", "EC-T6"))
     assert by_id["EC-T7"]["status"] == "not yet studied" and by_id["EC-T7"]["verdicts"] == []
     # EC-T1: every decision point's loss (worst option against the best, so never negative), and the
     # effect is the proposal's loss minus the largest of the others.
@@ -89,6 +91,12 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
         others = max(x["value"] for k, x in losses.items() if k != "propose")
         assert v["effect"]["value"] == pytest.approx(losses["propose"]["value"] - others)
         assert d["largest_other"] in losses and set(d["discard"]["by_side"]) == {"elder", "dealer"}
+        # From the tables the three pairs are one identity: (table - no) - (table - yes) = yes - no.
+        for point, yes, no in (("propose", "propose", "play"), ("accept", "refuse", "accept")):
+            pairs = d[point]["pairs"]
+            assert (pairs[f"table vs always {no}"]["value"] - pairs[f"table vs always {yes}"]["value"]
+                    == pytest.approx(pairs[f"always {yes} vs always {no}"]["value"], abs=1e-12))
+            assert pairs[f"table vs always {no}"]["value"] >= -1e-3 and pairs[f"table vs always {yes}"]["value"] >= -1e-3
     # EC-T8 under seed-de: both situations are scored alike, so the paired difference is exactly 0;
     # under classic a refusal penalises the dealer, so elder is better off after a refusal.
     assert all(Verdict.from_dict(v).to_dict() == v for t in res["tips"] for v in t["verdicts"])

@@ -1,6 +1,6 @@
-"""EC-T2 and EC-T6 judged against the shipped equilibrium tables (analysis/ecarte/equilibrium.py):
-used by tipstudies when tables are shipped for the rules and the policy, instead of fitting
-best-response tables at the tips' budget. Both read the tables' held-out values, so the
+"""EC-T2, EC-T6 and EC-T1's propose and accept points judged against the shipped equilibrium tables
+(analysis/ecarte/equilibrium.py): used by tipstudies when tables are shipped for the rules and the policy, instead of fitting
+best-response tables at the tips' budget. All read the tables' held-out values, so the
 decisions judged never saw the deals that judge them."""
 from __future__ import annotations
 
@@ -108,3 +108,38 @@ def ec_t6(rules, policy) -> Verdict | None:
     return Verdict("EC-T6", rules.name, verdict, est, "share of proposals the dealer should refuse", reading,
                    int(summary["deals"]["held_out"]), int(summary["seed"]), _players(summary, policy),
                    {"refuse_share_by_dealer_trumps": by_trumps, "tables": PLAYERS_WORDS})
+
+
+def proposal_losses(rules, policy) -> dict | None:
+    """EC-T1's propose and accept points from the shipped tables: for each side, the solution,
+    always yes (propose / refuse) and always no (play / accept), each pair's difference in the
+    deciding side's points per dealt hand on the held-out deals, against the other side's
+    solution. None when no tables are shipped for these rules and policy."""
+    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte import equilibrium_tables as T
+
+    got = T.shipped(rules, policy)
+    if got is None:
+        return None
+    df, summary = got
+    sets = E.info_sets()
+    n = int(summary["deals"]["held_out"])
+    out = {"summary": summary}
+    for side, yes, no in (("elder", "propose", "play"), ("dealer", "refuse", "accept")):
+        t = df[df["side"] == side]
+        w = sets.weight[t["info_set"].to_numpy()]
+        p = t["probability"].to_numpy()
+        q = t["held_out"].to_numpy()
+        se = t["held_out_half_width"].to_numpy() / 1.96
+
+        out[side] = {f"table vs always {no}": _weighted_sum(w * p, q, se, n),
+                     f"table vs always {yes}": _weighted_sum(w * (p - 1.0), q, se, n),
+                     f"always {yes} vs always {no}": _weighted_sum(w, q, se, n)}
+    return out
+
+
+def _weighted_sum(c: np.ndarray, q: np.ndarray, se: np.ndarray, n: int) -> Estimate:
+    """Σ c·q over independent sets with standard errors ``se``, with its normal 95% interval."""
+    v = float((c * q).sum())
+    h = 1.96 * float(np.sqrt((c ** 2 * se ** 2).sum()))
+    return Estimate(v, v - h, v + h, n)

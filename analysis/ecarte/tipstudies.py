@@ -1,8 +1,8 @@
 """Écarté tip studies: each turns a tip of TIPS.md into paired simulations and a verdict.
 
-EC-T2 and EC-T6 are judged against the shipped equilibrium tables when they exist for the rules and
-policy (equilibrium_tips.py). Otherwise, and for EC-T1 and EC-T5, the propose / refuse tips are judged against the strategy tables
-(analysis/ecarte/strategy.py): the best decision for every hand up to suit symmetry, fitted on one
+EC-T1's propose and accept points, EC-T2 and EC-T6 are judged against the shipped equilibrium tables
+when they exist for the rules and policy (equilibrium_tips.py). Otherwise, and for EC-T5, the
+propose / refuse tips are judged against the strategy tables (analysis/ecarte/strategy.py): the best decision for every hand up to suit symmetry, fitted on one
 seed and evaluated on another, so its value is not flattered by the noise it was fitted to. EC-T1
 sets the proposal decision's loss beside those of the other decision points (accept by the dealer's
 table; discard, lead and king by the heuristic's options, played on the same deals). EC-T3
@@ -114,17 +114,15 @@ def _policy_options(rules: EcarteRules, n: int, seed: int, policy: HeuristicPoli
     return out
 
 
-def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
-    """EC-T1: the proposal decision is by far the most important: the points per hand lost by the
-    worst reasonable option against the best at each decision point (propose, accept, discard,
-    lead, king), on the same deals."""
+def _best_response_points(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy, points: dict) -> int:
+    """EC-T1's propose and accept points from best-response tables fitted at the tips' budget
+    (when no equilibrium tables are shipped): fills ``points``, returns the deals per hand class."""
     from analysis.ecarte import table_kernel as TK
     from analysis.ecarte.strategy import hands
 
     _, elder_table, dealer_table, e_rows, d_rows, deals = _tables(rules, n, seed, policy)
     h = hands()
     w = h.weights()
-    points = {}
     # Propose: elder's fitted table, always play, always propose (ec_t2's losses), on the same deals.
     best = elder_table == 1
     cnt, diff, diff_sq = e_rows[:, TK.R_N], e_rows[:, TK.R_DIFF], e_rows[:, TK.R_DIFF_SQ]
@@ -147,6 +145,26 @@ def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
     loss, top = _worst_against_best(pairs)
     points["accept"] = {"side": "dealer", "loss": loss, "pair": top, "pairs": pairs,
                         "elder_proposes_share": p_propose}
+    return deals
+
+
+def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
+    """EC-T1: the proposal decision is by far the most important: the points per hand lost by the
+    worst reasonable option against the best at each decision point (propose, accept, discard,
+    lead, king), on the same deals."""
+    from analysis.ecarte import equilibrium_tips
+
+    points = {}
+    solved = equilibrium_tips.proposal_losses(rules, policy)
+    if solved is not None:  # the shipped equilibrium tables: held-out values, each side against the other's solution
+        tables_words = equilibrium_tips.PLAYERS_WORDS
+        deals = {"held_out": int(solved["summary"]["deals"]["held_out"])}
+        for point, side in (("propose", "elder"), ("accept", "dealer")):
+            loss, top = _worst_against_best(solved[side])
+            points[point] = {"side": side, "loss": loss, "pair": top, "pairs": solved[side]}
+    else:
+        tables_words = "fitted best responses (first proposal and answer)"
+        deals = _best_response_points(rules, n, seed, policy, points)
     # Discard, lead, king: the heuristic's options for either player, the other unchanged.
     # Discards: keep the plain cards from rank index 7 (kings, the heuristic's default), from 5
     # (jacks, queens and kings) or none (8). Taking as few cards as allowed (0: after proposing,
@@ -178,10 +196,11 @@ def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
         verdict = "inconclusive"
     reading = ("At each decision point the options a reasonable player might take are played on the same deals "
                "and the loss of the worst against the best is taken, in net points per hand for the side "
-               "deciding (absolute values of paired differences). Propose: elder's fitted table (strategy "
-               "tables, best responses, fitted on an independent seed), always play, always propose; accept: "
-               "the dealer's fitted table, always accept, always refuse, per proposal times the share of hands "
-               "elder proposes with; discard: keep the plain kings (the heuristic), the plain jacks, queens "
+               "deciding (absolute values of paired differences). Propose: elder's table, always play, always "
+               "propose; accept: the dealer's table, always accept, always refuse, per dealt hand. The tables "
+               "are the shipped equilibrium of the first proposal when there is one for the rules (each side's "
+               "options valued on its held-out deals against the other side's solution), else best responses "
+               "fitted on an independent seed and evaluated on this one. Discard: keep the plain kings (the heuristic), the plain jacks, queens "
                "and kings, or no plain card (taking as few cards as allowed, one after proposing, is not "
                "counted: its loss is in the details); lead: lead trumps first or not; king: "
                "announce or withhold; each for elder's and the dealer's policy (the other unchanged), the worse "
@@ -203,11 +222,10 @@ def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
                for k, v in points.items()}
     details["discard_not_counted_take_fewest"] = {side: v["loss"].to_dict() for side, v in extreme.items()}
     details["largest_other"] = runner_up
-    details["deals_per_hand_class"] = deals
+    details["deals_per_hand_class" if solved is None else "tables_deals"] = deals
     return Verdict("EC-T1", rules.name, verdict, effect,
                    "points per hand lost at the proposal minus the largest loss elsewhere", reading, n, seed,
-                   {"tables": "fitted best responses (first proposal and answer)", "heuristic": policy.describe()},
-                   details)
+                   {"tables": tables_words, "heuristic": policy.describe()}, details)
 
 
 def ec_t2_verdict(agreement: float, loss: Estimate) -> str:
