@@ -9,7 +9,9 @@ The rules, as coded:
 - the dealer (Britannica): refuse with three trumps or more, or when guarded in three plain suits,
   in two and holding a trump, or in one and holding two trumps; a plain suit is guarded by its
   king, or by its queen with another card of the suit ("a queen counts as a guard").
-Both depend on the hand only, so each information set (hand class and turn-up bucket) has one
+Foster's jeu de règle (play it, or propose holding the trump king) is compared on the hands where it
+speaks, by analysis/ecarte/classical_foster.py (the "foster" entry). The Britannica's rules
+depend on the hand only, so each information set (hand class and turn-up bucket) has one
 decision. What a rule costs is measured on the tables' held-out deals, against the other side's
 solution: sum over sets of weight x (solution's probability - rule's decision) x held-out value,
 with its 95% interval; its choice never saw those deals.
@@ -105,6 +107,9 @@ def compare(rules, policy=None) -> dict:
                      "unit": "points per dealt hand lost by following the rule instead of the solution"},
             "rule_yes_share": float((w * decision).sum()), "solution_yes_share": float((w * p).sum()),
             "yes": yes, "patterns": by.head(8).to_dict(orient="records")}
+    from analysis.ecarte.classical_foster import compare_foster
+
+    out["foster"] = compare_foster(rules, policy)  # Foster's jeu de règle, on the hands where it speaks
     return out
 
 
@@ -128,4 +133,8 @@ def text(res: dict) -> str:
             lines.append(f"    differs most at {p['trumps']} trumps, {p['plain_kings']} plain kings, "
                          f"{p['guarded_suits']} guarded suits: rule {p['rule']:.0%} {r['yes']}, solution "
                          f"{p['solution']:.0%} (weight {p['weight']:.1%}, loss {p['loss']:+.4f})")
+    if "foster" in res:
+        from analysis.ecarte.classical_foster import foster_lines
+
+        lines += foster_lines(res["foster"])
     return "\n".join(lines)
