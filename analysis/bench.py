@@ -196,6 +196,48 @@ def bench_bezique(deals: int = 200_000, reference_deals: int = 100, repeats: int
             "statistic": "median", "policies": "heuristic", "rules": rules.name}
 
 
+def bench_bezique_endgame(positions: int = 20_000, deals: int = 100_000, repeats: int = 5) -> dict:
+    """The exact end game (seed-de), medians: 8-card solves per second on one thread (random
+    positions, the table kept between solves as the players keep it), and full deals per second
+    with both players using it against both playing the heuristic's end phase, at 1 and 2
+    threads, in the same run."""
+    import numba
+
+    from analysis.bezique import endgame as EG
+    from analysis.bezique import endgame_play as EP
+    from analysis.bezique import kernel as K
+    from analysis.bezique.policies import HeuristicPolicy
+    from analysis.bezique.rules import get_rules
+    from analysis.blocks import set_threads
+    from analysis.runner import chunk_bounds
+
+    rules = get_rules()
+    tt = EG.new_table(K.TT_BITS)
+    pos = EP.random_positions(positions, 1, 8)
+    EP.solve_all(pos[:2], 0, 10, 10, tt)  # compile or load
+    before = EG.nodes(tt)
+    solves = _median_rate(lambda: EP.solve_all(pos, 0, 10, 10, tt), positions, repeats)
+    nodes = (EG.nodes(tt) - before) / (positions * repeats)
+    heur, exact = HeuristicPolicy().to_array(), HeuristicPolicy(exact_endgame=True).to_array()
+    starts, counts = chunk_bounds(0, deals, 1 << 9)
+    r = rules.to_array()
+    K.deals_block(1, starts[:2], np.minimum(counts[:2], 64), r, exact, exact)
+    out = {"positions": positions, "cards_per_hand": 8, "solves_per_s": solves, "nodes_per_solve": nodes,
+           "table_entries": tt.shape[0] - 1, "deals": deals, "repeats": repeats, "statistic": "median",
+           "rules": rules.name, "players": "heuristic stock phase, exact end game (both) vs heuristic", "results": []}
+    for threads in (1, 2):
+        if threads > numba.config.NUMBA_NUM_THREADS:
+            continue
+        set_threads(threads)
+        rates = {name: _median_rate(lambda p=p: K.deals_block(1, starts, counts, r, p, p), deals, repeats)
+                 for name, p in (("exact", exact), ("heuristic", heur))}
+        out["results"].append({"threads": threads, "exact_deals_per_s": rates["exact"],
+                               "heuristic_deals_per_s": rates["heuristic"],
+                               "ratio": rates["exact"] / rates["heuristic"]})
+    set_threads(None)
+    return out
+
+
 def bench_text(res: dict) -> str:
     """``salon bench`` as text: rates at 1 and 2 threads beside the reference's, measured in the same run."""
     text = "\n".join(
@@ -214,6 +256,13 @@ def bench_text(res: dict) -> str:
         text += (f"\necarte equilibrium: {q['branch_deals_per_s']:,.0f} branch-record deals/s on {q['threads']} threads "
                  f"(each deal played 3 times); CFR+ {q['cfr_iterations_per_s']:,.1f} iterations/s over "
                  f"{q['records']:,} records per side")
+    if "endgame" in res:
+        e = res["endgame"]
+        text += (f"\nbezique exact end game: {e['solves_per_s']:,.0f} 8-card solves/s, 1 thread "
+                 f"({e['nodes_per_solve']:,.0f} nodes a solve)")
+        for r in e["results"]:
+            text += (f"\nbezique deals with the exact end game: {r['exact_deals_per_s']:,.0f} deals/s on {r['threads']} "
+                     f"thread(s) · heuristic end phase {r['heuristic_deals_per_s']:,.0f} · ratio {r['ratio']:.2f}")
     if "players" in res:
         p = res["players"]
         text += (f"\npiquet double-dummy solver: {p['solves_per_s']:,.0f} full 12-card solves/s, 1 thread (table "

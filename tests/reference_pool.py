@@ -106,6 +106,12 @@ def _bezique_cases() -> list[Case]:
     for v in ("seed-de", "classic"):
         for a, b in (("heuristic", "heuristic"), ("random", "heuristic"), ("heuristic", "random")):
             out.append(Case("bezique", f"games/{v}", "games", v, (), a, b, 5, 40))
+    # The exact end game (endgame.py against reference_endgame.py's brute force).
+    for v in ("seed-de", "classic"):
+        out += [Case("bezique", f"exact/{v}", "deals", v, (), "exact", "heuristic", 31, 500),
+                Case("bezique", f"exact/{v}", "deals", v, (), "random", "exact", 32, 500)]
+    for k, (v, switches) in enumerate(BEZIQUE_SWITCHES):
+        out.append(Case("bezique", f"exact/switches/{k}", "deals", v, switches, "exact", "cautious", 33, 200))
     return out
 
 
@@ -202,7 +208,8 @@ def policy(game: str, name: str):
                                                  four_keep_min=2, hold_bezique_stock=0, exchange_seven=False,
                                                  meld_win_min=100, brisque_keep=1, trump_keep=9),
                 "cautious": lambda: HeuristicPolicy(meld_win=False, brisque_win=False, hold_bezique=False,
-                                                    lead_low=False)}[name]()
+                                                    lead_low=False),
+                "exact": lambda: HeuristicPolicy(exact_endgame=True)}[name]()
     if game == "piquet":
         from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
 

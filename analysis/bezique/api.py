@@ -56,10 +56,12 @@ def invariants(n: int, seed: int, rules, policy) -> list[str]:
 
 
 def bench(deals, reference_deals, repeats) -> dict:
-    """``salon bench bezique``: the deal kernel."""
-    from analysis.bench import bench_bezique
+    """``salon bench bezique``: the deal kernel and the exact end game."""
+    from analysis.bench import bench_bezique, bench_bezique_endgame
 
-    return bench_bezique(deals or 200_000, reference_deals or 100, repeats)
+    res = bench_bezique(deals or 200_000, reference_deals or 100, repeats)
+    res["endgame"] = bench_bezique_endgame(repeats=repeats)
+    return res
 
 
 def compare(n, seed, rules, a, b, *, start=0, chunk=None, threads=None, quiet=True) -> np.ndarray:

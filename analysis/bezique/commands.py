@@ -30,3 +30,24 @@ def melds(hand, trump, table, lang, rules, rule, as_json):
 
     res = meld_report(hand, trump, table, get_rules(rules, list(rule)), None if lang == "en" else lang)
     emit(res, as_json, melds_text(res))
+
+
+@group.command(epilog="""Examples:\n
+\b
+  salon bezique solve --hand "AS 10S KH QH 9D" --opponent "AH 7S JD 8C AC" --trump S
+  salon bezique solve --hand "AS AS" --opponent "10S 7H" --trump H --leader opponent --rules classic --json""")
+@click.option("--hand", required=True, help="Your cards (1..8; a card may appear twice: the pack is doubled).")
+@click.option("--opponent", required=True, help="The opponent's cards, as many as yours.")
+@click.option("--trump", required=True, help="Trump suit: S H D C or ♠ ♥ ♦ ♣.")
+@click.option("--leader", type=click.Choice(["hand", "opponent"]), default="hand", show_default=True,
+              help="Who leads the next trick.")
+@rules_options
+@click.option("--json", "as_json", is_flag=True)
+def solve(hand, opponent, trump, leader, rules, rule, as_json):
+    """The end game solved exactly: your points minus the opponent's from the remaining tricks
+    (brisques and the last trick), and the leads that reach it."""
+    from analysis.bezique import solve as S
+    from analysis.bezique.rules import get_rules
+
+    res = S.solve(hand, opponent, trump, leader, get_rules(rules, list(rule)))
+    emit(res, as_json, S.text(res))

@@ -14,6 +14,8 @@ import numpy as np
 from numba import njit
 
 from analysis.bezique.card_masks import BRISQUES32, NO_TARGET, SEVEN, bit, both_copies, count32, follower_wins
+from analysis.bezique.endgame import new_table
+from analysis.bezique.endgame_play import exact_follow, exact_lead
 from analysis.bezique.layout import (
     N_KINDS,
     N_OUT,
@@ -47,7 +49,7 @@ from analysis.bezique.play_kernel import (
     options_of,
     set_keep_values,
 )
-from analysis.bezique.policies import KIND_RANDOM, P_EXCHANGE_SEVEN, P_KIND
+from analysis.bezique.policies import KIND_RANDOM, P_EXACT_ENDGAME, P_EXCHANGE_SEVEN, P_KIND
 from analysis.bezique.rules import R_BRISQUE, R_END_MUST_WIN, R_LAST_TRICK, R_LAST_TRICK_AT, R_SEVEN_POINTS
 from analysis.bits import lowest_bit, nth_bit, popcount
 from analysis.rng import EMPTY_HALF, below, below32, stream_start
@@ -92,7 +94,10 @@ def take(S, seat, c):
             S[S_USED + k] &= ~b
 
 
-DealScratch = namedtuple("DealScratch", ("deck", "S", "ms", "fo", "nopt", "order", "out"))
+DealScratch = namedtuple("DealScratch", ("deck", "S", "ms", "fo", "nopt", "order", "out", "tt"))
+"""The arrays of one deal; ``tt``: the end-game solver's transposition table (endgame.py), kept
+across deals (its entries are exact positions, valid for ever)."""
+TT_BITS = 15
 """A deal's arrays (``_scratch``): the deck, the state (``S_*``), the melds listed (kind, cards,
 hand cards), the face options and their counts, the melds' order, and the outcome (``O_*``)."""
 
@@ -104,7 +109,7 @@ def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
     dealer's policy arrays; ``start_e``, ``start_d``: their game totals before the deal and
     ``target`` the game target (NO_TARGET for single deals). Returns the seat that reached the
     target during the stock phase (0 elder, 1 dealer) or -1."""
-    deck, S, ms, fo, nopt, order, out = scr
+    deck, S, ms, fo, nopt, order, out, tt = scr
     for i in range(N_OUT):
         out[i] = 0
     for i in range(64):
@@ -125,6 +130,9 @@ def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
     sp = rules[R_SEVEN_POINTS]
     last = rules[R_LAST_TRICK]
     last_at = rules[R_LAST_TRICK_AT]
+    must = 1 if rules[R_END_MUST_WIN] != 0 else 0
+    bq = rules[R_BRISQUE]
+    last_end = last if last_at == 32 else 0  # the end game's last-trick points
     sevens = both_copies(1 << (8 * trump))
     gw = -1
     if (turnup & 7) == SEVEN:
@@ -144,6 +152,9 @@ def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
             opts = options_of(leader, S)
             sto, j = below(sto, popcount(opts))
             led = nth_bit(opts, j)
+        elif not stock and lead_p[P_EXACT_ENDGAME] != 0:
+            led = exact_lead(S[S_HAND + leader], S[S_HAND + follower], trump, must, bq, last_end,
+                             tt)
         else:
             led = heuristic_lead(leader, S, trump, lead_p, stock)
         take(S, leader, led)
@@ -162,6 +173,9 @@ def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
                 opts = end_legal(opts, led, trump, rules[R_END_MUST_WIN] != 0)
             sto, j = below(sto, popcount(opts))
             fol = nth_bit(opts, j)
+        elif not stock and fol_p[P_EXACT_ENDGAME] != 0:
+            fol = exact_follow(S[S_HAND + leader], S[S_HAND + follower], led, trump, must, bq, last_end,
+                               tt)
         else:
             fol = heuristic_follow(follower, S, trump, rules, fol_p, led, stock, drawn, ms, fo, nopt)
         take(S, follower, fol)
@@ -254,7 +268,6 @@ def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
             for k in range(N_KINDS):
                 S[S_USED + k] = 0
     out[O_TRICKS_PLAYED] = 32
-    bq = rules[R_BRISQUE]
     for seat in range(2):
         pts = count32(S[S_WON + seat], BRISQUES32) * bq
         out[O_BRISQUE + seat] = pts
@@ -263,9 +276,9 @@ def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
 
 
 @njit(cache=True, inline="always")
-def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, start_e, start_d, target):
+def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, tt, start_e, start_d, target):
     """``run_deal`` with the arrays of ``DealScratch`` one by one (paired.py's call)."""
-    scr = DealScratch(deck, S, ms, fo, nopt, order, out)
+    scr = DealScratch(deck, S, ms, fo, nopt, order, out, tt)
     return run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target)
 
 
@@ -279,7 +292,7 @@ def _scratch():
     nopt = np.zeros(10, dtype=np.int64)  # options per face, then add_kind's odometer
     order = np.zeros(MAX_MELDS, dtype=np.int64)
     out = np.zeros(N_OUT, dtype=np.int64)
-    return DealScratch(deck, S, ms, fo, nopt, order, out)
+    return DealScratch(deck, S, ms, fo, nopt, order, out, new_table(TT_BITS))
 
 
 @njit(cache=True)

@@ -45,6 +45,7 @@ from analysis.bezique.card_masks import (  # noqa: F401  (re-exported)
     suit_mask,
 )
 from analysis.bezique.deal_kernel import (  # noqa: F401  (re-exported)
+    TT_BITS,
     DealScratch,
     _scratch,
     deal_outcomes,

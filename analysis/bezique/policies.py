@@ -28,13 +28,14 @@ P_LEAD_LOW = 10
 P_HOLD_BEZIQUE = 11
 P_HOLD_BEZIQUE_STOCK = 12
 P_EXCHANGE_SEVEN = 13
-N_POLICY_SLOTS = 14
+P_EXACT_ENDGAME = 14
+N_POLICY_SLOTS = 15
 
 KIND_HEURISTIC = 0
 KIND_RANDOM = 1
 
 _FLAGS = ("meld_win", "brisque_win", "greedy_win", "trump_win", "lead_low", "hold_bezique",
-          "exchange_seven")
+          "exchange_seven", "exact_endgame")
 _LIMITS = {"meld_win_min": (0, 1000), "trump_keep": (0, 100), "brisque_keep": (0, 100),
            "meld_keep": (0, 100), "four_keep_min": (2, 5), "hold_bezique_stock": (0, 47)}
 
@@ -54,6 +55,8 @@ class HeuristicPolicy:
     Melding: the most valuable legal meld, except that a single bezique is held while the double
     is still possible and the stock holds at least ``hold_bezique_stock`` cards
     (``hold_bezique``, BZ-T5). ``exchange_seven``: exchange the trump seven at the first chance.
+    ``exact_endgame``: in the last eight tricks play the solved line (``endgame.py``: the lowest of
+    the optimal cards) instead of the end-phase rules of thumb.
     """
 
     meld_win: bool = True
@@ -69,6 +72,7 @@ class HeuristicPolicy:
     hold_bezique: bool = True
     hold_bezique_stock: int = 10
     exchange_seven: bool = True
+    exact_endgame: bool = False
 
     kind = "heuristic"
 
@@ -100,6 +104,7 @@ class HeuristicPolicy:
         a[P_HOLD_BEZIQUE] = int(self.hold_bezique)
         a[P_HOLD_BEZIQUE_STOCK] = self.hold_bezique_stock
         a[P_EXCHANGE_SEVEN] = int(self.exchange_seven)
+        a[P_EXACT_ENDGAME] = int(self.exact_endgame)
         return a
 
     def describe(self) -> dict:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from analysis.bezique.reference_cards import face, follower_wins, is_brisque, other, rank_of, suit_of
 from analysis.bezique.reference_deal_state import DealState
+from analysis.bezique.reference_endgame import exact_follow, exact_lead
 from analysis.bezique.reference_melds import JACK_DIAMONDS, QUEEN_SPADES, Meld
 from analysis.bezique.rules import ACE, JACK, KING, QUEEN, TEN
 from analysis.errors import InputError
@@ -95,6 +96,12 @@ class Player:
         s = suit_of(code)
         return any(mine.count(8 * s + r) + gone.count(8 * s + r) < 2 for r in range(rank_of(code) + 1, 8))
 
+    @staticmethod
+    def _end_points(st: DealState) -> tuple[int, int]:
+        """The end game's points: per brisque, and for the last trick (none when BZ-LAST puts it
+        on trick 24)."""
+        return st.rules.brisque, (st.rules.last_trick if st.rules.last_trick_at == 32 else 0)
+
     # -- decisions -------------------------------------------------------------------------------
 
     def lead(self, st: DealState) -> int:
@@ -107,6 +114,10 @@ class Player:
             if self.policy.lead_low or not plain:
                 return min(options, key=lambda c: (self.keep_value(st, c), c))
             return max(plain, key=lambda c: (rank_of(c), -c))
+        if self.policy.exact_endgame:
+            f = exact_lead(sorted(st.hands[self.seat]), sorted(st.hands[other(self.seat)]), st.trump,
+                           st.rules.end_must_win, *self._end_points(st))
+            return min(c for c in options if face(c) == f)
         plain = [c for c in options if suit_of(c) != st.trump]
         masters = [c for c in plain if not self._unseen_higher(st, c)]
         if masters:
@@ -121,6 +132,11 @@ class Player:
         if self.random:
             return self._pick(legal)
         winners = [c for c in legal if follower_wins(led, c, st.trump)]
+        if not st.stock_phase and self.policy.exact_endgame:
+            leader = sorted(st.hands[other(self.seat)] | {led})
+            f = exact_follow(leader, sorted(st.hands[self.seat]), led, st.trump, st.rules.end_must_win,
+                             *self._end_points(st))
+            return min(c for c in legal if face(c) == f)
         if not st.stock_phase:
             if winners:
                 return min(winners, key=lambda c: (rank_of(c), c))
