@@ -17,15 +17,15 @@ from analysis.rng import stream_start
 def compare_chunk(useed, start, count, rules, pa, pb):
     """The compare tally row (analysis.compare layout) of deals start..start+count-1: each deal
     played with A as elder against B as dealer, then with B as elder against A, from the same streams."""
-    deck, S, ms, fo, nopt, order, out, tt = _scratch()
+    deck, S, ms, fo, nopt, order, out, tt, pos = _scratch()
     row = np.zeros(N_COMPARE, dtype=np.int64)
     for i in range(start, start + count):
         ui = np.uint64(i)
         play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pa, pb,
-                  S, ms, fo, nopt, order, out, tt, 0, 0, NO_TARGET)
+                  S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
         first = out[O_TOTAL] - out[O_TOTAL + 1]
         play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pb, pa,
-                  S, ms, fo, nopt, order, out, tt, 0, 0, NO_TARGET)
+                  S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
         second = out[O_TOTAL + 1] - out[O_TOTAL]
         add_compare(row, first, second)
     return row

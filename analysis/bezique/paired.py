@@ -149,7 +149,7 @@ def paired_chunk(useed, start, count, rules, tested, opponent):
     """The tally row of deals start..start+count-1: each deal under every tested policy (rows of
     ``tested``), in both seats, against ``opponent``."""
     m = tested.shape[0]
-    deck, S, ms, fo, nopt, order, out, tt = _scratch()
+    deck, S, ms, fo, nopt, order, out, tt, pos = _scratch()
     row = np.zeros(row_length(m), dtype=np.int64)
     x = np.zeros((N_VIEWS, NQ, m), dtype=np.int64)
     q = np.zeros(NQ, dtype=np.int64)
@@ -163,9 +163,9 @@ def paired_chunk(useed, start, count, rules, tested, opponent):
                 stc = stream_start(useed, ui, np.uint64(0))
                 sto = stream_start(useed, ui, np.uint64(1))
                 if seat == 0:
-                    play_deal(deck, stc, sto, rules, pj, opponent, S, ms, fo, nopt, order, out, tt, 0, 0, NO_TARGET)
+                    play_deal(deck, stc, sto, rules, pj, opponent, S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
                 else:
-                    play_deal(deck, stc, sto, rules, opponent, pj, S, ms, fo, nopt, order, out, tt, 0, 0, NO_TARGET)
+                    play_deal(deck, stc, sto, rules, opponent, pj, S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
                 side_quantities(out, seat, brisque, q)
                 for k in range(NQ):
                     x[1 + seat, k, j] = q[k]
