@@ -13,6 +13,7 @@ from numba import njit
 
 from analysis.bezique.card_masks import NO_TARGET
 from analysis.bezique.layout import OUTCOME_LENGTH
+from analysis.bezique.search_player import search_deal, search_mask
 from analysis.bezique.trick_loop import (  # noqa: F401  (DealScratch, shuffle, score, take re-exported)
     TT_BITS,
     DealScratch,
@@ -26,13 +27,17 @@ from analysis.bezique.trick_loop import (  # noqa: F401  (DealScratch, shuffle, 
 from analysis.rng import stream_start
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
     """One deal (docs/bezique-engine.md, "One deal, step by step") in the arrays ``scr``
     (``DealScratch``); fills ``scr.out`` (O_* layout, N_OUT entries). ``pe``, ``pd``: elder's and
     dealer's policy arrays; ``start_e``, ``start_d``: their game totals before the deal and
     ``target`` the game target (NO_TARGET for single deals). Returns the seat that reached the
-    target during the stock phase (0 elder, 1 dealer) or -1."""
+    target during the stock phase (0 elder, 1 dealer) or -1. A search player (search_player.py)
+    in either seat plays the deal through ``search_deal``."""
+    mask = search_mask(pe, pd)
+    if mask != 0:
+        return search_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target, mask)
     gw = setup_deal(scr, stc, rules, pe, pd, start_d, target)
     if gw >= 0:
         return gw

@@ -33,6 +33,12 @@ N_POLICY_SLOTS = 15
 
 KIND_HEURISTIC = 0
 KIND_RANDOM = 1
+KIND_SEARCH = 2
+# Slots of the search player, after the heuristic's (its rollout policy).
+P_SAMPLES = N_POLICY_SLOTS
+P_ROLLOUT_EXACT = N_POLICY_SLOTS + 1
+P_MARGIN = N_POLICY_SLOTS + 2
+N_SEARCH_SLOTS = N_POLICY_SLOTS + 3
 
 _FLAGS = ("meld_win", "brisque_win", "greedy_win", "trump_win", "lead_low", "hold_bezique",
           "exchange_seven", "exact_endgame")
@@ -139,9 +145,70 @@ beats the default rulebook-style settings by about 27.5 net points per deal and 
 variants (200,000 paired deals each). The Bezique tip studies vary it."""
 
 
+@dataclass(frozen=True)
+class SearchPolicy(HeuristicPolicy):
+    """The search player of the stock phase (search_player.py): at each of its stock-phase
+    decisions (a lead, a follow, a meld after a won trick) it draws ``samples`` layouts of the
+    cards it cannot see (the opponent's hidden hand and the stock's order, uniformly among those
+    consistent with what it has seen: its cards, both tables, the cards played, the turn-up and a
+    seven exchanged for it), plays every candidate on each layout to the end of the deal with its
+    heuristic parameters for both players (the exact end game in the rollouts when
+    ``rollout_exact``: about 20 times slower per rollout, and at 8 samples worth only +3 points a
+    deal, so the default spends the time on samples instead) and takes the candidate with the best total (its points minus the
+    opponent's), but only where that candidate beats the heuristic's own choice by more than
+    ``margin`` / 100 standard errors of their paired difference over the samples (otherwise it
+    keeps the heuristic's choice: a few noisy rollouts must not overrule it). In the end phase it
+    plays the exact end game. The heuristic parameters are ``tuned``'s unless overridden."""
+
+    samples: int = 128
+    rollout_exact: bool = False
+    margin: int = 100
+    exact_endgame: bool = True
+    greedy_win: bool = True
+    trump_win: bool = False
+    trump_keep: int = 2
+    brisque_keep: int = 0
+    meld_keep: int = 6
+    four_keep_min: int = 2
+    hold_bezique: bool = False
+
+    kind = "search"
+
+    def __post_init__(self) -> None:
+        _heuristic_part(self)  # validates the heuristic's parameters
+        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or not 1 <= self.samples <= 1000:
+            raise InputError(f"samples must be a whole number from 1 to 1000, not {self.samples!r}")
+        if self.rollout_exact not in (True, False, 0, 1):
+            raise InputError(f"rollout_exact must be true or false, not {self.rollout_exact!r}")
+        if isinstance(self.margin, bool) or not isinstance(self.margin, int) or not 0 <= self.margin <= 1000:
+            raise InputError(f"margin must be a whole number from 0 to 1000, not {self.margin!r}")
+
+    def to_array(self) -> np.ndarray:
+        """The heuristic's slots (its rollout policy), then the search's."""
+        a = np.zeros(N_SEARCH_SLOTS, dtype=np.int64)
+        a[:N_POLICY_SLOTS] = _heuristic_part(self).to_array()
+        a[P_KIND] = KIND_SEARCH
+        a[P_SAMPLES] = self.samples
+        a[P_ROLLOUT_EXACT] = int(self.rollout_exact)
+        a[P_MARGIN] = self.margin
+        return a
+
+
+def _heuristic_part(p: HeuristicPolicy) -> HeuristicPolicy:
+    """The heuristic parameters of a policy (a search player's rollout policy)."""
+    return HeuristicPolicy(**{f.name: getattr(p, f.name) for f in dataclasses.fields(HeuristicPolicy)})
+
+
+SEARCH = SearchPolicy()
+NEW_HEURISTIC = dataclasses.replace(TUNED, exact_endgame=True)
+"""``heuristic-new``: ``tuned`` with the exact end game."""
+
+
 def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | None = None):
-    """A policy by name (``heuristic``, ``random`` or ``tuned``, the heuristic found by
-    scripts/tune_bezique.py) with parameters overridden (``key=value``)."""
+    """A policy by name (``heuristic``, ``random``, ``tuned``, the heuristic found by
+    scripts/tune_bezique.py, ``heuristic-new`` or ``search``) with parameters overridden
+    (``key=value``)."""
     from analysis.variants import pick_policy
 
-    return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy(), {"tuned": TUNED})
+    return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy(),
+                       {"tuned": TUNED, "heuristic-new": NEW_HEURISTIC, "search": SEARCH})

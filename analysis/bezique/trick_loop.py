@@ -1,7 +1,7 @@
 """The trick loop of a Bezique deal in numba, resumable: the shuffle and the deal's setup, then
 ``play_on``, which plays from the position saved in ``scr.pos`` (trick, phase within the trick,
 leader, draws, turn-up, the card led) to the end of the deal, or until a seat in ``stop_mask``
-has a decision to make (a lead, a follow, or a meld after a won stock trick): it then saves the
+has a stock-phase decision to make (a lead, a follow, or a meld after a won trick): it then saves the
 position and returns ``PAUSE``. A forced decision (``pos[Q_FORCED]``) is played first on resuming.
 
 ``deal_kernel.run_deal`` plays a whole deal with it (no stops); the search player
@@ -193,7 +193,7 @@ def play_on(scr, sto, rules, pe, pd, start_e, start_d, target, stop_mask):
             if forced >= 0:
                 led = forced
                 forced = -1
-            elif (stop_mask >> leader) & 1:
+            elif stock and (stop_mask >> leader) & 1:
                 _save(pos, n, phase, leader, drawn, nplayed, turnup, gw, led)
                 return sto, PAUSE
             elif lead_p[P_KIND] == KIND_RANDOM:
@@ -219,7 +219,7 @@ def play_on(scr, sto, rules, pe, pd, start_e, start_d, target, stop_mask):
             if forced >= 0:
                 fol = forced
                 forced = -1
-            elif (stop_mask >> follower) & 1:
+            elif stock and (stop_mask >> follower) & 1:
                 _save(pos, n, phase, leader, drawn, nplayed, turnup, gw, led)
                 return sto, PAUSE
             elif fol_p[P_KIND] == KIND_RANDOM:
