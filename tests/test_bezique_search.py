@@ -1,0 +1,166 @@
+"""The Bezique search player (search_player.py) and the resumable trick loop it stands on
+(trick_loop.py): pausing and resuming changes nothing, a rollout from a pause with the true cards
+replays the deal, the layouts it draws are consistent with what it has seen, its results do not
+depend on threads or chunks, and it beats the heuristic it rolls out with."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from analysis.bezique import search_player as SP
+from analysis.bezique import trick_loop as TL
+from analysis.bezique.card_masks import NO_TARGET
+from analysis.bezique.layout import O_EXCHANGE, O_TURN_UP, OUTCOME_LENGTH, S_HAND, S_PLAYED, S_TABLE
+from analysis.bezique.policies import TUNED, get_policy
+from analysis.bezique.rules import get_rules
+from analysis.rng import stream_start
+
+ROLLOUT = dataclasses.replace(TUNED, exact_endgame=True)
+
+
+def _start(rules, pe, pd, i, seed=4):
+    scr = TL._scratch()
+    useed = np.uint64(seed)
+    stc = np.uint64(stream_start(useed, np.uint64(i), np.uint64(0)))
+    sto = np.uint64(stream_start(useed, np.uint64(i), np.uint64(1)))
+    TL.setup_deal(scr, stc, rules, pe, pd, 0, NO_TARGET)
+    return scr, sto
+
+
+def _whole(rules, pe, pd, i):
+    scr, sto = _start(rules, pe, pd, i)
+    TL.play_on(scr, sto, rules, pe, pd, 0, 0, NO_TARGET, 0)
+    return scr.out[:OUTCOME_LENGTH].copy()
+
+
+def _paused(rules, pe, pd, i, mask):
+    """Yield the scratch at every pause of the seats in ``mask``; resumes with the heuristic's
+    own choice; finally yields None and the finished outcome."""
+    scr, sto = _start(rules, pe, pd, i)
+    while True:
+        sto, code = TL.play_on(scr, sto, rules, pe, pd, 0, 0, NO_TARGET, mask)
+        sto = np.uint64(sto)
+        if code != TL.PAUSE:
+            yield None, scr.out[:OUTCOME_LENGTH].copy()
+            return
+        seat = _seat(scr)
+        yield scr, seat
+        scr.pos[TL.Q_FORCED] = SP.heuristic_choice(scr, seat, rules, pe if seat == 0 else pd)
+
+
+def _seat(scr):
+    phase = scr.pos[TL.Q_PHASE]
+    return scr.pos[TL.Q_LEADER] if phase in (TL.PH_LEAD, TL.PH_MELD) else 1 - scr.pos[TL.Q_LEADER]
+
+
+@pytest.mark.parametrize("variant", ["seed-de", "classic"])
+def test_pausing_and_resuming_with_the_heuristics_choice_changes_nothing(variant):
+    """Both seats stopping at every stock decision and resuming with the heuristic's own choice
+    play exactly the uninterrupted deal (every pause kind is met: leads, follows, melds)."""
+    rules = get_rules(variant).to_array()
+    pe, pd = ROLLOUT.to_array(), TUNED.to_array()
+    phases = set()
+    for i in range(30):
+        for scr, seat in _paused(rules, pe, pd, i, 3):
+            if scr is None:
+                assert (seat == _whole(rules, pe, pd, i)).all(), i
+            else:
+                phases.add(int(scr.pos[TL.Q_PHASE]))
+    assert phases == {TL.PH_LEAD, TL.PH_FOLLOW, TL.PH_MELD}
+
+
+def test_a_rollout_from_a_pause_with_the_true_cards_replays_the_deal():
+    """A rollout (rollout arrays, keep values reset, the forced first decision) started from a
+    pause with the deal's own hidden cards, both players on the rollout policy, ends exactly as
+    the uninterrupted deal does."""
+    rules = get_rules("seed-de").to_array()
+    p = ROLLOUT.to_array()
+    for i in range(12):
+        whole = _whole(rules, p, p, i)
+        for k, (scr, seat) in enumerate(_paused(rules, p, p, i, 1)):
+            if scr is None or k % 5:
+                continue
+            r = SP.rollout_scratch(scr)
+            trump = (scr.out[O_TURN_UP] >> 3) & 3
+            TL.set_keep_values(r.S, 0, trump, p)
+            TL.set_keep_values(r.S, 1, trump, p)
+            r.pos[TL.Q_FORCED] = SP.heuristic_choice(scr, seat, rules, p)
+            TL.play_on(r, np.uint64(0), rules, p, p, 0, 0, NO_TARGET, 0)
+            assert (r.out[:OUTCOME_LENGTH] == whole).all(), (i, k)
+
+
+def test_the_layouts_drawn_are_consistent_with_what_the_player_has_seen():
+    """Every card once (hands, tables, played, the stock still to draw, the turn-up); the
+    player's own cards, both tables and the cards played untouched; the opponent's hidden hand
+    of the right size; and over many draws every unseen card lands in his hand about as often
+    as hand size / unseen cards says."""
+    rules = get_rules("seed-de").to_array()
+    p = ROLLOUT.to_array()
+    pool = np.zeros(64, dtype=np.int64)
+    checked = 0
+    for i in range(6):
+        for scr, seat in _paused(rules, p, p, i, 1):
+            if scr is None or scr.pos[TL.Q_TRICK] % 6 != 3:
+                continue
+            r = SP.rollout_scratch(scr)
+            opp = 1 - seat
+            S = scr.S
+            seen = S[S_HAND + seat] | S[S_TABLE + seat] | S[S_TABLE + opp] | S[S_PLAYED]
+            drawn = scr.pos[TL.Q_DRAWN]
+            counts = {}
+            st = np.uint64(99 + i)
+            for _ in range(400):
+                st = np.uint64(SP.deal_hidden(scr, r, seat, st, pool))
+                for slot in (S_HAND + seat, S_TABLE, S_TABLE + 1, S_PLAYED):
+                    assert r.S[slot] == S[slot]
+                hand = int(r.S[S_HAND + opp])
+                assert bin(hand & (2 ** 64 - 1)).count("1") == bin(int(S[S_HAND + opp]) & (2 ** 64 - 1)).count("1")
+                cards = [c for c in range(64) if (int(r.S[S_HAND]) | int(r.S[S_HAND + 1]) | int(r.S[S_TABLE])
+                                                  | int(r.S[S_TABLE + 1]) | int(r.S[S_PLAYED])) >> c & 1]
+                stock = list(r.deck[17 + drawn:64])
+                everything = sorted(cards + stock + [int(scr.pos[TL.Q_TURNUP])])
+                assert everything == list(range(64))
+                for c in range(64):
+                    if hand >> c & 1:
+                        counts[c] = counts.get(c, 0) + 1
+            h = bin(int(S[S_HAND + opp]) & (2 ** 64 - 1)).count("1")
+            dealt = int(scr.out[O_TURN_UP])
+            if scr.out[O_EXCHANGE] > 0 and int(S[S_HAND + opp]) >> dealt & 1:  # he took it for his seven
+                assert counts.pop(dealt) == 400
+                seen, h = int(seen) | 1 << dealt, h - 1
+            unseen = [c for c in range(64) if not (int(seen) >> c & 1) and c != scr.pos[TL.Q_TURNUP]]
+            expected = 400 * h / len(unseen)
+            assert set(counts) <= set(unseen)
+            for c in unseen:  # binomial(400, h/len(unseen)): within 5 standard deviations
+                assert abs(counts.get(c, 0) - expected) <= 5 * np.sqrt(expected) + 1, c
+            checked += 1
+    assert checked >= 6
+
+
+def test_search_results_do_not_depend_on_threads_or_chunks():
+    from analysis.bezique.compare import compare_tallies
+
+    rules = get_rules("seed-de")
+    a = get_policy("search", ["samples=4"])
+    one = compare_tallies(24, 3, rules, a, TUNED, chunk=24, threads=1)
+    many = compare_tallies(24, 3, rules, a, TUNED, chunk=5, threads=2)
+    assert (one == many).all()
+
+
+def test_search_beats_the_heuristic_it_rolls_out_with_and_keeps_the_invariants():
+    """Against tuned (its own rollout policy) on the same 150 deals, both seats: a clear gain.
+    Its deals keep BZ-BRISQUE and BZ-LAST (32 tricks, 160 brisque points, one last trick)."""
+    from analysis.bezique import api
+    from analysis.bezique.compare import compare_tallies
+    from analysis.compare import C_BOTH, C_BOTH_SQ, C_DEALS
+
+    rules = get_rules("seed-de")
+    search = get_policy("search", ["samples=16"])
+    t = compare_tallies(150, 8, rules, search, TUNED, chunk=38)
+    n = t[C_DEALS]
+    mean = t[C_BOTH] / n / 2
+    sd = np.sqrt(max(t[C_BOTH_SQ] / n / 4 - mean ** 2, 0) / (n - 1))
+    assert mean - 3 * sd > 0, (mean, sd)
+    assert api.invariants(20, 2, rules, search) == []
