@@ -10,7 +10,7 @@ from analysis.bezique import paired as P
 from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
 from analysis.bezique.reference import KINDS
 from analysis.bezique.rules import get_rules
-from analysis.bezique.tipstudies import STUDIES, VARIANTS, study_deals
+from analysis.bezique.tipstudies import STUDIES, VARIANTS, bz_t5_search_deals, study_deals
 from analysis.tips import evaluate_tips, tips_text
 from analysis.verdicts import Verdict
 
@@ -146,6 +146,12 @@ def test_every_bezique_tip_has_well_formed_verdicts():
         head = next(r for r in rows if r["hold_while_stock_at_least"] == BASE.hold_bezique_stock)
         assert head["net"] == v["effect"]
         assert "double_possible" in v["details"]["cards_seen_model"]
+        assert v["policies"]["player"] == "heuristic, exact end game"
+        sp = v["details"]["search_play"]  # the same question under search play
+        assert sp["player"].startswith("search") and sp["deals"] == bz_t5_search_deals(n)
+        assert [r["hold_while_stock_at_least"] for r in sp["by_threshold"]] == [0, 10, 20, 30, 40]
+        for r in [*sp["by_threshold"], {"net": sp["search_chooses_minus_declare"]}]:
+            assert r["net"]["ci95"][0] <= r["net"]["value"] <= r["net"]["ci95"][1] and r["net"]["n"] == sp["deals"]
     t1 = by_id["BZ-T1"]["verdicts"][0]["details"]
     assert t1["plays"] == 8 * t1["deals"]
     assert {"meld_points", "brisque_points"} <= set(t1["comparisons"][0])

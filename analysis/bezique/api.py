@@ -72,10 +72,12 @@ def compare(n, seed, rules, a, b, *, start=0, chunk=None, threads=None, quiet=Tr
 
 
 def tip_policy():
-    """The policy the Bezique tip studies are run around (the tuned heuristic)."""
-    from analysis.bezique.policies import TUNED
+    """The policy the Bezique tip studies are run around: ``heuristic-new``, the tuned heuristic
+    with the exact end game (the strongest player that fits the tips' budgets; BZ-T5 adds a
+    study under search play)."""
+    from analysis.bezique.policies import NEW_HEURISTIC
 
-    return TUNED
+    return NEW_HEURISTIC
 
 
 def net(seed: int, index: int, rules, elder, dealer) -> int:

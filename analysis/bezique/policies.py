@@ -38,7 +38,9 @@ KIND_SEARCH = 2
 P_SAMPLES = N_POLICY_SLOTS
 P_ROLLOUT_EXACT = N_POLICY_SLOTS + 1
 P_MARGIN = N_POLICY_SLOTS + 2
-N_SEARCH_SLOTS = N_POLICY_SLOTS + 3
+P_BEZIQUE_RULE = N_POLICY_SLOTS + 3
+N_SEARCH_SLOTS = N_POLICY_SLOTS + 4
+BEZIQUE_RULES = ("search", "hold", "declare")
 
 _FLAGS = ("meld_win", "brisque_win", "greedy_win", "trump_win", "lead_low", "hold_bezique",
           "exchange_seven", "exact_endgame")
@@ -158,11 +160,15 @@ class SearchPolicy(HeuristicPolicy):
     opponent's), but only where that candidate beats the heuristic's own choice by more than
     ``margin`` / 100 standard errors of their paired difference over the samples (otherwise it
     keeps the heuristic's choice: a few noisy rollouts must not overrule it). In the end phase it
-    plays the exact end game. The heuristic parameters are ``tuned``'s unless overridden."""
+    plays the exact end game. The heuristic parameters are ``tuned``'s unless overridden.
+    ``bezique_rule`` (BZ-T5): ``search`` lets the search choose whether to lay a single bezique;
+    ``hold`` never lays it while the double is possible and the stock holds at least
+    ``hold_bezique_stock`` cards; ``declare`` lays it whenever it is legal (unless the double is)."""
 
     samples: int = 128
     rollout_exact: bool = False
     margin: int = 100
+    bezique_rule: str = "search"
     exact_endgame: bool = True
     greedy_win: bool = True
     trump_win: bool = False
@@ -182,6 +188,8 @@ class SearchPolicy(HeuristicPolicy):
             raise InputError(f"rollout_exact must be true or false, not {self.rollout_exact!r}")
         if isinstance(self.margin, bool) or not isinstance(self.margin, int) or not 0 <= self.margin <= 1000:
             raise InputError(f"margin must be a whole number from 0 to 1000, not {self.margin!r}")
+        if self.bezique_rule not in BEZIQUE_RULES:
+            raise InputError(f"bezique_rule must be one of {', '.join(BEZIQUE_RULES)}, not {self.bezique_rule!r}")
 
     def to_array(self) -> np.ndarray:
         """The heuristic's slots (its rollout policy), then the search's."""
@@ -191,6 +199,7 @@ class SearchPolicy(HeuristicPolicy):
         a[P_SAMPLES] = self.samples
         a[P_ROLLOUT_EXACT] = int(self.rollout_exact)
         a[P_MARGIN] = self.margin
+        a[P_BEZIQUE_RULE] = BEZIQUE_RULES.index(self.bezique_rule)
         return a
 
 

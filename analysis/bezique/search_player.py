@@ -20,19 +20,32 @@ import numpy as np
 from numba import njit
 
 from analysis.bezique.card_masks import NO_TARGET, bit
-from analysis.bezique.layout import N_STATE, O_EXCHANGE, O_TOTAL, O_TURN_UP, S_HAND, S_PLAYED, S_TABLE
-from analysis.bezique.meld_kernel import best_meld, legal_melds, sort_melds
+from analysis.bezique.layout import (
+    K_BEZIQUE,
+    K_DOUBLE,
+    N_STATE,
+    O_EXCHANGE,
+    O_TOTAL,
+    O_TURN_UP,
+    S_HAND,
+    S_PLAYED,
+    S_TABLE,
+)
+from analysis.bezique.meld_kernel import best_meld, double_possible, legal_melds, sort_melds
 from analysis.bezique.play_kernel import heuristic_follow, heuristic_lead, options_of, set_keep_values
 from analysis.bezique.policies import (
     KIND_HEURISTIC,
     KIND_SEARCH,
     N_POLICY_SLOTS,
+    P_BEZIQUE_RULE,
     P_EXACT_ENDGAME,
+    P_HOLD_BEZIQUE_STOCK,
     P_KIND,
     P_MARGIN,
     P_ROLLOUT_EXACT,
     P_SAMPLES,
 )
+from analysis.bezique.rules import R_DOUBLE_AFTER_SINGLE
 from analysis.bezique.trick_loop import (
     NO_MELD,
     PAUSE,
@@ -53,6 +66,7 @@ from analysis.bits import lowest_bit, popcount
 from analysis.rng import below, mix64
 
 _SEARCH_SALT = np.uint64(0x5EA2C8B1D00DFEED)
+RULE_HOLD, RULE_DECLARE = 1, 2  # bezique_rule (policies.BEZIQUE_RULES)
 MAX_CANDIDATES = 64
 
 
@@ -74,17 +88,33 @@ def rollout_policy(p):
 
 
 @njit(cache=True)
-def candidates(scr, seat, rules, out):
+def candidates(scr, seat, rules, p, out):
     """The decision's candidates into ``out``; returns their number (meld: indices in sort order,
-    then NO_MELD)."""
+    as ``bezique_rule`` allows, then NO_MELD)."""
     S = scr.S
     if scr.pos[Q_PHASE] == PH_MELD:
         trump = (scr.out[O_TURN_UP] >> 3) & 3
         m = legal_melds(seat, S, trump, rules, scr.ms, scr.fo, scr.nopt)
+        sort_melds(scr.ms, m, scr.order)
+        rule = p[P_BEZIQUE_RULE]
+        single = -1
+        double = False
         for k in range(m):
-            out[k] = k
-        out[m] = NO_MELD
-        return m + 1
+            kind = scr.ms[0, scr.order[k]]
+            single = k if kind == K_BEZIQUE and single < 0 else single
+            double = double or kind == K_DOUBLE
+        if rule == RULE_DECLARE and single >= 0 and not double:
+            out[0] = single
+            return 1
+        hold = (rule == RULE_HOLD and 47 - scr.pos[Q_DRAWN] >= p[P_HOLD_BEZIQUE_STOCK]
+                and double_possible(seat, S, rules[R_DOUBLE_AFTER_SINGLE]))
+        c = 0
+        for k in range(m):
+            if not (hold and scr.ms[0, scr.order[k]] == K_BEZIQUE):
+                out[c] = k
+                c += 1
+        out[c] = NO_MELD
+        return c + 1
     opts = options_of(seat, S)
     k = 0
     while opts != 0:
@@ -162,7 +192,7 @@ def heuristic_choice(scr, seat, rules, p):
 def decide(scr, r, seat, rules, p, rp, st, cands, diff, diff_sq, pool):
     """The search player's choice at the paused position; returns (stream state, choice)."""
     default = heuristic_choice(scr, seat, rules, p)
-    m = candidates(scr, seat, rules, cands)
+    m = candidates(scr, seat, rules, p, cands)
     if m == 1:
         return st, cands[0]
     d = 0

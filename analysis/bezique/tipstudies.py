@@ -95,8 +95,9 @@ def _levels(p: Paired, options: list[Option], quantities: tuple[int, ...], kinds
 
 
 def _policies(policy: HeuristicPolicy, options: list[Option]) -> dict:
-    return {"opponent": policy.describe(), "options": {name: {k: int(v) for k, v in changes.items()}
-                                                       for name, changes in options}}
+    player = "heuristic" + (", exact end game" if policy.exact_endgame else ", heuristic end phase")
+    return {"player": player, "opponent": policy.describe(),
+            "options": {name: {k: int(v) for k, v in changes.items()} for name, changes in options}}
 
 
 def _budget(p: Paired, options: list[Option]) -> dict:
@@ -295,10 +296,48 @@ def bz_t5(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy) -> Ve
                "declare_now": {"single_bezique_rate": p.meld_rate(0, bz).to_dict(),
                                "double_bezique_rate": p.meld_rate(0, dbz).to_dict(),
                                "meld_points": p.level(0, Q_MELD).to_dict()},
-               "cards_seen_model": "double_possible: no Q♠/J♦ played or on the opponent's table"}
+               "cards_seen_model": "double_possible: no Q♠/J♦ played or on the opponent's table",
+               "search_play": bz_t5_search(rules, n, seed, policy, thresholds)}
     return Verdict("BZ-T5", rules.name, _against(effect), effect,
                    f"net points per deal and seat: holding a single bezique (stock >= {default}) minus declaring it",
                    reading, p.deals, seed, _policies(policy, options), details)
+
+
+BZ_T5_SEARCH_SAMPLES = 32
+
+
+def bz_t5_search_deals(n: int) -> int:
+    """Distinct deals of BZ-T5's search study on a budget of n: a thousandth (at least 20)."""
+    return max(20, n // 1000)
+
+
+def bz_t5_search(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy, thresholds) -> dict:
+    """BZ-T5 under search play (search_player.py, 32 samples, the policy's heuristic in its
+    rollouts): the search player declares every single bezique at once, or holds it while the
+    double is possible and the stock holds at least T cards, or chooses by search; each option
+    in both seats on the same deals against the policy. Holding minus declaring by T, and what
+    the free search gains over each."""
+    from analysis.bezique.policies import SearchPolicy
+
+    base = SearchPolicy(**{f.name: getattr(policy, f.name) for f in dataclasses.fields(HeuristicPolicy)},
+                        samples=BZ_T5_SEARCH_SAMPLES)
+    options = ([("declare_now", {"bezique_rule": "declare"})]
+               + [(f"hold_stock_{t}", {"bezique_rule": "hold", "hold_bezique_stock": t}) for t in thresholds]
+               + [("search_chooses", {"bezique_rule": "search"})])
+    policies = [dataclasses.replace(base, **changes) for _, changes in options]
+    deals = bz_t5_search_deals(n)
+    p = compare(deals, seed + 1, rules, policies, policy)
+    bz, dbz = KINDS.index("bezique"), KINDS.index("double_bezique")
+    rows = [{"hold_while_stock_at_least": t, "net": p.diff(i + 1, 0).to_dict(),
+             "single_bezique_rate": p.meld_rate(i + 1, bz).to_dict(),
+             "double_bezique_rate": p.meld_rate(i + 1, dbz).to_dict()} for i, t in enumerate(thresholds)]
+    free = len(options) - 1
+    return {"player": f"search ({BZ_T5_SEARCH_SAMPLES} samples, rollouts: the policy's heuristic), exact end game",
+            "opponent": policy.describe(), "deals": deals, "seed": seed + 1, "by_threshold": rows,
+            "declare_now": {"single_bezique_rate": p.meld_rate(0, bz).to_dict(),
+                            "double_bezique_rate": p.meld_rate(0, dbz).to_dict()},
+            "search_chooses_minus_declare": p.diff(free, 0).to_dict(),
+            "search_chooses_double_bezique_rate": p.meld_rate(free, dbz).to_dict()}
 
 
 STUDIES = {"BZ-T1": bz_t1, "BZ-T2": bz_t2, "BZ-T3": bz_t3, "BZ-T4": bz_t4, "BZ-T5": bz_t5}
