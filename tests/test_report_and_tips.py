@@ -165,6 +165,7 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
         assert "Which cards to throw" in text and "a random legal exchange" in text
         assert "the players beside Cavendish" in text and "62.5" in text and "search" in text and "dd" in text
         assert "Bezique: the variants side by side" in text and "BZ-T1" in text
+        assert "The players side by side" in text and "heuristic-new" in text and "net_vs_tuned" in text
         assert "Best-response tables" in text and "38,304 classes" in text
         # The shipped equilibrium, with its certificate and the Britannica's rules beside it.
         assert "The solved game: propose or play, accept or refuse (equilibrium)" in text

@@ -24,7 +24,7 @@ from analysis.bezique.rules import R_TARGET
 from analysis.rng import stream_start
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_game(useed, g, rules, pa, pb, scr, res):
     """Game g in the deal arrays ``scr`` (``DealScratch``); res = [total A, total B, deals, winner
     (0 A, 1 B, -1 undecided), ended in a stock phase] (``GAME_OUTCOME_FIELDS``)."""

@@ -12,8 +12,32 @@ EXACT = {"turnup_seven": (1, 8)}
 
 
 def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | None, tips: dict) -> dict:
-    """The section at the report's ``budget`` (``bezique_deals``, ``bezique_games``)."""
-    return overview_section(out_dir, fig_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads)
+    """The section at the report's ``budget`` (``bezique_deals``, ``bezique_games``, and for the
+    search player ``bezique_search_deals``, ``bezique_search_games``)."""
+    res = overview_section(out_dir, fig_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads)
+    res["players"] = players_section(out_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads,
+                                     budget.get("bezique_search_deals", 20), budget.get("bezique_search_games", 2))
+    return res
+
+
+PLAYER_COLUMNS = ("points_per_deal", "trump_sequence", "double_bezique", "four_aces", "deals_per_game",
+                  "ended_in_stock_phase", "net_vs_tuned")
+
+
+def players_section(out_dir: str, deals: int, games: int, seed: int, threads: int | None, search_deals: int,
+                    search_games: int) -> dict:
+    """The players side by side (strength.py), seed-de: self-play statistics and each against tuned."""
+    from analysis.bezique.strength import EXPERT_DEAL_TOTAL, players
+
+    table = players(deals, games, seed, "seed-de", search_deals=search_deals, search_games=search_games,
+                    threads=threads)
+    table.drop(columns="policy").to_csv(os.path.join(out_dir, "bezique_players.csv"), index=False)
+    rows = [{"player": r["player"], "deals": r["deals"], "games": r["games"],
+             "cells": [(r[c], r[f"{c}_lo"], r[f"{c}_hi"]) if c in r else None for c in PLAYER_COLUMNS]}
+            for r in table.to_dict(orient="records")]
+    search = next(r for r in table.to_dict(orient="records") if r["player"] == "search")
+    return {"caption": table.attrs["caption"], "columns": PLAYER_COLUMNS, "rows": rows,
+            "expert_total": EXPERT_DEAL_TOTAL, "search_total": 2 * search["points_per_deal"]}
 
 
 def overview_section(out_dir: str, fig_dir: str, deals: int, games: int, seed: int, threads: int | None) -> dict:
