@@ -164,3 +164,23 @@ def test_search_beats_the_heuristic_it_rolls_out_with_and_keeps_the_invariants()
     sd = np.sqrt(max(t[C_BOTH_SQ] / n / 4 - mean ** 2, 0) / (n - 1))
     assert mean - 3 * sd > 0, (mean, sd)
     assert api.invariants(20, 2, rules, search) == []
+
+
+def test_players_study_command(capsys):
+    """``salon study bezique players``: every player named with its deals and its gain against tuned
+    (tuned against itself exactly 0, heuristic-new's gain is the exact end game's, positive)."""
+    import json
+
+    from analysis.cli import main
+
+    try:
+        main(["study", "bezique", "players", "--deals", "2000", "--games", "10", "--search-deals", "8",
+              "--search-games", "1", "--samples", "4", "--json"])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    res = json.loads(capsys.readouterr().out)
+    rows = {r["player"]: r for r in res["players"]}
+    assert list(rows) == ["heuristic", "tuned", "heuristic-new", "search"]
+    assert rows["search"]["deals"] == 8 and rows["tuned"]["deals"] == 2000
+    assert rows["tuned"]["net_vs_tuned"] == 0 and rows["heuristic-new"]["net_vs_tuned_lo"] > 0
+    assert rows["search"]["policy"]["kind"] == "search" and rows["search"]["policy"]["samples"] == 4

@@ -16,5 +16,5 @@ GAME = Game(
     explain=Lazy(_API + "explain"), compare=Lazy(_API + "compare"), invariants=Lazy(_API + "invariants"),
     tips=Lazy("analysis.bezique.tipstudies"), tip_policy=Lazy(_API + "tip_policy"),
     bench=Lazy(_API + "bench"), commands=Lazy("analysis.bezique.commands:group"),
-    report=Lazy("analysis.bezique.report_section:section"),
+    report=Lazy("analysis.bezique.report_section:section"), studies=Lazy("analysis.bezique.commands:study"),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from analysis.clikit import emit, rules_options
+from analysis.clikit import emit, non_negative, positive, rules_options
 
 
 @click.group("bezique", epilog="Examples:\n\n\b\n  salon bezique melds \"QS JD KH QH\" --trump H\n  salon bezique explain --seed 1 --deal 0")
@@ -51,3 +51,35 @@ def solve(hand, opponent, trump, leader, rules, rule, as_json):
 
     res = S.solve(hand, opponent, trump, leader, get_rules(rules, list(rule)))
     emit(res, as_json, S.text(res))
+
+
+@click.group("bezique", epilog="Example:\n\n\b\n  salon study bezique players --search-deals 200")
+def study():
+    """Bezique studies."""
+
+
+@study.command("players", epilog="Examples:\n\n\b\n  salon study bezique players --search-deals 200\n"
+                                 "  salon study bezique players --deals 100000 --rules classic --json")
+@click.option("--deals", default=100_000, show_default=True, callback=positive,
+              help="Deals for the heuristic players (self-play, and against tuned).")
+@click.option("--games", default=1_000, show_default=True, type=int, callback=non_negative,
+              help="Games to the target for the heuristic players.")
+@click.option("--search-deals", default=200, show_default=True, callback=positive, help="Deals for the search player.")
+@click.option("--search-games", default=10, show_default=True, type=int, callback=non_negative,
+              help="Games for the search player.")
+@click.option("--samples", default=32, show_default=True, callback=positive, help="The search player's samples.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@click.option("--rules", "rules", default="seed-de", show_default=True, help="Rules variant.")
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+def players_cmd(deals, games, search_deals, search_games, samples, seed, rules, threads, as_json):
+    """The rulebook heuristic, tuned, heuristic-new and the search player side by side: points per
+    deal, meld rates, games, and each against tuned on the same deals, with intervals."""
+    from analysis.bezique.rules import get_rules
+    from analysis.bezique.strength import players, players_text
+
+    get_rules(rules)  # a bad name fails here, before any play
+    df = players(deals, games, seed, rules, search_deals=search_deals, search_games=search_games, samples=samples,
+                 threads=threads)
+    emit({"rules": rules, "seed": seed, "samples": samples, "caption": df.attrs["caption"],
+          "players": df.to_dict(orient="records")}, as_json, players_text(df))

@@ -60,3 +60,16 @@ def _mean_of_seats(st: dict) -> dict:
     e, d = st["points_per_deal_elder"], st["points_per_deal_dealer"]
     return {"value": (e["value"] + d["value"]) / 2,
             "ci95": [(e["ci95"][0] + d["ci95"][0]) / 2, (e["ci95"][1] + d["ci95"][1]) / 2]}
+
+
+def players_text(table: pd.DataFrame) -> str:
+    """The table in lines: one per player."""
+    lines = [table.attrs["caption"]]
+    for r in table.to_dict(orient="records"):
+        games = (f"; {r['deals_per_game']:.2f} deals a game, {r['ended_in_stock_phase']:.0%} ended in the stock"
+                 if "deals_per_game" in r and r["games"] else "")
+        lines.append(f"  {r['player']:<14} {r['deals']:>9,} deals: {r['points_per_deal']:6.1f} points a deal; "
+                     f"sequence {r['trump_sequence']:.1%}, double bezique {r['double_bezique']:.2%}, four aces "
+                     f"{r['four_aces']:.1%}{games}; against tuned {r['net_vs_tuned']:+.1f} "
+                     f"[{r['net_vs_tuned_lo']:+.1f}, {r['net_vs_tuned_hi']:+.1f}]")
+    return "\n".join(lines)
