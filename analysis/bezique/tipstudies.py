@@ -7,9 +7,10 @@ every deal against the unchanged policy as the opponent, so the seat advantage a
 the two hands cancel. The effect is the tested player's net score (his points minus the
 opponent's) per deal and seat, option minus option, with a paired 95% interval.
 
-Budget: a study given ``n`` deals does the work of n deals played under two options in both seats
-(4n plays). With m options it plays ``2n/m`` distinct deals, every one under all m options, so
-every comparison inside a study uses the same deals; the verdicts and details say how many.
+Budget: a study given ``n`` deals does the work of n / DEAL_SHARE deals played under two options in
+both seats (its player's exact end game makes each deal dearer). With m options it plays
+``2n / (m DEAL_SHARE)`` distinct deals, every one under all m options, so every comparison inside
+a study uses the same deals; the verdicts and details say how many.
 
 Verdicts: ``supported`` when the interval of the effect (oriented so that positive is the tip's
 side) lies wholly above 0, ``refuted`` when wholly below 0, else ``inconclusive``. No practical
@@ -57,9 +58,14 @@ def _against(effect: Estimate, threshold: float = 0.0) -> str:
     return "inconclusive"
 
 
+DEAL_SHARE = 4
+"""The studies play a quarter of the budget's deals: their player's exact end game makes a deal
+about ten times as dear as the heuristic's end phase did."""
+
+
 def study_deals(n: int, options: int) -> int:
-    """Distinct deals for a study of ``options`` options on a budget of n (4n plays in all)."""
-    return max(2, (2 * n) // options)
+    """Distinct deals for a study of ``options`` options on a budget of n (4n / DEAL_SHARE plays)."""
+    return max(2, (2 * n) // (options * DEAL_SHARE))
 
 
 def _run(rules: BeziqueRules, n: int, seed: int, policy: HeuristicPolicy, options: list[Option]) -> Paired:
