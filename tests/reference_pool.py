@@ -112,6 +112,10 @@ def _bezique_cases() -> list[Case]:
                 Case("bezique", f"exact/{v}", "deals", v, (), "random", "exact", 32, 500)]
     for k, (v, switches) in enumerate(BEZIQUE_SWITCHES):
         out.append(Case("bezique", f"exact/switches/{k}", "deals", v, switches, "exact", "cautious", 33, 200))
+    # The meld-aware keep value (meld_chance.py against reference_policies.expected_meld_points).
+    for v in ("seed-de", "classic"):
+        out += [Case("bezique", f"meldaware/{v}", "deals", v, (), "meldaware", "tuned", 41, 1000),
+                Case("bezique", f"meldaware/{v}", "deals", v, (), "heuristic", "meldaware", 42, 1000)]
     return out
 
 
@@ -209,7 +213,8 @@ def policy(game: str, name: str):
                                                  meld_win_min=100, brisque_keep=1, trump_keep=9),
                 "cautious": lambda: HeuristicPolicy(meld_win=False, brisque_win=False, hold_bezique=False,
                                                     lead_low=False),
-                "exact": lambda: HeuristicPolicy(exact_endgame=True)}[name]()
+                "exact": lambda: HeuristicPolicy(exact_endgame=True),
+                "meldaware": lambda: HeuristicPolicy(meld_chance=50, meld_keep=2, lead_low=True)}[name]()
     if game == "piquet":
         from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
 

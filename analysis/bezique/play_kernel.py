@@ -23,6 +23,7 @@ from analysis.bezique.card_masks import (
     suit_mask,
 )
 from analysis.bezique.layout import S_HAND, S_KEEP, S_KINDS, S_PLAYED, S_TABLE
+from analysis.bezique.meld_chance import expected_meld_points, meld_outlook
 from analysis.bezique.meld_kernel import best_meld, meld_value
 from analysis.bezique.policies import (
     P_BRISQUE_KEEP,
@@ -30,6 +31,7 @@ from analysis.bezique.policies import (
     P_FOUR_KEEP_MIN,
     P_GREEDY_WIN,
     P_LEAD_LOW,
+    P_MELD_CHANCE,
     P_MELD_KEEP,
     P_MELD_WIN,
     P_MELD_WIN_MIN,
@@ -121,6 +123,8 @@ def min_keep(cands, S, seat, trump, p, stock):
     else:
         view = 0
         mk = 0
+    mc = p[P_MELD_CHANCE] if stock else 0
+    hold, gone, unseen, draws = meld_outlook(S, seat)
     base = S_KEEP + 32 * seat
     least = NO_TARGET
     x = cands
@@ -131,6 +135,8 @@ def min_keep(cands, S, seat, trump, p, stock):
         k = S[base + f]
         if not stock:
             k -= p[P_TRUMP_KEEP] if (f >> 3) & 3 == trump else 0
+        if mc > 0:
+            k += mc * expected_meld_points(f, hold, gone, unseen, draws, trump) // 100
         key = ((k + mk * ((view >> f) & 1)) << 7) | c
         least = min(least, key)
     return least & 127
@@ -141,6 +147,8 @@ def min_rank_keep(cands, S, seat, trump, p):
     """The candidate with the lowest (rank, stock keep value, code)."""
     view = meld_view(S[S_HAND + seat] | S[S_TABLE + seat], trump, p)
     mk = p[P_MELD_KEEP]
+    mc = p[P_MELD_CHANCE]
+    hold, gone, unseen, draws = meld_outlook(S, seat)
     base = S_KEEP + 32 * seat
     least = NO_TARGET
     x = cands
@@ -148,7 +156,10 @@ def min_rank_keep(cands, S, seat, trump, p):
         c = lowest_bit(x)
         x &= x - 1
         f = c & 31
-        key = (((f & 7) << 20) + ((S[base + f] + mk * ((view >> f) & 1)) << 7)) | c
+        k = S[base + f] + mk * ((view >> f) & 1)
+        if mc > 0:
+            k += mc * expected_meld_points(f, hold, gone, unseen, draws, trump) // 100
+        key = (((f & 7) << 20) + (k << 7)) | c
         least = min(least, key)
     return least & 127
 

@@ -18,6 +18,69 @@ from analysis.rng import Stream
 # Policies (docs/bezique-engine.md, "Policies")
 # ---------------------------------------------------------------------------------------------
 
+MELD_POINTS = {"sequence": 250, "double": 500, "bezique": 40, "royal": 40, "marriage": 20}
+FOURS_POINTS = {JACK: 40, QUEEN: 60, KING: 80, ACE: 100}
+
+
+def draw_chance(u: int, unseen: int, draws: int) -> int:
+    """Per mille, rounded down at every step: at least one of u wanted cards among ``draws``
+    cards from ``unseen`` (1 - C(unseen - u, draws) / C(unseen, draws))."""
+    if u <= 0:
+        return 0
+    q = 1000
+    for i in range(draws):
+        if unseen - u - i <= 0:
+            return 1000
+        q = q * (unseen - u - i) // (unseen - i)
+    return 1000 - q
+
+
+def expected_meld_points(f: int, held: list[int], gone: list[int], unseen: int, draws: int, trump: int) -> int:
+    """``meld_chance``'s value of face f: the points of each meld it could still join (marriage,
+    bezique, double bezique, trump sequence, fours) times the chance of drawing what it lacks."""
+    r, s = f & 7, (f >> 3) & 3
+    have, out = held.count, gone.count
+
+    def chance(g: int) -> int:  # one more copy of face g
+        return draw_chance(2 - have(g) - out(g), unseen, draws)
+
+    total = 0
+    if r in (KING, QUEEN):
+        g = (f & ~7) | (KING + QUEEN - r)
+        if not have(g):
+            total += MELD_POINTS["royal" if s == trump else "marriage"] * chance(g)
+    if f in (QUEEN_SPADES, JACK_DIAMONDS):
+        g = JACK_DIAMONDS if f == QUEEN_SPADES else QUEEN_SPADES
+        if not have(g):
+            total += MELD_POINTS["bezique"] * chance(g)
+        p = 1000
+        for h in (QUEEN_SPADES, JACK_DIAMONDS):
+            need, avail = 2 - have(h), 2 - have(h) - out(h)
+            if need > avail:
+                p = 0
+            for j in range(need):
+                p = p * draw_chance(avail - j, unseen, draws) // 1000
+        total += MELD_POINTS["double"] * p
+    if s == trump and r >= JACK:
+        p, missing = 1000, 0
+        for rr in range(JACK, ACE + 1):
+            g = 8 * trump + rr
+            if not have(g):
+                missing += 1
+                p = p * chance(g) // 1000
+        if missing:
+            total += MELD_POINTS["sequence"] * p
+    if r in FOURS_POINTS:
+        n_held = sum(have(8 * ss + r) for ss in range(4))
+        need, avail = 4 - n_held, 8 - n_held - sum(out(8 * ss + r) for ss in range(4))
+        if 0 < need <= avail:
+            p = 1000
+            for j in range(need):
+                p = p * draw_chance(avail - j, unseen, draws) // 1000
+            total += FOURS_POINTS[r] * p
+    return total // 1000
+
+
 def meld_in_view(code: int, held: list[int], trump: int, four_keep_min: int) -> bool:
     """The heuristic's "meld in view" (BZ-T2): the card's marriage or bezique partner is held,
     three of the five trump sequence faces are held, or ``four_keep_min`` cards of its rank
@@ -57,13 +120,19 @@ class Player:
 
     def keep_value(self, st: DealState, code: int) -> int:
         """Stock phase: rank + brisque_keep (A, 10) + trump_keep (trumps) + meld_keep (meld in
-        view). End phase: rank + brisque_keep (A, 10)."""
+        view) + meld_chance / 100 x the expected points of the melds it could still join. End
+        phase: rank + brisque_keep (A, 10)."""
         p = self.policy
         v = rank_of(code) + (p.brisque_keep if is_brisque(code) else 0)
         if st.stock_phase:
             held = [face(c) for c in st.cards_of(self.seat)]
             v += p.trump_keep if suit_of(code) == st.trump else 0
             v += p.meld_keep if meld_in_view(code, held, st.trump, p.four_keep_min) else 0
+            if p.meld_chance:
+                gone = [face(c) for c in st.plays] + [face(c) for c in st.tables[other(self.seat)]]
+                draws = (st.stock_left + 1) // 2
+                v += p.meld_chance * expected_meld_points(face(code), held, gone, 64 - len(held) - len(gone), draws,
+                                                          st.trump) // 100
         return v
 
     def double_possible(self, st: DealState) -> bool:
