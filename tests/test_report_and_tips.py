@@ -153,7 +153,8 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
     paths = build_report(str(tmp_path), quick=True, seed=2,
                          budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "piquet_search_deals": 60,
                                  "tip_deals": 30_000,
-                                 "bezique_deals": 10_000, "bezique_games": 100,
+                                 "bezique_deals": 10_000, "bezique_games": 100, "bezique_search_deals": 4,
+                                 "bezique_search_games": 1,
                                  "strategy_deals_per_hand": 3, "strategy_rounds": 1})
     md = open(paths["markdown"], encoding="utf-8").read()
     html = open(paths["html"], encoding="utf-8").read()
