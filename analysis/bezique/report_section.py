@@ -3,6 +3,7 @@ rates, the invariant and exact checks, games to the target) with their figures a
 (templates ``bezique.html.j2`` and ``bezique.md.j2``)."""
 from __future__ import annotations
 
+import math
 import os
 
 from analysis.report.build import compare_with_exact
@@ -32,9 +33,13 @@ def players_section(out_dir: str, deals: int, games: int, seed: int, threads: in
     table = players(deals, games, seed, "seed-de", search_deals=search_deals, search_games=search_games,
                     threads=threads)
     table.drop(columns="policy").to_csv(os.path.join(out_dir, "bezique_players.csv"), index=False)
+    def cell(r, c):  # a statistic with its interval, or None (not measured, or too few to say)
+        if c not in r or not all(math.isfinite(x) for x in (r[c], r[f"{c}_lo"], r[f"{c}_hi"])):
+            return None
+        return r[c], r[f"{c}_lo"], r[f"{c}_hi"]
+
     rows = [{"player": r["player"], "deals": r["deals"], "games": r["games"],
-             "cells": [(r[c], r[f"{c}_lo"], r[f"{c}_hi"]) if c in r else None for c in PLAYER_COLUMNS]}
-            for r in table.to_dict(orient="records")]
+             "cells": [cell(r, c) for c in PLAYER_COLUMNS]} for r in table.to_dict(orient="records")]
     search = next(r for r in table.to_dict(orient="records") if r["player"] == "search")
     return {"caption": table.attrs["caption"], "columns": PLAYER_COLUMNS, "rows": rows,
             "expert_total": EXPERT_DEAL_TOTAL, "search_total": 2 * search["points_per_deal"]}
