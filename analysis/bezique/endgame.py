@@ -176,6 +176,18 @@ def _two(L, F, trump, must, brisque, last):
 
 
 @njit(cache=True, inline="always")
+def next_reply(opts, led, trump):
+    """The follower's next reply to try: his cheapest winner, else his lowest card."""
+    rest = opts
+    while rest != 0:
+        c = lowest_bit(rest)
+        rest &= rest - 1
+        if follower_wins(led, c, trump):
+            return c
+    return lowest_bit(opts)
+
+
+@njit(cache=True, inline="always")
 def winners(leads, ff, trump):
     """The faces of ``leads`` no legal reply from the follower's faces ``ff`` can beat."""
     out = 0
@@ -254,17 +266,7 @@ def _value(L, F, trump, must, brisque, last, alpha, beta, tt, meta):
             opts = all_opts
             v_lead = INF
             while opts != 0:
-                # the follower tries his winners from the cheapest, then his losers from the lowest
-                fol = -1
-                rest = opts
-                while rest != 0:
-                    c = lowest_bit(rest)
-                    rest &= rest - 1
-                    if follower_wins(led, c, trump):
-                        fol = c
-                        break
-                if fol < 0:
-                    fol = lowest_bit(opts)
+                fol = next_reply(opts, led, trump)
                 opts &= ~(1 << fol)
                 pts = brisque * (((led & 7) >= 6) + ((fol & 7) >= 6))
                 F2 = remove_face(F, fol)
@@ -341,16 +343,7 @@ def best_follow(L, F, led, trump, must, brisque, last, tt):
     best = -INF
     face = -1
     while opts != 0:
-        f = -1
-        rest = opts
-        while rest != 0:
-            c = lowest_bit(rest)
-            rest &= rest - 1
-            if follower_wins(led, c, trump):
-                f = c
-                break
-        if f < 0:
-            f = lowest_bit(opts)
+        f = next_reply(opts, led, trump)
         opts &= ~(1 << f)
         v = after_follow(L, F, led, f, trump, must, brisque, last, best, INF, tt)
         if v > best:
