@@ -70,12 +70,10 @@ RULE_HOLD, RULE_DECLARE = 1, 2  # bezique_rule (policies.BEZIQUE_RULES)
 MAX_CANDIDATES = 64
 
 
+@njit(cache=True, inline="always")
 def search_mask(pe, pd):
     """Bit 0 when elder searches, bit 1 when the dealer does."""
     return (1 if pe[P_KIND] == KIND_SEARCH else 0) | (2 if pd[P_KIND] == KIND_SEARCH else 0)
-
-
-search_mask = njit(cache=True, inline="always")(search_mask)
 
 
 @njit(cache=True)
