@@ -184,3 +184,25 @@ def test_players_study_command(capsys):
     assert rows["search"]["deals"] == 8 and rows["tuned"]["deals"] == 2000
     assert rows["tuned"]["net_vs_tuned"] == 0 and rows["heuristic-new"]["net_vs_tuned_lo"] > 0
     assert rows["search"]["policy"]["kind"] == "search" and rows["search"]["policy"]["samples"] == 4
+
+
+def test_advice_rates_read_from_the_cards_played():
+    """Two hand-made stock tricks: the dealer wins elder's 7♦ with the 8♦ and lays nothing (a
+    purposeless win), then leads the 7 of trumps (a low trump lead); the rates count both, for his
+    seat only. And tuned against itself in both seats wins the last trick but one in exactly half
+    the plays."""
+    from analysis.bezique.advice import advice_check, count
+    from analysis.bezique.layout import O_MELD_AT, O_PLAYED, O_TURN_UP, OUTCOME_LENGTH
+
+    row = np.full(OUTCOME_LENGTH, -1, dtype=np.int64)
+    row[O_TURN_UP] = 8 * 1  # the seven of hearts: hearts are trumps
+    row[O_PLAYED], row[O_PLAYED + 1] = 8 * 2 + 0, 8 * 2 + 1  # 7♦ led by elder, 8♦ wins it
+    row[O_PLAYED + 2], row[O_PLAYED + 3] = 8 * 1 + 0, 8 * 3 + 7  # the dealer leads 7♥ (a low trump), A♣ loses
+    row[O_MELD_AT:O_MELD_AT + 24] = -1
+    c = count(row[None, :], 1)
+    assert c["purposeless_wins"] == [1, 1] and c["low_trump_leads"] == [1, 1]
+    e = count(row[None, :], 0)
+    assert e["purposeless_wins"] == [0, 0] and e["low_trump_leads"] == [0, 1]
+    res = advice_check(40, 3, "seed-de", player="heuristic", baseline="tuned")
+    assert res["players"]["tuned"]["trick_23_won"]["value"] == 0.5
+    assert all(0 <= v["value"] <= 1 for p in res["players"].values() for v in p.values())

@@ -83,3 +83,26 @@ def players_cmd(deals, games, search_deals, search_games, samples, seed, rules, 
                  threads=threads)
     emit({"rules": rules, "seed": seed, "samples": samples, "caption": df.attrs["caption"],
           "players": df.to_dict(orient="records")}, as_json, players_text(df))
+
+
+@study.command("advice", epilog="Examples:\n\n\b\n  salon study bezique advice --deals 1000\n"
+                                "  salon study bezique advice --player heuristic-new --rules classic --json")
+@click.option("--deals", default=1_000, show_default=True, callback=positive, help="Deals, each in both seats.")
+@click.option("--player", default="search", show_default=True,
+              type=click.Choice(["search", "heuristic-new", "tuned", "heuristic"]))
+@click.option("--baseline", default="tuned", show_default=True,
+              type=click.Choice(["search", "heuristic-new", "tuned", "heuristic"]))
+@click.option("--samples", default=32, show_default=True, callback=positive, help="The search player's samples.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@click.option("--rules", "rules", default="seed-de", show_default=True, help="Rules variant.")
+@click.option("--json", "as_json", is_flag=True)
+def advice_cmd(deals, player, baseline, samples, seed, rules, as_json):
+    """The period advice (CLASSICAL.md) against a player's own play: how often he wins a stock
+    trick without purpose, takes a led brisque, leads a low trump, leads trumps late in the stock,
+    wins the last trick but one; beside the baseline on the same deals, against tuned."""
+    from analysis.bezique.advice import advice_check, advice_text
+    from analysis.bezique.rules import get_rules
+
+    get_rules(rules)  # a bad name fails here, before any play
+    res = advice_check(deals, seed, rules, player, baseline, samples=samples)
+    emit(res, as_json, advice_text(res))
