@@ -196,11 +196,12 @@ def bench_bezique(deals: int = 200_000, reference_deals: int = 100, repeats: int
             "statistic": "median", "policies": "heuristic", "rules": rules.name}
 
 
-def bench_bezique_endgame(positions: int = 20_000, deals: int = 100_000, repeats: int = 5) -> dict:
+def bench_bezique_endgame(positions: int = 20_000, deals: int = 100_000, repeats: int = 5,
+                          search_deals: int = 64) -> dict:
     """The exact end game (seed-de), medians: 8-card solves per second on one thread (random
     positions, the table kept between solves as the players keep it), and full deals per second
     with both players using it against both playing the heuristic's end phase, at 1 and 2
-    threads, in the same run."""
+    threads, in the same run; and the search player's deals per second (``bench_bezique_search``)."""
     import numba
 
     from analysis.bezique import endgame as EG
@@ -235,7 +236,27 @@ def bench_bezique_endgame(positions: int = 20_000, deals: int = 100_000, repeats
                                "heuristic_deals_per_s": rates["heuristic"],
                                "ratio": rates["exact"] / rates["heuristic"]})
     set_threads(None)
+    out["search"] = bench_bezique_search(deals=search_deals, repeats=min(repeats, 3))
     return out
+
+
+def bench_bezique_search(deals: int = 64, repeats: int = 3, samples=(32, 128)) -> dict:
+    """The Bezique search player's deals per second (seed-de, self-play: both seats search, so a
+    deal costs two search players; 2 threads), median of ``repeats``, for each number of samples."""
+    from analysis.bezique import kernel as K
+    from analysis.bezique.policies import get_policy
+    from analysis.bezique.rules import get_rules
+    from analysis.runner import chunk_bounds
+
+    r = get_rules().to_array()
+    starts, counts = chunk_bounds(0, deals, max(1, deals // 8))
+    rates = {}
+    for n in samples:
+        p = get_policy("search", [f"samples={n}"]).to_array()
+        K.deals_block(1, starts[:1], np.minimum(counts[:1], 1), r, p, p)
+        rates[str(n)] = _median_rate(lambda p=p: K.deals_block(1, starts, counts, r, p, p), deals, repeats)
+    return {"deals": deals, "repeats": repeats, "threads": 2, "rules": "seed-de", "statistic": "median",
+            "self_play_deals_per_s": rates}
 
 
 def bench_text(res: dict) -> str:
@@ -263,6 +284,9 @@ def bench_text(res: dict) -> str:
         for r in e["results"]:
             text += (f"\nbezique deals with the exact end game: {r['exact_deals_per_s']:,.0f} deals/s on {r['threads']} "
                      f"thread(s) · heuristic end phase {r['heuristic_deals_per_s']:,.0f} · ratio {r['ratio']:.2f}")
+        if "search" in e:
+            rates = ", ".join(f"{v:,.1f} at {k} samples" for k, v in e["search"]["self_play_deals_per_s"].items())
+            text += f"\nbezique search player, both seats searching, 2 threads: {rates} deals/s"
     if "players" in res:
         p = res["players"]
         text += (f"\npiquet double-dummy solver: {p['solves_per_s']:,.0f} full 12-card solves/s, 1 thread (table "

@@ -174,3 +174,15 @@ def test_solve_command_answers_and_rejects_bad_input(capsys):
         full = ["bezique", "solve", *args] + ([] if "--trump" in args else ["--trump", "S"])
         code, out, err = _run(capsys, full)
         assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
+
+
+def test_bench_measures_the_end_game_and_the_search_player():
+    """salon bench bezique's end-game and search lines: every rate measured and printed."""
+    from analysis.bench import bench_bezique_endgame, bench_text
+
+    e = bench_bezique_endgame(positions=200, deals=512, repeats=1, search_deals=2)
+    assert e["solves_per_s"] > 0 and e["nodes_per_solve"] > 0
+    assert all(r["exact_deals_per_s"] > 0 and r["heuristic_deals_per_s"] > 0 for r in e["results"])
+    assert set(e["search"]["self_play_deals_per_s"]) == {"32", "128"}
+    text = bench_text({"results": [], "endgame": e})
+    assert "8-card solves/s" in text and "deals with the exact end game" in text and "at 128 samples" in text
