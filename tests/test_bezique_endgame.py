@@ -166,7 +166,7 @@ def test_solve_command_answers_and_rejects_bad_input(capsys):
     res = json.loads(_run(capsys, [*base, "--rules", "classic"])[1])
     assert (res["value"], res["best"]) == (10, ["9H"])
     res = json.loads(_run(capsys, [*base, "--leader", "opponent"])[1])
-    assert res["value"] == -R.solve([10, 14], [8, 15], 0, False)[0] * -1 and set(res["best"]) <= {"7H", "AH"}
+    assert res["value"] == R.solve([10, 14], [8, 15], 0, False)[0] and set(res["best"]) <= {"7H", "AH"}
     for args, words in ((["--hand", "9H 10H", "--opponent", "7H"], "same number"),
                         (["--hand", "AH AH", "--opponent", "AH 7H"], "more than two copies"),
                         (["--hand", "AH", "--opponent", "7H", "--trump", "X"], "not a suit"),

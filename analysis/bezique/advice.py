@@ -18,16 +18,11 @@ import numpy as np
 
 from analysis.bezique.layout import O_MELD_AT, O_PLAYED, O_TURN_UP
 from analysis.bezique.policies import get_policy
+from analysis.bezique.reference_cards import follower_wins
 from analysis.bezique.rules import get_rules
 from analysis.stats import proportion
 
 RATES = ("purposeless_wins", "brisques_taken", "low_trump_leads", "late_trump_leads", "trick_23_won")
-
-
-def _wins(led: int, fol: int, trump: int) -> bool:
-    if (led >> 3) & 3 == (fol >> 3) & 3:
-        return (fol & 7) > (led & 7)
-    return (fol >> 3) & 3 == trump
 
 
 def count(rows: np.ndarray, seat: int) -> dict[str, list[int]]:
@@ -40,7 +35,7 @@ def count(rows: np.ndarray, seat: int) -> dict[str, list[int]]:
             led, fol = int(o[O_PLAYED + 2 * n - 2]), int(o[O_PLAYED + 2 * n - 1])
             if led < 0 or fol < 0:
                 break
-            w = 1 - leader if _wins(led, fol, trump) else leader
+            w = 1 - leader if follower_wins(led, fol, trump) else leader
             brisque = (led & 7) >= 6 or (fol & 7) >= 6
             if leader == seat:
                 low = (led >> 3) & 3 == trump and (led & 7) <= 2
