@@ -206,3 +206,35 @@ def test_advice_rates_read_from_the_cards_played():
     res = advice_check(40, 3, "seed-de", player="heuristic", baseline="tuned")
     assert res["players"]["tuned"]["trick_23_won"]["value"] == 0.5
     assert all(0 <= v["value"] <= 1 for p in res["players"].values() for v in p.values())
+
+
+def test_advice_holdings_rebuild_the_hands():
+    """What each seat held, rebuilt from the dealt cards, the plays, the seven's exchange and the
+    draws: every card played was held (else KeyError), and after the stock each seat holds exactly
+    the eight cards it plays in the end phase; both variants, 200 deals, exchanges included."""
+    from analysis.bezique.advice import holdings
+    from analysis.bezique.deal_kernel import deal_outcomes
+    from analysis.bezique.layout import O_EXCHANGE, O_PLAYED, O_TURN_UP
+    from analysis.bezique.policies import get_policy
+    from analysis.bezique.reference_cards import deal_cards, follower_wins
+    from analysis.bezique.rules import get_rules
+
+    exchanges = 0
+    for rules in ("seed-de", "classic"):
+        rows = deal_outcomes(5, 0, 200, get_rules(rules).to_array(), get_policy("heuristic").to_array(),
+                             get_policy("tuned").to_array())
+        for i, o in enumerate(rows):
+            states = holdings(o, deal_cards(5, i))
+            assert len(states) == 25
+            trump = (int(o[O_TURN_UP]) >> 3) & 3
+            leader, ended = 0, (set(), set())
+            for n in range(1, 33):
+                led, fol = int(o[O_PLAYED + 2 * n - 2]), int(o[O_PLAYED + 2 * n - 1])
+                w = 1 - leader if follower_wins(led, fol, trump) else leader
+                if n > 24:
+                    ended[leader].add(led)
+                    ended[1 - leader].add(fol)
+                leader = w
+            assert states[24] == ended
+            exchanges += int(o[O_EXCHANGE]) > 0
+    assert exchanges > 50

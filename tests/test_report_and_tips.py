@@ -154,7 +154,7 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
                          budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "piquet_search_deals": 60,
                                  "tip_deals": 30_000,
                                  "bezique_deals": 10_000, "bezique_games": 100, "bezique_search_deals": 4,
-                                 "bezique_search_games": 1,
+                                 "bezique_search_games": 1, "bezique_advice_deals": 6,
                                  "strategy_deals_per_hand": 3, "strategy_rounds": 1})
     md = open(paths["markdown"], encoding="utf-8").read()
     html = open(paths["html"], encoding="utf-8").read()
@@ -167,6 +167,7 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
         assert "the players beside Cavendish" in text and "62.5" in text and "search" in text and "dd" in text
         assert "Bezique: the variants side by side" in text and "BZ-T1" in text
         assert "The players side by side" in text and "heuristic-new" in text and "net_vs_tuned" in text
+        assert "The period advice against the search player" in text and "keep tens until they count" in text
         assert "Best-response tables" in text and "38,304 classes" in text
         # The shipped equilibrium, with its certificate and the Britannica's rules beside it.
         assert "The solved game: propose or play, accept or refuse (equilibrium)" in text

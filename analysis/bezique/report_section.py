@@ -14,11 +14,22 @@ EXACT = {"turnup_seven": (1, 8)}
 
 def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | None, tips: dict) -> dict:
     """The section at the report's ``budget`` (``bezique_deals``, ``bezique_games``, and for the
-    search player ``bezique_search_deals``, ``bezique_search_games``)."""
+    search player ``bezique_search_deals``, ``bezique_search_games``, ``bezique_advice_deals``)."""
     res = overview_section(out_dir, fig_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads)
     res["players"] = players_section(out_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads,
                                      budget.get("bezique_search_deals", 20), budget.get("bezique_search_games", 2))
+    res["advice"] = advice_section(budget.get("bezique_advice_deals", 20), seed)
     return res
+
+
+def advice_section(deals: int, seed: int) -> dict:
+    """The period advice (CLASSICAL.md) against the search player's play and tuned's, seed-de."""
+    from analysis.bezique.advice import ADVICE, RATES, advice_check
+
+    res = advice_check(deals, seed, "seed-de", player="search", baseline="tuned")
+    rows = [{"advice": ADVICE[k], "cells": [(res["players"][p][k]["value"], *res["players"][p][k]["ci95"])
+                                            for p in res["players"]]} for k in RATES]
+    return {"deals": deals, "seed": seed, "opponent": res["opponent"], "players": list(res["players"]), "rows": rows}
 
 
 PLAYER_COLUMNS = ("points_per_deal", "trump_sequence", "double_bezique", "four_aces", "deals_per_game",

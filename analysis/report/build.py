@@ -15,11 +15,13 @@ BUDGETS = {
     "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "piquet_search_deals": 4_000,
               "bezique_deals": 100_000,
               "bezique_games": 2_000, "bezique_search_deals": 100, "bezique_search_games": 4,
+              "bezique_advice_deals": 40,
               "strategy_deals_per_hand": 20, "strategy_rounds": 2, "strategy_discard_deals": 0,
               "tips": "quick"},
     "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "piquet_search_deals": 40_000,
              "bezique_deals": 1_000_000,
              "bezique_games": 20_000, "bezique_search_deals": 4_000, "bezique_search_games": 100,
+             "bezique_advice_deals": 1_000,
              "strategy_deals_per_hand": 300, "strategy_rounds": 3,
              "strategy_discard_deals": 0, "tips": "full"},
 }
