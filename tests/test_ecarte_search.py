@@ -12,6 +12,7 @@ from analysis.ecarte import search as Q
 from analysis.ecarte import solver as S
 from analysis.ecarte import strategy as ST
 from analysis.ecarte import table_kernel as TK
+from analysis.ecarte.exchange_kernel import N_HIST
 from analysis.ecarte.policies import (
     N_POLICY_SLOTS,
     P_DEALER_REFUSE_THRESHOLD,
@@ -36,6 +37,12 @@ def bits(mask):
 
 def scratch():
     return np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), np.zeros(Q.N_RECORD, dtype=np.int64)
+
+
+NO_HIST = np.zeros(N_HIST, dtype=np.int64)
+PLAIN = HeuristicPolicy().to_array()
+READS_NOTHING = (0, 0, 0, NO_HIST, False, False, PLAIN)
+"""search_inference's ``know`` for a searcher that reads nothing from the exchanges."""
 
 
 def post_exchange(seed, i, rules, pe, pd):
@@ -180,7 +187,8 @@ def test_heuristic_play_is_the_kernels():
                 e, d, turnup, e_disc, d_disc, ann, _ = post_exchange(5, i, rules, pe, pe)
                 table = S.value_table(0, 0, r)
                 _, _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, int(must == "true"), table,
-                                                    0, 0, 1, 1, np.uint64(0), np.uint64(0), sums, vals, rec)
+                                                    0, 0, 1, 1, np.uint64(0), np.uint64(0), sums, vals, rec,
+                                                    pe, pe, NO_HIST, 0, 0)
                 _, want = K.play_tricks(e, d, turnup >> 3, np.uint64(0), r, pe, pe, out, True)
                 assert tricks == want
                 assert list(rec[:10]) == list(out[K.O_TRICKS:K.O_TRICKS + 10])
@@ -219,7 +227,7 @@ def test_search_plays_only_legal_cards_and_its_constraints_hold(must, policies):
         st = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(3)))
         st_d = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(4)))
         _, _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, must, table, 4, 4, 1, 1, st, st_d,
-                                            sums, vals, rec)
+                                            sums, vals, rec, pe, pd, NO_HIST, 0, 0)
         assert rec[Q.REC_VIOLATIONS] == 0
         assert replay_is_legal(e, d, turnup, rec, must) == tricks
 
@@ -296,7 +304,7 @@ def test_search_is_double_dummy_optimal_when_the_hidden_hand_is_determined():
     following) has the double-dummy value of the position."""
     rng = random.Random(12)
     r = get_rules("classic").to_array()
-    sums, vals, _ = scratch()
+    sums, vals, rec = scratch()
     st = stream_start(np.uint64(2), np.uint64(0), np.uint64(2))
     for _ in range(600):
         size = rng.randint(2, 5)
@@ -310,7 +318,7 @@ def test_search_is_double_dummy_optimal_when_the_hidden_hand_is_determined():
         assert allowed == opp
         default = K.heuristic_lead(own, t, 1)
         st, card = Q.choose_card(np.uint64(st), own, -1, size, allowed, req, me_elder, et, t, must, table, 50, default,
-                                 sums, vals)
+                                 sums, vals, READS_NOTHING, rec)
         best, _ = S.best_card(own, opp, t, me_elder, et, must, table)
         assert S.lead_value(own, opp, card, t, me_elder, et, must, table) == best
         # Following: the opponent leads his heuristic card.
@@ -319,7 +327,7 @@ def test_search_is_double_dummy_optimal_when_the_hidden_hand_is_determined():
         allowed, req = Q.hidden_constraints(own, ALL & ~(own | opp), 1 << led, 0, 0)
         default = K.heuristic_follow(legal, led, t)
         st, card = Q.choose_card(np.uint64(st), own, led, size - 1, allowed, req, me_elder, et, t, must, table, 50,
-                                 default, sums, vals)
+                                 default, sums, vals, READS_NOTHING, rec)
         assert legal >> card & 1
         opp2 = opp & ~(1 << led)
         best, _ = S.best_follow(opp2, own, led, t, not me_elder, et, must, table)
@@ -343,10 +351,10 @@ def test_fully_informed_players_reach_the_double_dummy_value():
             value = S.solve(elder, dealer, turnup >> 3, True, 0, must, table)
             st = np.uint64(stream_start(np.uint64(6), np.uint64(i), np.uint64(2)))
             _, _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, rest, ann, must, table, 30, 30, 1, 1,
-                                                st, st, sums, vals, rec)
+                                                st, st, sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0)
             assert S.unpack_table(table)[tricks] == value
             _, _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, 0, ann, must, table, 30, 0, 1, 1,
-                                                st, np.uint64(0), sums, vals, rec)
+                                                st, np.uint64(0), sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0)
             assert S.unpack_table(table)[tricks] >= value
 
 

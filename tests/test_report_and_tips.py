@@ -80,7 +80,11 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
             own_seed = 0 if tables and tip_id != "EC-T1" else 1
             assert v["deals"] > 0 and v["seed"] == own_seed and v["variant"] in ("seed-de", "classic")
             assert tables == (tip_id in ("EC-T1", "EC-T2", "EC-T6"))
-    assert by_id["EC-T7"]["status"] == "not yet studied" and by_id["EC-T7"]["verdicts"] == []
+    # EC-T7: watching the discards (search players) and the two claims about a discard of three.
+    t7 = by_id["EC-T7"]["verdicts"]
+    assert {v["variant"].partition(", ")[2] for v in t7} == {"watching", "weak hand", "middle cards"} and len(t7) == 6
+    watch = [v for v in t7 if v["variant"].endswith("watching")]
+    assert all(v["players"] == "heuristic, search" and v["details"]["fallback_rate"] < 0.05 for v in watch)
     # EC-T1: every decision point's loss (worst option against the best, so never negative), and the
     # effect is the proposal's loss minus the largest of the others.
     for v in by_id["EC-T1"]["verdicts"]:
@@ -160,7 +164,7 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
     html = open(paths["html"], encoding="utf-8").read()
     for text in (md, html):
         assert "21206/65780" in text and "35/248" in text and "1/8" in text
-        assert "EC-T2" in text and "Not yet studied" in text
+        assert "EC-T2" in text and "EC-T7" in text
         assert "seed-de" in text and "classic" in text
         assert "323/578956" in text and "PQ-T9" in text and "cavendish" in text
         assert "Which cards to throw" in text and "a random legal exchange" in text

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from analysis.ecarte import branch_kernel as BK
+from analysis.ecarte.exchange_kernel import N_HIST
 from analysis.ecarte.kernel import O_DEALER_POINTS, O_ELDER_POINTS, play_hand, uses_choices
 from analysis.ecarte.policies import P_FORCE_SECOND
 from analysis.ecarte.search_check import LANE_CHECK_DEALER, LANE_CHECK_ELDER, play_two_ways
@@ -38,6 +39,7 @@ def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, ru
         sums = np.zeros(32, dtype=np.int64)
         vals = np.zeros(32, dtype=np.int64)
         rec = np.zeros(N_RECORD, dtype=np.int64)
+        hist = np.zeros(N_HIST, dtype=np.int64)
         for t in range(g, nt, groups):
             info = tasks[t, 0]
             fixed = masks[info // BK.N_BUCKETS]
@@ -56,7 +58,7 @@ def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, ru
                     pe_b = e_play if br == BK.PLAYED else e_propose
                     pd_b = d_refuse if br == BK.REFUSED else d_accept
                     h, s, v, _ = play_two_ways(deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_b, pd_b,
-                                               samples, st_e, st_d, out, sums, vals, rec)
+                                               samples, st_e, st_d, out, sums, vals, rec, hist)
                     heuristic[at, br] = h
                     search[at, br] = s
                     violations[at] += v

@@ -93,6 +93,50 @@ def random_discard(hand, lo, hi, st):
     return st, out
 
 
+# The public history of the proposal rounds, written by ``exchanges`` into ``hist`` when given: the
+# rounds accepted, how the last began (FINAL_*), and per accepted round each player's discard count
+# with the bounds he chose it within. The search player conditions on it (search_inference.py).
+H_ROUNDS, H_FINAL, H_ROUND0 = 0, 1, 2
+HR_EK, HR_EHI, HR_DK, HR_DLO, HR_DHI = 0, 1, 2, 3, 4
+HR_SIZE = 5
+MAX_ROUNDS = 11  # each round takes at least elder's one card of the 21 in the stock
+N_HIST = H_ROUND0 + HR_SIZE * MAX_ROUNDS
+FINAL_NONE, FINAL_PLAYED, FINAL_REFUSED = 0, 1, 2  # stock empty; elder played; the dealer refused
+
+
+@njit(cache=True, inline="always")
+def elder_proposes(pe, elder, t, rnd):
+    """EC-PROPOSE: 1 if elder's policy proposes at round ``rnd``, 0 if it plays, -1 when a random
+    policy draws it."""
+    if rnd == 0 and pe[P_FORCE_FIRST] >= 0:
+        return 1 if pe[P_FORCE_FIRST] >= 1 else 0
+    if rnd == 1 and pe[P_FORCE_SECOND] >= 0:
+        return 1 if pe[P_FORCE_SECOND] >= 1 else 0
+    if pe[P_KIND] == KIND_RANDOM:
+        return -1
+    return 1 if strength(elder, t) < pe[P_ELDER_PLAY_THRESHOLD] else 0
+
+
+@njit(cache=True, inline="always")
+def dealer_refuses(pd, dealer, t, rnd):
+    """EC-PROPOSE: 1 if the dealer's policy refuses at round ``rnd``, 0 if it accepts, -1 when a
+    random policy draws it."""
+    if rnd == 0 and pd[P_FORCE_RESPONSE] >= 0:
+        return 1 if pd[P_FORCE_RESPONSE] == 1 else 0
+    if pd[P_KIND] == KIND_RANDOM:
+        return -1
+    return 1 if strength(dealer, t) >= pd[P_DEALER_REFUSE_THRESHOLD] else 0
+
+
+@njit(cache=True, inline="always")
+def policy_discard(p, hand, t, lo, hi, rnd):
+    """EC-STOCK: the discard of a policy that is not random: forced, its table's, or the rule's."""
+    disc = chosen_discard(p, hand, t, lo, hi, rnd)
+    if disc < 0:
+        disc = heuristic_discard(hand, t, lo, hi, p[P_KEEP_PLAIN_MIN_RANK])
+    return disc
+
+
 Exchanged = namedtuple("Exchanged", ("p", "stc", "stb", "sto", "elder", "dealer", "rounds", "ending", "pwp",
                                      "refused_round", "proposed_first", "e_disc", "d_disc"))
 """What ``exchanges`` returns: the next deck position and the streams (cards with its half-buffer,
@@ -102,14 +146,13 @@ each player's discards over all rounds. A tuple: it unpacks in this order."""
 
 
 @njit(cache=True, inline="always")
-def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
+def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist=None):
     """EC-PROPOSE / EC-STOCK / EC-DEALER-MIN: the proposal rounds, exchanges and draws.
 
     Returns an ``Exchanged`` (p, stc, stb, sto, elder, dealer, rounds, ending, played without
     proposing, refused round, proposed first, elder's discards, the dealer's discards): the
     discards are the cards each player put out over all rounds (what he knows to be out of play;
-    search.py uses them)."""
-    force = pe[P_FORCE_FIRST]
+    search.py uses them). ``hist``: an N_HIST array to receive the public history (H_*), or None."""
     stock_left = 32 - p
     rnd = 0
     ending = 0
@@ -119,43 +162,43 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
     e_disc = 0
     d_disc = 0
     # EC-PROPOSE / EC-STOCK / EC-DEALER-MIN
+    final = FINAL_NONE
     while True:
         if stock_left == 0:
             break
-        if rnd == 0 and force >= 0:
-            propose = force >= 1
-        elif rnd == 1 and pe[P_FORCE_SECOND] >= 0:
-            propose = pe[P_FORCE_SECOND] >= 1
-        elif pe[P_KIND] == KIND_RANDOM:
+        d = elder_proposes(pe, elder, t, rnd)
+        if d < 0:
             sto, r = below(sto, 2)
-            propose = r == 1
-        else:
-            propose = strength(elder, t) < pe[P_ELDER_PLAY_THRESHOLD]
+            d = r
+        propose = d == 1
         if rnd == 0:
             proposed_first = 1 if propose else 0
         if not propose:
             if rnd == 0:
                 pwp = 1
+            final = FINAL_PLAYED
             break
-        if rnd == 0 and pd[P_FORCE_RESPONSE] >= 0:
-            refuse = pd[P_FORCE_RESPONSE] == 1
-        elif pd[P_KIND] == KIND_RANDOM:
+        d = dealer_refuses(pd, dealer, t, rnd)
+        if d < 0:
             sto, r = below(sto, 2)
-            refuse = r != 0
-        else:
-            refuse = strength(dealer, t) >= pd[P_DEALER_REFUSE_THRESHOLD]
-        if refuse:
+            d = 1 if r != 0 else 0
+        if d == 1:
             ending = 1
             refused_round = rnd
+            final = FINAL_REFUSED
             break
         hi = min(5, stock_left)
         if pe[P_KIND] == KIND_RANDOM:
             sto, disc = random_discard(elder, 1, hi, sto)
         else:
-            disc = chosen_discard(pe, elder, t, 1, hi, rnd)
-            if disc < 0:
-                disc = heuristic_discard(elder, t, 1, hi, pe[P_KEEP_PLAIN_MIN_RANK])
+            disc = policy_discard(pe, elder, t, 1, hi, rnd)
         k = popcount(disc)
+        if hist is not None:
+            hist[H_ROUND0 + HR_SIZE * rnd + HR_EK] = k
+            hist[H_ROUND0 + HR_SIZE * rnd + HR_EHI] = hi
+            hist[H_ROUND0 + HR_SIZE * rnd + HR_DK] = 0
+            hist[H_ROUND0 + HR_SIZE * rnd + HR_DLO] = 0
+            hist[H_ROUND0 + HR_SIZE * rnd + HR_DHI] = 0
         elder &= ~disc
         e_disc |= disc
         for _ in range(k):
@@ -169,10 +212,12 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
             if pd[P_KIND] == KIND_RANDOM:
                 sto, disc = random_discard(dealer, lo, hi, sto)
             else:
-                disc = chosen_discard(pd, dealer, t, lo, hi, rnd)
-                if disc < 0:
-                    disc = heuristic_discard(dealer, t, lo, hi, pd[P_KEEP_PLAIN_MIN_RANK])
+                disc = policy_discard(pd, dealer, t, lo, hi, rnd)
             k = popcount(disc)
+            if hist is not None:
+                hist[H_ROUND0 + HR_SIZE * rnd + HR_DK] = k
+                hist[H_ROUND0 + HR_SIZE * rnd + HR_DLO] = lo
+                hist[H_ROUND0 + HR_SIZE * rnd + HR_DHI] = hi
             dealer &= ~disc
             d_disc |= disc
             for _ in range(k):
@@ -181,6 +226,9 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd):
                 dealer |= 1 << c
             stock_left -= k
         rnd += 1
+    if hist is not None:
+        hist[H_ROUNDS] = rnd
+        hist[H_FINAL] = final
     return Exchanged(p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first, e_disc, d_disc)
 
 

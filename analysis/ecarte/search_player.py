@@ -33,37 +33,20 @@ from __future__ import annotations
 
 from numba import njit
 
-from analysis.bits import lowest_bit, nth_bit, popcount
+from analysis.bits import lowest_bit, popcount
 from analysis.ecarte.kernel import beats, heuristic_follow, heuristic_lead, legal_follows, weakest
+from analysis.ecarte.search_inference import sample_hidden, sample_opponent  # noqa: F401  (re-exported)
 from analysis.ecarte.solver import INF, lead_value, run_top, run_tops, value_after
-from analysis.rng import below
 
 ALL_CARDS = (1 << 32) - 1
 LANE_ELDER_SEARCH = 2
 LANE_DEALER_SEARCH = 3
-N_RECORD = 11
-"""Record of one play: lead, follow for tricks 1..5, then the count of constraint violations."""
+N_RECORD = 13
+"""Record of one play: lead, follow for tricks 1..5, then the count of constraint violations, of
+samples that fell back to a plain draw (search_inference.sample_opponent) and of samples drawn."""
 REC_VIOLATIONS = 10
-
-
-@njit(cache=True, inline="always")
-def sample_hidden(st, allowed, required, size):
-    """A hand of ``size`` cards drawn uniformly among those holding every card of ``required``
-    and otherwise only cards of ``allowed`` (disjoint masks); returns (stream state, hand).
-
-    If ``allowed`` holds too few cards (inconsistent constraints) the hand is short."""
-    hand = required
-    m = allowed
-    left = popcount(m)
-    for _ in range(size - popcount(required)):
-        if left == 0:
-            break
-        st, i = below(st, left)
-        c = nth_bit(m, i)
-        hand |= 1 << c
-        m &= ~(1 << c)
-        left -= 1
-    return st, hand
+REC_FALLBACKS = 11
+REC_DRAWS = 12
 
 
 @njit(cache=True, inline="always")
@@ -92,13 +75,15 @@ def follow_inference(excluded, led, fol, t, must):
 
 @njit(cache=True)
 def choose_card(st, own, led, opp_size, allowed, required, mover_is_elder, et, t, must, table, samples,
-                default, sums, vals):
+                default, sums, vals, know, rec):
     """The searching player's card: the best total double-dummy value over sampled opponent hands.
 
     ``led`` < 0: the mover leads from ``own``; else he replies to ``led`` (the opponent, who led
     it, then holds ``opp_size`` cards besides). The opponent's hand is drawn by ``sample_hidden``
     from ``allowed``/``required``. ``default`` (the heuristic's card) wins ties, else the weakest
-    of the best. ``sums``/``vals`` are 32-entry scratch arrays. Returns (stream state, card)."""
+    of the best. ``sums``/``vals`` are 32-entry scratch arrays. ``know``: what the searcher reads
+    from the exchanges (search_inference.sample_opponent; cond 0 reads nothing); fallbacks are
+    counted in rec[REC_FALLBACKS]. Returns (stream state, card)."""
     leading = led < 0
     cands = own if leading else legal_follows(own, led, t, must)
     if popcount(cands) == 1:
@@ -111,7 +96,9 @@ def choose_card(st, own, led, opp_size, allowed, required, mover_is_elder, et, t
         sums[lowest_bit(x)] = 0
         x &= x - 1
     for _ in range(n):
-        st, opp = sample_hidden(st, allowed, required, opp_size)
+        st, opp, fell_back = sample_opponent(st, allowed, required, opp_size, know, t)
+        rec[REC_FALLBACKS] += fell_back
+        rec[REC_DRAWS] += 1
         inplay = own | opp
         if not leading:
             inplay |= 1 << led
@@ -149,7 +136,7 @@ def choose_card(st, own, led, opp_size, allowed, required, mover_is_elder, et, t
 
 @njit(cache=True)
 def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, table, e_samples, d_samples,
-                       e_lead_trumps, d_lead_trumps, st_e, st_d, sums, vals, rec):
+                       e_lead_trumps, d_lead_trumps, st_e, st_d, sums, vals, rec, pe, pd, hist, e_cond, d_cond):
     """The five tricks of a post-exchange position, each player searching (samples > 0) or playing
     the kernel's heuristic (samples 0); returns (elder's stream state, the dealer's, elder's tricks).
 
@@ -159,7 +146,11 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
     ``e_out``/``d_out``: the cards elder / the dealer knows to be out of play besides the turn-up
     (his own discards); ``announced``: 1 elder | 2 dealer announced the trump king. Writes the cards
     played into ``rec`` (lead, follow per trick) and in rec[REC_VIOLATIONS] how many times a
-    player's constraints on the opponent excluded the opponent's actual hand (always 0)."""
+    player's constraints on the opponent excluded the opponent's actual hand (always 0).
+
+    ``e_cond``/``d_cond``: what elder's / the dealer's search reads from the exchanges
+    (search_inference: the history ``hist`` that ``exchanges`` wrote, the opponent's policy array
+    ``pd``/``pe`` as his model); 0 reads nothing."""
     t = turnup >> 3
     king = 8 * t + 7
     known_e = e_out | (1 << turnup)
@@ -169,6 +160,10 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
     ex_e = 0  # cards the dealer knows elder does not hold
     ex_d = 0
     played = 0
+    played_e = 0  # the cards elder has played, and the dealer
+    played_d = 0
+    rec[REC_FALLBACKS] = 0
+    rec[REC_DRAWS] = 0
     violations = 0
     hand_l = elder
     hand_f = dealer
@@ -189,11 +184,15 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
                     allowed, req = hidden_constraints(hand_l, known_d, played, ex_e, req_e)
                 violations += 0 if ((hand_f & ~(allowed | req)) == 0 and (hand_f & req) == req) else 1
                 if elder_leads:
+                    know = (e_cond, ALL_CARDS & ~hand_l & ~known_e & ~played, played_d, hist, False,
+                            (announced & 2) != 0, pd)
                     st_e, led = choose_card(st_e, hand_l, -1, popcount(hand_f), allowed, req, True, etricks, t,
-                                            must, table, l_samples, led, sums, vals)
+                                            must, table, l_samples, led, sums, vals, know, rec)
                 else:
+                    know = (d_cond, ALL_CARDS & ~hand_l & ~known_d & ~played, played_e, hist, True,
+                            (announced & 1) != 0, pe)
                     st_d, led = choose_card(st_d, hand_l, -1, popcount(hand_f), allowed, req, False, etricks, t,
-                                            must, table, l_samples, led, sums, vals)
+                                            must, table, l_samples, led, sums, vals, know, rec)
             played |= 1 << led
             legal = legal_follows(hand_f, led, t, must)
             fol = heuristic_follow(legal, led, t)
@@ -205,16 +204,26 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
                     allowed, req = hidden_constraints(hand_f, known_e, played, ex_d, req_d)
                 violations += 0 if ((opp & ~(allowed | req)) == 0 and (opp & req) == req) else 1
                 if elder_leads:
+                    know = (d_cond, ALL_CARDS & ~hand_f & ~known_d & ~played, played_e | (1 << led), hist, True,
+                            (announced & 1) != 0, pe)
                     st_d, fol = choose_card(st_d, hand_f, led, popcount(opp), allowed, req, False, etricks,
-                                            t, must, table, f_samples, fol, sums, vals)
+                                            t, must, table, f_samples, fol, sums, vals, know, rec)
                 else:
+                    know = (e_cond, ALL_CARDS & ~hand_f & ~known_e & ~played, played_d | (1 << led), hist, False,
+                            (announced & 2) != 0, pd)
                     st_e, fol = choose_card(st_e, hand_f, led, popcount(opp), allowed, req, True, etricks,
-                                            t, must, table, f_samples, fol, sums, vals)
+                                            t, must, table, f_samples, fol, sums, vals, know, rec)
             if elder_leads:
                 ex_d = follow_inference(ex_d, led, fol, t, must)
             else:
                 ex_e = follow_inference(ex_e, led, fol, t, must)
         played |= (1 << led) | (1 << fol)
+        if elder_leads:
+            played_e |= 1 << led
+            played_d |= 1 << fol
+        else:
+            played_d |= 1 << led
+            played_e |= 1 << fol
         rec[2 * k] = led
         rec[2 * k + 1] = fol
         hand_l &= ~(1 << led)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from analysis.ecarte.exchange_kernel import N_HIST
 from analysis.ecarte.kernel import announce_kings, deal, exchanges, penalties, uses_choices
 from analysis.ecarte.policies import KIND_HEURISTIC, P_KIND, P_LEAD_TRUMPS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
@@ -45,6 +46,7 @@ def search_chunk(useed, start, count, rules, pe, pd, samples):
     sums = np.zeros(32, dtype=np.int64)
     vals = np.zeros(32, dtype=np.int64)
     rec = np.zeros(N_RECORD, dtype=np.int64)
+    hist = np.zeros(N_HIST, dtype=np.int64)
     row = np.zeros(N_SEARCH_TALLY, dtype=np.int64)
     choices = uses_choices(pe, pd)
     must = rules[R_MUST_TRUMP_WHEN_VOID]
@@ -57,21 +59,21 @@ def search_chunk(useed, start, count, rules, pe, pd, samples):
         stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
         t = turnup >> 3
         (p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused, proposed,
-         e_disc, d_disc) = exchanges(deck, 11, stc, stb, sto, elder, dealer, t, rules, pe, pd)
+         e_disc, d_disc) = exchanges(deck, 11, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist)
         sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
         pen_e, pen_d = penalties(ending, pwp, refused, rules)
         table = value_table(pen_e, pen_d, rules)
         kings = (announced & 1) - (announced >> 1) - (1 if (turnup & 7) == 7 else 0)
         none = np.uint64(0)
         _, _, ta = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, 0, 0,
-                                      e_lead, d_lead, none, none, sums, vals, rec)
+                                      e_lead, d_lead, none, none, sums, vals, rec, pe, pd, hist, 0, 0)
         st = stream_start(useed, ui, np.uint64(LANE_ELDER_SEARCH))
         _, _, tb = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, samples, 0,
-                                      e_lead, d_lead, st, none, sums, vals, rec)
+                                      e_lead, d_lead, st, none, sums, vals, rec, pe, pd, hist, 0, 0)
         row[ST_VIOLATIONS] += rec[REC_VIOLATIONS]
         st = stream_start(useed, ui, np.uint64(LANE_DEALER_SEARCH))
         _, _, tc = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, 0, samples,
-                                      e_lead, d_lead, none, st, sums, vals, rec)
+                                      e_lead, d_lead, none, st, sums, vals, rec, pe, pd, hist, 0, 0)
         row[ST_VIOLATIONS] += rec[REC_VIOLATIONS]
         a = table_value(table, ta) + kings
         b = table_value(table, tb) + kings
