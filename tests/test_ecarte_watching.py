@@ -161,3 +161,27 @@ def test_watching_reads_consistently_and_reading_nothing_changes_nothing():
     assert tot[W_N] == 200 and tot[W_E_GAIN] == 0 and tot[W_D_GAIN] == 0 and tot[W_BY_COUNT] > 0
     with pytest.raises(InputError):
         watching(10, 0, read="minds")
+
+
+def test_watching_command(capsys):
+    """``salon study ecarte watching``: the JSON names its players and carries the gains with
+    intervals and the table by discard count; bad input gets one line and exit code 2."""
+    import json
+
+    from analysis.cli import main
+
+    def run(args):
+        try:
+            main(args)
+            code = 0
+        except SystemExit as e:
+            code = e.code
+        return code, capsys.readouterr()
+
+    code, out = run(["study", "ecarte", "watching", "--deals", "200", "--json", "--quiet"])
+    res = json.loads(out.out)
+    assert code == 0 and res["players"]["trick_play"].startswith("search") and res["deals"] == 200
+    assert set(res["mean_gain"]) == {"value", "ci95", "n"} and res["by_count"][0]["side"] == "elder"
+    for bad in (["--deals", "0"], ["--read", "minds"], ["--rules", "nope"]):
+        code, out = run(["study", "ecarte", "watching", *bad])
+        assert code == 2 and len(out.err.strip().splitlines()) == 1 and "Traceback" not in out.err

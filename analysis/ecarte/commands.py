@@ -147,3 +147,25 @@ def classical_cmd(rules, rule, as_json):
 
     res = classical.compare(_rules(rules, rule))
     emit(res, as_json, classical.text(res))
+
+
+@study.command("watching", epilog="Examples:\n\n\b\n  salon study ecarte watching --deals 4000\n"
+                                  "  salon study ecarte watching --read all --rules classic --json")
+@click.option("--deals", default=4_000, show_default=True, callback=positive)
+@click.option("--read", type=click.Choice(["discards", "decisions", "all"]), default="discards", show_default=True,
+              help="What the reading searcher reads: the opponent's discards (EC-T7), his proposals, answers and "
+                   "kings, or all of it.")
+@click.option("--samples", default=20, show_default=True, callback=positive, help="Search samples per decision.")
+@click.option("--seed", default=0, show_default=True, callback=non_negative)
+@rules_options
+@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def watching_cmd(deals, read, samples, seed, rules, rule, threads, as_json, quiet):
+    """EC-T7: what a searching player gains by reading the opponent's exchanges (against the plain
+    searcher, the same deals, each side against the heuristic), and the hand behind each discard count."""
+    from analysis.ecarte.watching import as_json as to_json
+    from analysis.ecarte.watching import text, watching
+
+    res = watching(deals, seed, _rules(rules, rule), samples=samples, read=read, threads=threads, quiet=quiet)
+    emit(to_json(res), as_json, text(res))

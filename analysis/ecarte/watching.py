@@ -190,3 +190,34 @@ def watching(n: int, seed: int, rules="seed-de", samples: int = 20, read: str = 
         "dealt_strength": float(sum(tot[W_BY_COUNT + j * N_BY_COUNT + BC_BEFORE] for j in range(12))
                                 / (2 * m)) if m else float("nan"),
     }
+
+
+def as_json(res: dict) -> dict:
+    """The JSON form: Estimates as {"value", "ci95", "n"}, the tallies left out."""
+    def plain(v):
+        if hasattr(v, "to_dict"):
+            return v.to_dict()
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [plain(x) for x in v]
+        return float(v) if isinstance(v, np.floating) else v
+
+    return {"players": {"exchanges": "heuristic", "trick_play": f"search ({res['samples']} samples) against the "
+                        "heuristic"}, **{k: plain(v) for k, v in res.items() if k != "tallies"}}
+
+
+def text(res: dict) -> str:
+    """The gains, then the hand behind each first-round discard count."""
+    lines = [f"Reading the opponent's {res['read']} (search, {res['samples']} samples, against the heuristic; "
+             f"heuristic exchanges; {res['deals']:,} deals; fallback to a plain draw {res['fallback_rate']:.2%})",
+             f"  elder's gain:      {res['elder_gain']}", f"  the dealer's gain: {res['dealer_gain']}",
+             f"  mean per side:     {res['mean_gain']}",
+             f"By first-round discard count (every dealt hand's strength {res['dealt_strength']:.2f}; "
+             "a random hand holds 1.875 middle cards):",
+             "  side    threw  deals   strength before        after   trumps  middle cards after"]
+    for r in res["by_count"]:
+        b, m = r["strength_before"], r["middle_after"]
+        lines.append(f"  {r['side']:<7} {r['discarded']:>5} {r['deals']:>6}   {b.value:5.2f} [{b.lo:5.2f}, {b.hi:5.2f}]"
+                     f"  {r['strength_after']:5.2f}   {r['trumps_after']:5.2f}   {m.value:.2f} [{m.lo:.2f}, {m.hi:.2f}]")
+    return "\n".join(lines)
