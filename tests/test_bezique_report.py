@@ -124,6 +124,16 @@ def test_not_built_names_only_games_without_any_verdict(tmp_path):
     assert "Bezique: the variants side by side" not in md
 
 
+def test_html_escapes_values_and_markdown_does_not(tmp_path):
+    """A value with markup in it (a reading such as "strength < 9 & no king") is text in the HTML."""
+    tips = {"deals_per_study": 1, "seed": 0, "tips": []}
+    paths = write_report(_context(None, tips, ["<b>x</b> & y"]), str(tmp_path))
+    html = open(paths["html"], encoding="utf-8").read()
+    md = open(paths["markdown"], encoding="utf-8").read()
+    assert "&lt;b&gt;x&lt;/b&gt; &amp; y" in html and "<b>x</b>" not in html
+    assert "<b>x</b> & y" in md
+
+
 def test_budgets():
     quick, full = BUDGETS["quick"], BUDGETS["full"]
     assert 10_000 <= quick["bezique_deals"] <= 200_000 and quick["bezique_games"] <= 5_000

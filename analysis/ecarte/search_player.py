@@ -19,7 +19,9 @@ What the searcher knows about the opponent's hand:
 
 Each of these is "card c is not held" or "card c is held", so the consistent hands are exactly
 the required cards plus any subset of the right size of the allowed cards, and a uniform draw
-among them needs no rejection. Draws come from counter-based streams (``analysis/rng.py``) of
+among them needs no rejection. A searcher may also read the opponent's exchanges through his policy
+(his discards, proposals, answers and kings: ``search_inference.py``, EC-T7); then the hands are
+drawn from that posterior by rejection. Draws come from counter-based streams (``analysis/rng.py``) of
 the deal, one per searching player, so results do not depend on threads or chunking.
 
 The exchanges and kings are the kernel's own (``kernel.exchanges``, which also returns each

@@ -100,9 +100,10 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
 
 
 def write_report(context: dict, out_dir: str) -> dict[str, str]:
-    """Render the templates with ``context`` into ``index.html`` and ``README.md``; their paths."""
+    """Render the templates with ``context`` into ``index.html`` and ``README.md``; their paths.
+    The HTML escapes every value (a reading with "<" or "&" stays text); the Markdown does not."""
     env = Environment(loader=PackageLoader("analysis", "report/templates"),
-                      autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+                      autoescape=select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["f"] = lambda x, spec=".4f": "—" if x is None else format(x, spec)
     paths = {"html": os.path.join(out_dir, "index.html"), "markdown": os.path.join(out_dir, "README.md")}
     with open(paths["html"], "w", encoding="utf-8") as fh:
