@@ -330,6 +330,7 @@ def test_search_records_replay_the_branch_records_deals():
     from analysis.ecarte.equilibrium_search import branch_search_records
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.search_inference import COND_ALL, COND_TABLE
     from analysis.ecarte.strategy import _nets, hands
 
     rules = get_rules("classic")
@@ -349,11 +350,20 @@ def test_search_records_replay_the_branch_records_deals():
         heur = np.zeros((n, 3), dtype=np.int8)
         srch = np.zeros((n, 3), dtype=np.int8)
         viol = np.zeros(n, dtype=np.int64)
+        none = np.zeros(0, dtype=np.float64)
         branch_search_records(4, tasks, h.masks, h.class_of_rank, dealer_side, rules.to_array(), pa, pa, 4, other2,
-                              heur, srch, viol)
+                              heur, srch, viol, 0, none, none)
         assert np.array_equal(other, other2)
         assert np.array_equal(_nets()[cells.astype(np.int64)], heur)
         assert viol.sum() == 0 and np.abs(srch).max() <= 4
+        # Searchers reading the exchanges and the first decisions by (here random) chances: the
+        # heuristic's nets are untouched, and the inferences still never exclude the actual hand.
+        x = np.random.default_rng(1).random(len(info_sets().valid))
+        y = np.random.default_rng(2).random(len(info_sets().valid))
+        heur2, srch2 = np.zeros_like(heur), np.zeros_like(srch)
+        branch_search_records(4, tasks, h.masks, h.class_of_rank, dealer_side, rules.to_array(), pa, pa, 4,
+                              np.zeros(n, dtype=np.int32), heur2, srch2, viol, COND_ALL | COND_TABLE, x, y)
+        assert np.array_equal(heur, heur2) and viol.sum() == 0 and np.abs(srch2).max() <= 4
 
 
 @pytest.mark.parametrize("second", [0, 1])

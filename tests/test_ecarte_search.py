@@ -41,7 +41,9 @@ def scratch():
 
 NO_HIST = np.zeros(N_HIST, dtype=np.int64)
 PLAIN = HeuristicPolicy().to_array()
-READS_NOTHING = (0, 0, 0, NO_HIST, False, False, PLAIN)
+NO_PROBS = np.zeros(0, dtype=np.float64)
+NO_CLASSES = np.zeros(0, dtype=np.int64)
+READS_NOTHING = (0, 0, 0, NO_HIST, False, False, PLAIN, NO_PROBS, NO_CLASSES, 0)
 """search_inference's ``know`` for a searcher that reads nothing from the exchanges."""
 
 
@@ -188,7 +190,7 @@ def test_heuristic_play_is_the_kernels():
                 table = S.value_table(0, 0, r)
                 _, _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, int(must == "true"), table,
                                                     0, 0, 1, 1, np.uint64(0), np.uint64(0), sums, vals, rec,
-                                                    pe, pe, NO_HIST, 0, 0)
+                                                    pe, pe, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
                 _, want = K.play_tricks(e, d, turnup >> 3, np.uint64(0), r, pe, pe, out, True)
                 assert tricks == want
                 assert list(rec[:10]) == list(out[K.O_TRICKS:K.O_TRICKS + 10])
@@ -227,7 +229,7 @@ def test_search_plays_only_legal_cards_and_its_constraints_hold(must, policies):
         st = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(3)))
         st_d = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(4)))
         _, _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, must, table, 4, 4, 1, 1, st, st_d,
-                                            sums, vals, rec, pe, pd, NO_HIST, 0, 0)
+                                            sums, vals, rec, pe, pd, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
         assert rec[Q.REC_VIOLATIONS] == 0
         assert replay_is_legal(e, d, turnup, rec, must) == tricks
 
@@ -351,10 +353,10 @@ def test_fully_informed_players_reach_the_double_dummy_value():
             value = S.solve(elder, dealer, turnup >> 3, True, 0, must, table)
             st = np.uint64(stream_start(np.uint64(6), np.uint64(i), np.uint64(2)))
             _, _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, rest, ann, must, table, 30, 30, 1, 1,
-                                                st, st, sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0)
+                                                st, st, sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
             assert S.unpack_table(table)[tricks] == value
             _, _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, 0, ann, must, table, 30, 0, 1, 1,
-                                                st, np.uint64(0), sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0)
+                                                st, np.uint64(0), sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
             assert S.unpack_table(table)[tricks] >= value
 
 

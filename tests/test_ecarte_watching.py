@@ -29,6 +29,9 @@ from analysis.errors import InputError
 from analysis.rng import EMPTY_HALF, stream_start
 from analysis.stats import chi_square_check
 
+NO_PROBS = np.zeros(0, dtype=np.float64)
+NO_CLASSES = np.zeros(0, dtype=np.int64)
+
 
 def mask(cards) -> int:
     return sum(1 << c for c in cards)
@@ -98,13 +101,13 @@ def test_reading_the_exchange_draws_the_exact_posterior(k, final, with_play):
     got, plain = Counter(), Counter()
     fallbacks = 0
     for _ in range(20_000):
-        know = (COND_ALL, unseen & ~played, played, hist, True, False, pol)
+        know = (COND_ALL, unseen & ~played, played, hist, True, False, pol, NO_PROBS, NO_CLASSES, 0)
         st, hand, fell = sample_opponent(st, allowed, 0, size, know, t)
         st = np.uint64(st)
         fallbacks += fell
         if not fell:
             got[category(int(hand) | played, t)] += 1
-        st, hand, _ = sample_opponent(st, allowed, 0, size, (0, 0, 0, hist, True, False, pol), t)
+        st, hand, _ = sample_opponent(st, allowed, 0, size, (0, 0, 0, hist, True, False, pol, NO_PROBS, NO_CLASSES, 0), t)
         st = np.uint64(st)
         plain[category(int(hand) | played, t)] += 1
     assert fallbacks <= 20
@@ -185,3 +188,56 @@ def test_watching_command(capsys):
     for bad in (["--deals", "0"], ["--read", "minds"], ["--rules", "nope"]):
         code, out = run(["study", "ecarte", "watching", *bad])
         assert code == 2 and len(out.err.strip().splitlines()) == 1 and "Traceback" not in out.err
+
+
+def test_reading_mixed_first_answers_draws_the_exact_posterior():
+    """COND_TABLE: the dealer refused elder's first proposal, and refuses an information set with a
+    chance (here 0.9 with two trumps or more, else 0.05). Elder's draws of the dealer's hand follow
+    the forward enumeration of every dealer hand weighted by that chance (its information set
+    computed here from the class table and the bucket's definition), and the plain draws do not."""
+    from analysis.bits import rank_of_mask
+    from analysis.ecarte.search_inference import COND_TABLE
+    from analysis.ecarte.strategy import hands
+
+    h = hands()
+    refuse = np.array([0.9 if bin(int(h.masks[i // 3]) & 0xFF).count("1") >= 2 else 0.05
+                       for i in range(3 * len(h.masks))])
+    rng = random.Random(5)
+    t, r = 1, 4  # hearts, the ace turned
+    turnup = 8 * t + r
+    own = rng.sample([c for c in range(32) if c != turnup], 5)
+    unseen = mask(c for c in range(32) if c != turnup and c not in own)
+
+    def info_set(hand):
+        rel = ((hand >> (8 * t)) | (hand << (32 - 8 * t))) & 0xFFFFFFFF
+        trumps = rel & 0xFF
+        bucket = 0 if r == 7 else 1 if trumps == 0 or r > trumps.bit_length() - 1 else 2
+        return int(h.class_of_rank[rank_of_mask(rel)]) * 3 + bucket
+
+    exact = Counter()
+    for dealt in combinations([c for c in range(32) if unseen >> c & 1], 5):
+        o = mask(dealt)
+        exact[category(o, t)] += refuse[info_set(o)]
+    total = sum(exact.values())
+    hist = np.zeros(N_HIST, dtype=np.int64)
+    hist[H_ROUNDS], hist[H_FINAL] = 0, FINAL_REFUSED
+    pol = HeuristicPolicy().to_array()
+    know = (COND_TABLE, unseen, 0, hist, False, False, pol, refuse, h.class_of_rank.astype(np.int64), r)
+    st = np.uint64(stream_start(np.uint64(6), np.uint64(0), np.uint64(2)))
+    got, plain = Counter(), Counter()
+    for _ in range(20_000):
+        st, hand, fell = sample_opponent(st, unseen, 0, 5, know, t)
+        st = np.uint64(st)
+        assert not fell
+        got[category(int(hand), t)] += 1
+        st, hand, _ = sample_opponent(st, unseen, 0, 5, (0, *know[1:]), t)
+        st = np.uint64(st)
+        plain[category(int(hand), t)] += 1
+    big = [c for c in sorted(exact) if exact[c] / total * 20_000 >= 5]
+    probs = [exact[c] / total for c in big] + [1 - sum(exact[c] for c in big) / total]
+
+    def counts(cnt):
+        return [cnt[c] for c in big] + [sum(cnt.values()) - sum(cnt[c] for c in big)]
+
+    assert chi_square_check(counts(got), probs).pvalue > 1e-4
+    assert chi_square_check(counts(plain), probs).pvalue < 1e-6

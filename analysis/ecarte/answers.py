@@ -199,6 +199,7 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
         from analysis.ecarte.equilibrium_search import check
 
         obj["search_check"] = check(eq, search_sets, SEARCH_DEALS, SEARCH_SAMPLES, seed, r, pol, threads)
+        obj["search_check"].pop("per_set")  # per-set arrays, for paired comparisons in Python
     with open(os.path.join(out, f"ecarte_equilibrium_{r.name}_summary.json"), "w") as f:
         json.dump(obj, f, indent=1)
     ex = obj["exploitability"]

@@ -19,6 +19,7 @@ from analysis.ecarte.exchange_kernel import N_HIST
 from analysis.ecarte.kernel import O_DEALER_POINTS, O_ELDER_POINTS, play_hand, uses_choices
 from analysis.ecarte.policies import P_FORCE_SECOND
 from analysis.ecarte.search_check import LANE_CHECK_DEALER, LANE_CHECK_ELDER, play_two_ways
+from analysis.ecarte.search_inference import COND_ALL, COND_TABLE
 from analysis.ecarte.search_player import N_RECORD
 from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of
 from analysis.rng import stream_start
@@ -26,10 +27,13 @@ from analysis.rng import stream_start
 
 @njit(cache=True, parallel=True)
 def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, samples, other,
-                          heuristic, search, violations):
+                          heuristic, search, violations, cond, pe_probs, pd_probs):
     """As ``branch_kernel.branch_records`` (same tasks and deals), writing elder's net per branch
     under heuristic trick play and under both players searching (int8, (n, 3) each) and the
-    searchers' violations (inferences that exclude the actual hand: always 0)."""
+    searchers' violations (inferences that exclude the actual hand: always 0). The searchers read
+    ``cond`` of the other's exchanges (search_inference): under COND_TABLE the first proposal and
+    answer by the equilibrium's chances ``pe_probs`` (elder proposes) and ``pd_probs`` (the dealer
+    refuses) per information set."""
     nt = tasks.shape[0]
     useed = np.uint64(seed)
     choices = uses_choices(pe, pd)
@@ -58,18 +62,22 @@ def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, ru
                     pe_b = e_play if br == BK.PLAYED else e_propose
                     pd_b = d_refuse if br == BK.REFUSED else d_accept
                     h, s, v, _ = play_two_ways(deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_b, pd_b,
-                                               samples, st_e, st_d, out, sums, vals, rec, hist)
+                                               samples, st_e, st_d, out, sums, vals, rec, hist, cond, pe_probs,
+                                               pd_probs, class_of_rank)
                     heuristic[at, br] = h
                     search[at, br] = s
                     violations[at] += v
     return 0
 
 
-def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, threads: int | None = None) -> dict:
+def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, threads: int | None = None,
+          read: bool = False) -> dict:
     """Per side, ``sets`` information sets drawn by weight (with replacement), ``deals`` deals each
     (the fitted deals' streams: seed and seed + 1): the solution's value under heuristic and search
     play, and what the solution's decisions lose under search play (plug-in and cross-fitted, as
-    on the held-out deals), with 95% intervals over the sets drawn."""
+    on the held-out deals), with 95% intervals over the sets drawn. ``read``: the searchers read the
+    other's exchanges (search_inference.COND_ALL) and his first proposal or answer by the
+    solution's chances (COND_TABLE); the per-set values are in ``per_set`` for paired comparisons."""
     from analysis.blocks import kernel_threads
     from analysis.ecarte.equilibrium import info_sets
     from analysis.ecarte.strategy import hands
@@ -77,8 +85,13 @@ def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, thr
     info = info_sets()
     h = hands()
     rng = np.random.default_rng([seed, 23])
-    out = {"sets_per_side": sets, "deals_per_set": deals, "samples": samples,
-           "search": f"both players search the tricks (PIMC on the double-dummy solver, {samples} samples)"}
+    cond = (COND_ALL | COND_TABLE) if read else 0
+    x = np.ascontiguousarray(eq.x, dtype=np.float64)
+    y = np.ascontiguousarray(eq.y, dtype=np.float64)
+    out = {"sets_per_side": sets, "deals_per_set": deals, "samples": samples, "reading": read,
+           "search": f"both players search the tricks (PIMC on the double-dummy solver, {samples} samples"
+                     + ("; each reads the other's proposal, answer and discards" if read else "") + ")",
+           "per_set": {}}
     for side, strat, opp in (("elder", eq.x, eq.y), ("dealer", eq.y, eq.x)):
         chosen = np.sort(rng.choice(len(info.weight), size=sets, p=info.weight))
         tasks = np.array([(s, 0, deals, k * deals) for k, s in enumerate(chosen.tolist())], dtype=np.int64)
@@ -89,7 +102,8 @@ def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, thr
         pa = policy.to_array()
         with kernel_threads(threads):
             branch_search_records(seed + (side == "dealer"), tasks, h.masks, h.class_of_rank, side == "dealer",
-                                  rules.to_array(), pa, pa, samples, other, nets["heuristic"], nets["search"], viol)
+                                  rules.to_array(), pa, pa, samples, other, nets["heuristic"], nets["search"], viol,
+                                  cond, x, y)
         partner = other >> 1
         half = other & 1
         per = {}
@@ -112,6 +126,7 @@ def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, thr
             plug = np.maximum(q, 0) - x * q
             cross = 0.5 * (((qa > 0) - x) * qb + ((qb > 0) - x) * qa)
             per[play] = {"value": value.mean(axis=1), "q": q, "plugin": plug, "crossfit": cross}
+        out["per_set"][side] = {"value_search": per["search"]["value"], "q_search": per["search"]["q"]}
         d = per["search"]["value"] - per["heuristic"]["value"]
         agree = np.sign(per["search"]["q"]) == np.sign(per["heuristic"]["q"])
         out[side] = {"value_heuristic": _mean_ci(per["heuristic"]["value"]),

@@ -55,11 +55,13 @@ N_DECISION_TALLY = 14
 
 @njit(cache=True)
 def play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, samples, st_e, st_d, out, sums,
-                  vals, rec, hist):
+                  vals, rec, hist, cond, pe_probs, pd_probs, class_of_rank):
     """A dealt hand (``deck[11:]`` the stock) exchanged and its kings announced by the kernel (the
     steps of ``kernel.play_hand``), then its tricks played by the heuristic (``kernel.play_tricks``)
-    and by both players searching with ``samples`` draws; returns (elder's net with heuristic play,
-    with search play, the searchers' violations, the dealer refused)."""
+    and by both players searching with ``samples`` draws, each reading ``cond`` of the other's
+    exchanges (search_inference; the first decisions' chances ``pe_probs``/``pd_probs`` under
+    COND_TABLE); returns (elder's net with heuristic play, with search play, the searchers'
+    violations, the dealer refused)."""
     t = turnup >> 3
     (p, stc, stb, sto, e, d, rnd, ending, pwp, refused, proposed,
      e_disc, d_disc) = exchanges(deck, 11, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist)
@@ -71,7 +73,7 @@ def play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, sam
     table = value_table(pen_e, pen_d, rules)
     _, _, tricks = play_tricks_search(e, d, turnup, e_disc, d_disc, announced, rules[R_MUST_TRUMP_WHEN_VOID], table,
                                       samples, samples, pe[P_LEAD_TRUMPS], pd[P_LEAD_TRUMPS], st_e, st_d, sums, vals,
-                                      rec, pe, pd, hist, 0, 0)
+                                      rec, pe, pd, hist, cond, cond, pe_probs, pd_probs, class_of_rank)
     write_result(out, turnup, tricks, ending, rnd, announced, p - 11, proposed, pwp, refused, rules)
     net_s = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     return net_h, net_s, rec[REC_VIOLATIONS], ending
@@ -96,6 +98,8 @@ def search_decision_block(seed, starts, counts, hands, dealer_table, rules, pe, 
         vals = np.zeros(32, dtype=np.int64)
         rec = np.zeros(N_RECORD, dtype=np.int64)
         hist = np.zeros(N_HIST, dtype=np.int64)
+        no_probs = np.zeros(0, dtype=np.float64)
+        no_classes = np.zeros(0, dtype=np.int64)
         codes = np.empty(5, dtype=np.int64)
         pe_a = pe.copy()
         pe_b = pe.copy()
@@ -118,9 +122,11 @@ def search_decision_block(seed, starts, counts, hands, dealer_table, rules, pe, 
                 for k in range(32):
                     deck2[k] = deck[k]
                 ha, sa, va, _ = play_two_ways(deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_a, pd_a,
-                                              samples, st_e, st_d, out, sums, vals, rec, hist)
+                                              samples, st_e, st_d, out, sums, vals, rec, hist, 0,
+                                              no_probs, no_probs, no_classes)
                 hb, sb, vb, refused = play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, my_rules, pe_b, pd_b,
-                                                    samples, st_e, st_d, out, sums, vals, rec, hist)
+                                                    samples, st_e, st_d, out, sums, vals, rec, hist, 0,
+                                              no_probs, no_probs, no_classes)
                 dh = hb - ha
                 ds = sb - sa
                 row[DC_N] += 1

@@ -19,14 +19,17 @@ probability proportional to its posterior weight: the draws that are kept are ex
 posterior. After ``tries`` rejections it keeps the last plain draw (counted as a fallback).
 
 ``cond`` chooses what is read: COND_DISCARDS (each round's discards, as his policy would throw
-them) and COND_DECISIONS (his proposals and answers, and a king his policy would have announced).
-0 is the plain sampler, drawing exactly what it draws.
+them), COND_DECISIONS (his proposals and answers, and a king his policy would have announced), and
+COND_TABLE (the first proposal or answer by his equilibrium chances: a hand is kept with the chance
+that its information set decides as seen, so the draws stay exact for mixed decisions). 0 is the
+plain sampler, drawing exactly what it draws.
 """
 from __future__ import annotations
 
 from numba import njit
 
-from analysis.bits import nth_bit, popcount
+from analysis.bits import nth_bit, popcount, rank_of_mask
+from analysis.ecarte.branch_kernel import N_BUCKETS, turnup_bucket
 from analysis.ecarte.exchange_kernel import (
     FINAL_NONE,
     FINAL_REFUSED,
@@ -49,6 +52,9 @@ from analysis.rng import below
 COND_DISCARDS = 1
 COND_DECISIONS = 2
 COND_ALL = COND_DISCARDS | COND_DECISIONS
+COND_TABLE = 4
+"""The first proposal and answer read from the equilibrium's chances (``probs``) instead of the
+policy, which in the equilibrium's branches only forces them."""
 TRIES = 4000
 """Rejected draws before a searcher falls back to the plain sampler for one sample. A history
 drawn at random fits rarely (about 1 in 400 for a hand that threw two and proposed again), so the
@@ -76,20 +82,39 @@ def sample_hidden(st, allowed, required, size):
 
 
 @njit(cache=True, inline="always")
-def _decision_fits(pol, hand, t, rnd, opp_is_elder, proposed_or_refused):
-    """Whether the policy, holding ``hand`` at round ``rnd``, decides as seen: for elder, proposing
-    (True) or playing; for the dealer, refusing (True) or accepting. A random policy fits all."""
+def info_set_of(hand, t, turnup_rank, class_of_rank):
+    """The proposal game's information set of a hand (branch_kernel: its class up to suit symmetry,
+    trumps moved to lane 0, times 3 plus the turn-up's bucket)."""
+    sh = 8 * t
+    rel = ((hand >> sh) | (hand << (32 - sh))) & 0xFFFFFFFF
+    return class_of_rank[rank_of_mask(rel)] * N_BUCKETS + turnup_bucket(rel, turnup_rank)
+
+
+@njit(cache=True, inline="always")
+def _decision_fits(st, pol, hand, t, rnd, opp_is_elder, proposed_or_refused, table, probs, class_of_rank,
+                   turnup_rank):
+    """(stream state, whether the opponent, holding ``hand`` at round ``rnd``, decides as seen): for
+    elder, proposing (True) or playing; for the dealer, refusing (True) or accepting. By his policy
+    (a random policy fits all), or with ``table`` in the first round by ``probs`` (his chance of
+    proposing / refusing per information set): then the hand is kept with that chance."""
+    if table and rnd == 0:
+        p = probs[info_set_of(hand, t, turnup_rank, class_of_rank)]
+        if not proposed_or_refused:
+            p = 1.0 - p
+        st, u = below(st, 1 << 30)
+        return st, u < p * (1 << 30)
     d = elder_proposes(pol, hand, t, rnd) if opp_is_elder else dealer_refuses(pol, hand, t, rnd)
-    return d < 0 or (d == 1) == proposed_or_refused
+    return st, d < 0 or (d == 1) == proposed_or_refused
 
 
 @njit(cache=True)
-def backstory_fits(st, o, pool, t, hist, opp_is_elder, opp_announced, pol, cond):
+def backstory_fits(st, o, pool, t, hist, opp_is_elder, opp_announced, pol, cond, probs, class_of_rank, turnup_rank):
     """Draw one history of the opponent's exchanges ending in his hand ``o`` (all his cards after
     the exchanges, the ones played included), his discards from ``pool`` (the cards the searcher
     has not seen, outside ``o``); returns (stream state, whether his policy makes it)."""
-    decisions = (cond & 2) != 0
-    discards = (cond & 1) != 0 and pol[P_KIND] != KIND_RANDOM
+    decisions = (cond & COND_DECISIONS) != 0
+    table = (cond & COND_TABLE) != 0
+    discards = (cond & COND_DISCARDS) != 0 and pol[P_KIND] != KIND_RANDOM
     rounds = hist[H_ROUNDS]
     final = hist[H_FINAL]
     if decisions:
@@ -97,10 +122,11 @@ def backstory_fits(st, o, pool, t, hist, opp_is_elder, opp_announced, pol, cond)
         if (not opp_announced and pol[P_KIND] != KIND_RANDOM and pol[P_ANNOUNCE_KING]
                 and (o >> king) & 1):
             return st, False
-        if final != FINAL_NONE:
-            if opp_is_elder and not _decision_fits(pol, o, t, rounds, True, final == FINAL_REFUSED):
-                return st, False
-            if not opp_is_elder and final == FINAL_REFUSED and not _decision_fits(pol, o, t, rounds, False, True):
+    if final != FINAL_NONE and (decisions or (table and rounds == 0)):
+        if opp_is_elder or final == FINAL_REFUSED:
+            st, fits = _decision_fits(st, pol, o, t, rounds, opp_is_elder, final == FINAL_REFUSED, table, probs,
+                                      class_of_rank, turnup_rank)
+            if not fits:
                 return st, False
     h = o
     for r in range(rounds - 1, -1, -1):
@@ -116,8 +142,12 @@ def backstory_fits(st, o, pool, t, hist, opp_is_elder, opp_announced, pol, cond)
                 hi = hist[base + HR_EHI] if opp_is_elder else hist[base + HR_DHI]
                 if policy_discard(pol, h, t, lo, hi, r) != thrown:
                     return st, False
-        if decisions and not _decision_fits(pol, h, t, r, opp_is_elder, opp_is_elder):
-            return st, False
+        if decisions or (table and r == 0):
+            # Elder proposed in every accepted round; the dealer accepted.
+            st, fits = _decision_fits(st, pol, h, t, r, opp_is_elder, opp_is_elder, table, probs, class_of_rank,
+                                      turnup_rank)
+            if not fits:
+                return st, False
     return st, True
 
 
@@ -125,14 +155,16 @@ def backstory_fits(st, o, pool, t, hist, opp_is_elder, opp_announced, pol, cond)
 def sample_opponent(st, allowed, required, size, know, t):
     """(stream state, hand, 1 if it fell back to a plain draw): the opponent's remaining hand drawn
     from the posterior (module docstring). ``know`` = (cond, cards unseen by the searcher, cards the
-    opponent played, hist, opponent is elder, he announced the king, his policy array)."""
-    cond, unseen, opp_played, hist, opp_is_elder, opp_announced, pol = know
+    opponent played, hist, opponent is elder, he announced the king, his policy array, his first
+    decision's chances per information set, the classes of the hands by rank, the turn-up's rank);
+    the last three are read only under COND_TABLE."""
+    cond, unseen, opp_played, hist, opp_is_elder, opp_announced, pol, probs, class_of_rank, turnup_rank = know
     st, hand = sample_hidden(st, allowed, required, size)
     if cond == 0:
         return st, hand, 0
     for _ in range(TRIES):
         st, fits = backstory_fits(st, hand | opp_played, unseen & ~hand, t, hist, opp_is_elder, opp_announced, pol,
-                                  cond)
+                                  cond, probs, class_of_rank, turnup_rank)
         if fits:
             return st, hand, 0
         st, hand = sample_hidden(st, allowed, required, size)

@@ -138,7 +138,8 @@ def choose_card(st, own, led, opp_size, allowed, required, mover_is_elder, et, t
 
 @njit(cache=True)
 def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, table, e_samples, d_samples,
-                       e_lead_trumps, d_lead_trumps, st_e, st_d, sums, vals, rec, pe, pd, hist, e_cond, d_cond):
+                       e_lead_trumps, d_lead_trumps, st_e, st_d, sums, vals, rec, pe, pd, hist, e_cond, d_cond,
+                       pe_probs, pd_probs, class_of_rank):
     """The five tricks of a post-exchange position, each player searching (samples > 0) or playing
     the kernel's heuristic (samples 0); returns (elder's stream state, the dealer's, elder's tricks).
 
@@ -152,7 +153,9 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
 
     ``e_cond``/``d_cond``: what elder's / the dealer's search reads from the exchanges
     (search_inference: the history ``hist`` that ``exchanges`` wrote, the opponent's policy array
-    ``pd``/``pe`` as his model); 0 reads nothing."""
+    ``pd``/``pe`` as his model); 0 reads nothing. Under COND_TABLE the first proposal is read from
+    ``pe_probs`` (elder's chance of proposing per information set) and the first answer from
+    ``pd_probs`` (the dealer's chance of refusing), the sets numbered through ``class_of_rank``."""
     t = turnup >> 3
     king = 8 * t + 7
     known_e = e_out | (1 << turnup)
@@ -187,12 +190,12 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
                 violations += 0 if ((hand_f & ~(allowed | req)) == 0 and (hand_f & req) == req) else 1
                 if elder_leads:
                     know = (e_cond, ALL_CARDS & ~hand_l & ~known_e & ~played, played_d, hist, False,
-                            (announced & 2) != 0, pd)
+                            (announced & 2) != 0, pd, pd_probs, class_of_rank, turnup & 7)
                     st_e, led = choose_card(st_e, hand_l, -1, popcount(hand_f), allowed, req, True, etricks, t,
                                             must, table, l_samples, led, sums, vals, know, rec)
                 else:
                     know = (d_cond, ALL_CARDS & ~hand_l & ~known_d & ~played, played_e, hist, True,
-                            (announced & 1) != 0, pe)
+                            (announced & 1) != 0, pe, pe_probs, class_of_rank, turnup & 7)
                     st_d, led = choose_card(st_d, hand_l, -1, popcount(hand_f), allowed, req, False, etricks, t,
                                             must, table, l_samples, led, sums, vals, know, rec)
             played |= 1 << led
@@ -207,12 +210,12 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
                 violations += 0 if ((opp & ~(allowed | req)) == 0 and (opp & req) == req) else 1
                 if elder_leads:
                     know = (d_cond, ALL_CARDS & ~hand_f & ~known_d & ~played, played_e | (1 << led), hist, True,
-                            (announced & 1) != 0, pe)
+                            (announced & 1) != 0, pe, pe_probs, class_of_rank, turnup & 7)
                     st_d, fol = choose_card(st_d, hand_f, led, popcount(opp), allowed, req, False, etricks,
                                             t, must, table, f_samples, fol, sums, vals, know, rec)
                 else:
                     know = (e_cond, ALL_CARDS & ~hand_f & ~known_e & ~played, played_d | (1 << led), hist, False,
-                            (announced & 2) != 0, pd)
+                            (announced & 2) != 0, pd, pd_probs, class_of_rank, turnup & 7)
                     st_e, fol = choose_card(st_e, hand_f, led, popcount(opp), allowed, req, True, etricks,
                                             t, must, table, f_samples, fol, sums, vals, know, rec)
             if elder_leads:

@@ -47,6 +47,8 @@ def search_chunk(useed, start, count, rules, pe, pd, samples):
     vals = np.zeros(32, dtype=np.int64)
     rec = np.zeros(N_RECORD, dtype=np.int64)
     hist = np.zeros(N_HIST, dtype=np.int64)
+    no_probs = np.zeros(0, dtype=np.float64)
+    no_classes = np.zeros(0, dtype=np.int64)
     row = np.zeros(N_SEARCH_TALLY, dtype=np.int64)
     choices = uses_choices(pe, pd)
     must = rules[R_MUST_TRUMP_WHEN_VOID]
@@ -66,14 +68,17 @@ def search_chunk(useed, start, count, rules, pe, pd, samples):
         kings = (announced & 1) - (announced >> 1) - (1 if (turnup & 7) == 7 else 0)
         none = np.uint64(0)
         _, _, ta = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, 0, 0,
-                                      e_lead, d_lead, none, none, sums, vals, rec, pe, pd, hist, 0, 0)
+                                      e_lead, d_lead, none, none, sums, vals, rec, pe, pd, hist, 0, 0,
+                                      no_probs, no_probs, no_classes)
         st = stream_start(useed, ui, np.uint64(LANE_ELDER_SEARCH))
         _, _, tb = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, samples, 0,
-                                      e_lead, d_lead, st, none, sums, vals, rec, pe, pd, hist, 0, 0)
+                                      e_lead, d_lead, st, none, sums, vals, rec, pe, pd, hist, 0, 0,
+                                      no_probs, no_probs, no_classes)
         row[ST_VIOLATIONS] += rec[REC_VIOLATIONS]
         st = stream_start(useed, ui, np.uint64(LANE_DEALER_SEARCH))
         _, _, tc = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, 0, samples,
-                                      e_lead, d_lead, none, st, sums, vals, rec, pe, pd, hist, 0, 0)
+                                      e_lead, d_lead, none, st, sums, vals, rec, pe, pd, hist, 0, 0,
+                                      no_probs, no_probs, no_classes)
         row[ST_VIOLATIONS] += rec[REC_VIOLATIONS]
         a = table_value(table, ta) + kings
         b = table_value(table, tb) + kings

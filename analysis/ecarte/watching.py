@@ -60,6 +60,8 @@ def watching_chunk(useed, start, count, rules, pe, pd, samples, cond):
     vals = np.zeros(32, dtype=np.int64)
     rec = np.zeros(N_RECORD, dtype=np.int64)
     hist = np.zeros(N_HIST, dtype=np.int64)
+    no_probs = np.zeros(0, dtype=np.float64)
+    no_classes = np.zeros(0, dtype=np.int64)
     row = np.zeros(N_WATCH_TALLY, dtype=np.int64)
     must = rules[R_MUST_TRUMP_WHEN_VOID]
     e_lead = pe[P_LEAD_TRUMPS]
@@ -84,7 +86,8 @@ def watching_chunk(useed, start, count, rules, pe, pd, samples, cond):
             _, _, tricks = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table,
                                               samples if elder_searches else 0, 0 if elder_searches else samples,
                                               e_lead, d_lead, st, st, sums, vals, rec, pe, pd, hist,
-                                              c if elder_searches else 0, 0 if elder_searches else c)
+                                              c if elder_searches else 0, 0 if elder_searches else c, no_probs,
+                                              no_probs, no_classes)
             nets[j] = table_value(table, tricks) + kings
             row[W_VIOLATIONS] += rec[REC_VIOLATIONS]
             row[W_FALLBACKS] += rec[REC_FALLBACKS]
