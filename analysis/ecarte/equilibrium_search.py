@@ -15,12 +15,11 @@ import numpy as np
 from numba import njit, prange
 
 from analysis.ecarte import branch_kernel as BK
-from analysis.ecarte.exchange_kernel import N_HIST
 from analysis.ecarte.kernel import O_DEALER_POINTS, O_ELDER_POINTS, play_hand, uses_choices
 from analysis.ecarte.policies import P_FORCE_SECOND
 from analysis.ecarte.search_check import LANE_CHECK_DEALER, LANE_CHECK_ELDER, play_two_ways
 from analysis.ecarte.search_inference import COND_ALL, COND_TABLE
-from analysis.ecarte.search_player import N_RECORD
+from analysis.ecarte.search_player import search_scratch
 from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of
 from analysis.rng import stream_start
 
@@ -40,10 +39,7 @@ def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, ru
     groups = min(nt, GROUPS)
     for g in prange(groups):
         deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = BK.branch_scratch(rules, pe, pd)
-        sums = np.zeros(32, dtype=np.int64)
-        vals = np.zeros(32, dtype=np.int64)
-        rec = np.zeros(N_RECORD, dtype=np.int64)
-        hist = np.zeros(N_HIST, dtype=np.int64)
+        sums, vals, rec, hist, _, _ = search_scratch()
         for t in range(g, nt, groups):
             info = tasks[t, 0]
             fixed = masks[info // BK.N_BUCKETS]

@@ -13,7 +13,6 @@ import numpy as np
 from numba import njit, prange
 
 from analysis.bits import rank_of_mask
-from analysis.ecarte.exchange_kernel import N_HIST
 from analysis.ecarte.kernel import (
     O_DEALER_POINTS,
     O_ELDER_POINTS,
@@ -27,7 +26,7 @@ from analysis.ecarte.kernel import (
 )
 from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE, P_LEAD_TRUMPS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
-from analysis.ecarte.search_player import N_RECORD, REC_VIOLATIONS, play_tricks_search
+from analysis.ecarte.search_player import REC_VIOLATIONS, play_tricks_search, search_scratch
 from analysis.ecarte.solver import value_table
 from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of, item_streams, scratch, turnup_for
 from analysis.errors import InputError
@@ -94,12 +93,7 @@ def search_decision_block(seed, starts, counts, hands, dealer_table, rules, pe, 
     for g in prange(groups):
         # Private arrays per group (see table_kernel.GROUPS and kernel.hands_block).
         deck, deck2, out, row, my_rules = scratch(rules, N_DECISION_TALLY)
-        sums = np.zeros(32, dtype=np.int64)
-        vals = np.zeros(32, dtype=np.int64)
-        rec = np.zeros(N_RECORD, dtype=np.int64)
-        hist = np.zeros(N_HIST, dtype=np.int64)
-        no_probs = np.zeros(0, dtype=np.float64)
-        no_classes = np.zeros(0, dtype=np.int64)
+        sums, vals, rec, hist, no_probs, no_classes = search_scratch()
         codes = np.empty(5, dtype=np.int64)
         pe_a = pe.copy()
         pe_b = pe.copy()

@@ -33,9 +33,11 @@ Its two uses are ``search_strength.py`` (search against the heuristic) and ``sea
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from analysis.bits import lowest_bit, popcount
+from analysis.ecarte.exchange_kernel import N_HIST
 from analysis.ecarte.kernel import beats, heuristic_follow, heuristic_lead, legal_follows, weakest
 from analysis.ecarte.search_inference import sample_hidden, sample_opponent  # noqa: F401  (re-exported)
 from analysis.ecarte.solver import INF, lead_value, run_top, run_tops, value_after
@@ -49,6 +51,15 @@ samples that fell back to a plain draw (search_inference.sample_opponent) and of
 REC_VIOLATIONS = 10
 REC_FALLBACKS = 11
 REC_DRAWS = 12
+
+
+@njit(cache=True)
+def search_scratch():
+    """A searching kernel's private arrays: the two 32-entry sums, the play record, the exchange
+    history (exchange_kernel.N_HIST), and the empty chances and classes of a searcher that does not
+    read the equilibrium (search_inference.COND_TABLE)."""
+    return (np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), np.zeros(N_RECORD, dtype=np.int64),
+            np.zeros(N_HIST, dtype=np.int64), np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64))
 
 
 @njit(cache=True, inline="always")

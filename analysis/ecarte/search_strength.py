@@ -13,16 +13,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analysis.ecarte.exchange_kernel import N_HIST
 from analysis.ecarte.kernel import announce_kings, deal, exchanges, penalties, uses_choices
 from analysis.ecarte.policies import KIND_HEURISTIC, P_KIND, P_LEAD_TRUMPS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.search_player import (
     LANE_DEALER_SEARCH,
     LANE_ELDER_SEARCH,
-    N_RECORD,
     REC_VIOLATIONS,
     play_tricks_search,
+    search_scratch,
 )
 from analysis.ecarte.solver import table_value, value_table
 from analysis.errors import InputError
@@ -43,12 +42,7 @@ N_SEARCH_TALLY = 17
 def search_chunk(useed, start, count, rules, pe, pd, samples):
     """The tally row (ST_*) of deals start..start+count-1 (the body of the block's loop)."""
     deck = np.empty(32, dtype=np.int8)
-    sums = np.zeros(32, dtype=np.int64)
-    vals = np.zeros(32, dtype=np.int64)
-    rec = np.zeros(N_RECORD, dtype=np.int64)
-    hist = np.zeros(N_HIST, dtype=np.int64)
-    no_probs = np.zeros(0, dtype=np.float64)
-    no_classes = np.zeros(0, dtype=np.int64)
+    sums, vals, rec, hist, no_probs, no_classes = search_scratch()
     row = np.zeros(N_SEARCH_TALLY, dtype=np.int64)
     choices = uses_choices(pe, pd)
     must = rules[R_MUST_TRUMP_WHEN_VOID]

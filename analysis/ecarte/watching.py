@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from analysis.bits import popcount
 from analysis.ecarte.deal_kernel import strength
-from analysis.ecarte.exchange_kernel import H_ROUND0, H_ROUNDS, HR_DK, HR_EK, N_HIST
+from analysis.ecarte.exchange_kernel import H_ROUND0, H_ROUNDS, HR_DK, HR_EK
 from analysis.ecarte.kernel import announce_kings, deal, exchanges, penalties
 from analysis.ecarte.policies import KIND_HEURISTIC, P_KIND, P_LEAD_TRUMPS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
@@ -24,11 +24,11 @@ from analysis.ecarte.search_inference import COND_ALL, COND_DECISIONS, COND_DISC
 from analysis.ecarte.search_player import (
     LANE_DEALER_SEARCH,
     LANE_ELDER_SEARCH,
-    N_RECORD,
     REC_DRAWS,
     REC_FALLBACKS,
     REC_VIOLATIONS,
     play_tricks_search,
+    search_scratch,
 )
 from analysis.ecarte.solver import table_value, value_table
 from analysis.errors import InputError
@@ -56,12 +56,7 @@ CONDS = {"discards": COND_DISCARDS, "decisions": COND_DECISIONS, "all": COND_ALL
 def watching_chunk(useed, start, count, rules, pe, pd, samples, cond):
     """The tally row (W_*) of deals start..start+count-1."""
     deck = np.empty(32, dtype=np.int8)
-    sums = np.zeros(32, dtype=np.int64)
-    vals = np.zeros(32, dtype=np.int64)
-    rec = np.zeros(N_RECORD, dtype=np.int64)
-    hist = np.zeros(N_HIST, dtype=np.int64)
-    no_probs = np.zeros(0, dtype=np.float64)
-    no_classes = np.zeros(0, dtype=np.int64)
+    sums, vals, rec, hist, no_probs, no_classes = search_scratch()
     row = np.zeros(N_WATCH_TALLY, dtype=np.int64)
     must = rules[R_MUST_TRUMP_WHEN_VOID]
     e_lead = pe[P_LEAD_TRUMPS]
