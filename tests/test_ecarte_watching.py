@@ -16,8 +16,10 @@ from analysis.ecarte.exchange_kernel import (
     H_FINAL,
     H_ROUND0,
     H_ROUNDS,
+    HR_DK,
     HR_EHI,
     HR_EK,
+    HR_SIZE,
     N_HIST,
 )
 from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
@@ -143,8 +145,8 @@ def test_exchanges_write_their_history():
             got = outs[1]
             rounds = int(hist[H_ROUNDS])
             assert rounds == got[6]
-            ek = sum(int(hist[H_ROUND0 + 5 * j + HR_EK]) for j in range(rounds))
-            dk = sum(int(hist[H_ROUND0 + 5 * j + 2]) for j in range(rounds))
+            ek = sum(int(hist[H_ROUND0 + HR_SIZE * j + HR_EK]) for j in range(rounds))
+            dk = sum(int(hist[H_ROUND0 + HR_SIZE * j + HR_DK]) for j in range(rounds))
             assert ek == bin(got[11]).count("1") and dk == bin(got[12]).count("1")
             assert (hist[H_FINAL] == FINAL_REFUSED) == (got[7] == 1)
             assert got[8] == 0 or hist[H_FINAL] == FINAL_PLAYED
