@@ -264,11 +264,12 @@ def bench_text(res: dict) -> str:
     text = "\n".join(
         f"{r['game']}: {r['threads']} thread(s) {r['deals_per_s']:,.0f} deals/s · reference "
         f"{r['reference_deals_per_s']:,.0f} deals/s · speedup per thread {r['speedup_vs_reference']:,.0f}×"
-        for r in res["results"] + res.get("learned", {}).get("results", []))
-    if "learned" in res:
-        ratios = [f"{lr['deals_per_s'] / r['deals_per_s']:.2f} at {r['threads']} thread(s)"
-                  for r, lr in zip(res["results"], res["learned"]["results"], strict=True)]
-        text += "\npiquet learned exchange / heuristic exchange, same run: " + ", ".join(ratios)
+        for r in res["results"] + res.get("learned", {}).get("results", []) + res.get("learned-fast", {}).get("results", []))
+    for name in ("learned", "learned-fast"):
+        if name in res:
+            ratios = [f"{lr['deals_per_s'] / r['deals_per_s']:.2f} at {r['threads']} thread(s)"
+                      for r, lr in zip(res["results"], res[name]["results"], strict=True)]
+            text += f"\npiquet {name} exchange / heuristic exchange, same run: " + ", ".join(ratios)
     if "solver" in res:
         text += (f"\necarte double-dummy solver: {res['solver']['solves_per_s']:,.0f} solves/s (random 5-card "
                  "positions, 1 thread)")

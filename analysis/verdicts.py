@@ -50,8 +50,8 @@ class Verdict:
             if isinstance(p, dict) and "kind" not in p:
                 continue  # not a player: e.g. the options a study varies (Bezique's "options")
             k = p.get("kind", "?") if isinstance(p, dict) else str(p)
-            if isinstance(p, dict) and p.get("exchange") == "learned":
-                k += " with the learned exchange"
+            if isinstance(p, dict) and p.get("exchange") in ("learned", "learned-fast"):
+                k += f" with the {p['exchange']} exchange"
             if k not in kinds:
                 kinds.append(k)
         return ", ".join(kinds)

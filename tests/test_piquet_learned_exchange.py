@@ -12,23 +12,34 @@ import pytest
 
 from analysis.piquet import kernel as K
 from analysis.piquet import reference as ref
-from analysis.piquet.learned_exchange import (
+from analysis.piquet.learned_choice import (
+    KEPT_FEATURES,
     MODEL_SIZE,
+    N_KEPT,
+    SCORER_SIZE,
+    kept_matrix,
+    learned_discard,
+    learned_tables,
+    ordering_discard,
+)
+from analysis.piquet.learned_exchange import (
     MODELS,
     N_COUNTS,
     N_FEATURES,
     N_G,
+    ORDER_SIZE,
     count_matrix,
     feature_matrix,
-    learned_discard,
-    learned_tables,
 )
 from analysis.piquet.learned_fit import (
     WEIGHTS_FILE,
+    choice_costs,
     feature_names,
     fit,
+    fit_scorer,
     greedy_costs,
     incidence,
+    least_squares,
     load_weights,
     objective,
 )
@@ -53,22 +64,74 @@ def test_kernel_features_equal_the_reference_reading():
         assert count_matrix(hand).tolist() == ref.learned_count_terms(hand), f"hand {hand:#x}"
 
 
-def test_one_sort_finds_the_best_score_over_every_legal_exchange():
-    """Any weights: the kernel's choice scores as high as the best of the C(12, k) exchanges, and the
-    reference's (same tie rule) is the same cards."""
+def test_kept_features_equal_the_reference_reading():
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        hand = random_hand(rng)
+        codes = [c for c in range(32) if hand >> c & 1]
+        thrown = np.array([sum(1 << c for c in rng.choice(codes, k, replace=False)) for k in (0, 1, 3, 5, 7)])
+        got = kept_matrix(hand, thrown).tolist()
+        assert got == [ref.learned_kept_features(hand & ~int(d), int(d)) for d in thrown], f"hand {hand:#x}"
+    assert N_KEPT == len(KEPT_FEATURES)
+
+
+def scorer_values(hand: int, lo: int, hi: int, wm: np.ndarray) -> dict[frozenset, int]:
+    """The scorer's value of every legal exchange, by brute force from the feature matrices."""
+    codes = [c for c in range(32) if hand >> c & 1]
+    w1, w2 = wm[ORDER_SIZE:ORDER_SIZE + ORDER_SIZE], wm[2 * ORDER_SIZE:]
+    u = feature_matrix(hand) @ w1[:N_FEATURES]
+    bias = w1[N_FEATURES:N_FEATURES + N_COUNTS] + w1[N_FEATURES + N_COUNTS:].reshape(N_COUNTS, N_G) @ count_matrix(hand)
+    combos = [combo for k in range(lo, hi + 1) for combo in itertools.combinations(range(12), k)]
+    thrown = np.array([sum(1 << codes[i] for i in combo) for combo in combos], dtype=np.int64)
+    kept = kept_matrix(hand, thrown) @ w2
+    return {frozenset(codes[i] for i in combo): int(sum(u[list(combo)]) + bias[len(combo)] + kept[o])
+            for o, combo in enumerate(combos)}
+
+
+def test_kernel_choice_equals_the_reference_and_no_move_improves_it():
+    """Any weights: the kernel's exchange is the reference's (candidates, then first-improvement
+    moves), legal, and no single swap, drop or addition raises the scorer's brute-force value."""
     rng = np.random.default_rng(5)
-    scratch = np.zeros(16, np.int32)
-    for t in range(300):
+    work = np.zeros(64, np.int32)
+    for t in range(150):
         w = rng.integers(-4000, 4000, size=len(MODELS) * MODEL_SIZE)
-        w[rng.integers(0, len(w), 20)] = 0  # ties between cards and sizes happen
-        table = learned_tables(w)
+        w[rng.integers(0, len(w), 40)] = 0  # ties between cards and sizes happen
+        tables = learned_tables(w)
+        hand = random_hand(rng)
+        model = int(rng.integers(len(MODELS)))
+        lo, hi = ((1, 5), (0, 3), (1, 7), (2, 2))[t % 4]
+        got = learned_discard(hand, lo, hi, w, tables, model, work)
+        wm = w[model * MODEL_SIZE:(model + 1) * MODEL_SIZE]
+        chosen = [c for c in range(32) if got >> c & 1]
+        assert lo <= len(chosen) <= hi and got & ~hand == 0
+        assert ref.learned_discard(hand, lo, hi, wm.tolist()) == chosen
+        if t % 2:
+            continue
+        # With the kept-hand weights small beside the cards' the climb ends well within MAX_MOVES:
+        # the choice is then a local optimum.
+        w //= 8
+        got = learned_discard(hand, lo, hi, w, learned_tables(w), model, work)
+        values = scorer_values(hand, lo, hi, w[model * MODEL_SIZE:(model + 1) * MODEL_SIZE])
+        here = frozenset(c for c in range(32) if got >> c & 1)
+        neighbours = [m for m in values if len(m ^ here) == 1 or (len(m ^ here) == 2 and len(m) == len(here))]
+        assert all(values[m] <= values[here] for m in neighbours), f"hand {hand:#x}"
+
+
+def test_the_ordering_alone_finds_the_best_additive_score_over_every_legal_exchange():
+    """learned-fast, any weights: the one-sort choice scores as high as the best of the C(12, k)
+    exchanges under the ordering, and the reference's (same tie rule) is the same cards."""
+    rng = np.random.default_rng(5)
+    work = np.zeros(64, np.int32)
+    for t in range(200):
+        w = rng.integers(-4000, 4000, size=len(MODELS) * MODEL_SIZE)
+        w[rng.integers(0, len(w), 30)] = 0  # ties between cards and sizes happen
         hand = random_hand(rng)
         model = int(rng.integers(len(MODELS)))
         lo, hi = ((1, 5), (0, 3), (1, 7))[t % 3]
-        got = learned_discard(hand, lo, hi, w, table, model, scratch)
+        got = ordering_discard(hand, lo, hi, w, learned_tables(w), model, work)
         wm = w[model * MODEL_SIZE:(model + 1) * MODEL_SIZE]
         u = feature_matrix(hand) @ wm[:N_FEATURES]
-        v = wm[N_FEATURES + N_COUNTS:].reshape(N_COUNTS, N_G)
+        v = wm[N_FEATURES + N_COUNTS:ORDER_SIZE].reshape(N_COUNTS, N_G)
         bias = wm[N_FEATURES:N_FEATURES + N_COUNTS] + v @ count_matrix(hand)
         best = max(sum(u[list(combo)]) + bias[k]
                    for k in range(lo, hi + 1) for combo in itertools.combinations(range(12), k))
@@ -76,7 +139,24 @@ def test_one_sort_finds_the_best_score_over_every_legal_exchange():
         thrown = [i for i, c in enumerate(codes) if got >> c & 1]
         assert lo <= len(thrown) <= hi
         assert sum(u[thrown]) + bias[len(thrown)] == best
-        assert ref.learned_discard(hand, lo, hi, wm.tolist()) == [codes[i] for i in thrown]
+        assert ref.learned_ordering_discard(hand, lo, hi, wm.tolist()) == [codes[i] for i in thrown]
+
+
+def test_with_an_additive_scorer_the_choice_is_the_best_legal_exchange():
+    """When the scorer is the ordering (no kept-hand weights), the k best cards by u are each size's
+    best exchange: the kernel's choice is the best of all C(12, k), as the brute force finds."""
+    rng = np.random.default_rng(6)
+    work = np.zeros(64, np.int32)
+    for t in range(150):
+        wm = np.zeros(MODEL_SIZE, dtype=np.int64)
+        wm[:ORDER_SIZE] = rng.integers(-4000, 4000, size=ORDER_SIZE)
+        wm[ORDER_SIZE:2 * ORDER_SIZE] = wm[:ORDER_SIZE]
+        w = np.tile(wm, len(MODELS))
+        hand = random_hand(rng)
+        lo, hi = ((1, 5), (0, 3), (1, 7))[t % 3]
+        got = learned_discard(hand, lo, hi, w, learned_tables(w), t % len(MODELS), work)
+        values = scorer_values(hand, lo, hi, wm)
+        assert values[frozenset(c for c in range(32) if got >> c & 1)] == max(values.values())
 
 
 def test_shipped_weights_cover_every_seat_and_variant():
@@ -92,7 +172,8 @@ def test_shipped_weights_cover_every_seat_and_variant():
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("pairing", [("learned", "learned"), ("learned", "heuristic"), ("heuristic", "learned")])
+@pytest.mark.parametrize("pairing", [("learned", "learned"), ("learned", "heuristic"), ("heuristic", "learned"),
+                                     ("learned-fast", "learned")])
 def test_kernel_and_reference_learned_players_agree_deal_by_deal(variant, pairing):
     rules = get_rules(variant)
     pe, py = get_policy(pairing[0]), get_policy(pairing[1])
@@ -123,17 +204,17 @@ def planted_groups(rng, w_true, hands=300, noise=2.0):
     values = clean + rng.normal(0, noise, clean.shape)
     checks = clean + rng.normal(0, noise, clean.shape)
     return {"idx": np.arange(hands), "lo": 1, "hi": 5, "phi": phi, "g": g, "values": values, "checks": checks,
-            "clean": clean}
+            "clean": clean, "hands": np.array(masks, dtype=np.int64)}
 
 
 def test_gradient_matches_finite_differences():
     rng = np.random.default_rng(7)
-    w_true = rng.normal(0, 1, MODEL_SIZE)
+    w_true = rng.normal(0, 1, ORDER_SIZE)
     g = [planted_groups(rng, w_true, hands=40)]
-    w = rng.normal(0, 1, MODEL_SIZE)
+    w = rng.normal(0, 1, ORDER_SIZE)
     f0, grad = objective(w, g, 1.5)
-    for j in (0, 9, 17, 70, 80, N_FEATURES + 3, MODEL_SIZE - 2):
-        e = np.zeros(MODEL_SIZE)
+    for j in (0, 9, 17, 70, 80, N_FEATURES + 3, ORDER_SIZE - 2):
+        e = np.zeros(ORDER_SIZE)
         e[j] = 1e-5
         numeric = (objective(w + e, g, 1.5)[0] - objective(w - e, g, 1.5)[0]) / 2e-5
         assert numeric == pytest.approx(grad[j], rel=1e-4, abs=1e-7)
@@ -143,7 +224,7 @@ def test_fit_recovers_a_planted_model_on_held_out_hands():
     """Values made by a known scorer plus noise: the fitted greedy choice on new hands loses little
     against the planted model's own choice (measured on the noiseless values)."""
     rng = np.random.default_rng(11)
-    w_true = np.zeros(MODEL_SIZE)
+    w_true = np.zeros(ORDER_SIZE)
     length, rank = np.divmod(np.arange(64), 8)
     w_true[:64] = -rank * 1.5 - length * 0.7  # throw low cards from short suits
     w_true[N_FEATURES + 1:N_FEATURES + 6] = [-20, -15, -10, -5, 0]  # take many
@@ -155,5 +236,34 @@ def test_fit_recovers_a_planted_model_on_held_out_hands():
     rows = np.arange(len(s))
     loss = (test["clean"].max(axis=1) - test["clean"][rows, s.argmax(axis=1)]).mean()
     assert loss < 0.5
-    zero = greedy_costs(np.zeros(MODEL_SIZE, dtype=np.int64), [test]).mean()
+    zero = greedy_costs(np.zeros(ORDER_SIZE, dtype=np.int64), [test]).mean()
     assert greedy_costs(np.round(w * 1000).astype(np.int64), [test]).mean() < zero - 5
+
+
+def test_scorer_fit_learns_a_kept_hand_effect_the_ordering_cannot():
+    """Values made by a planted scorer that pays for throwing from one suit only (an effect of the
+    cards thrown together, not a sum over them): the fitted model's kernel choice on new hands beats the
+    ordering alone and the zero scorer, measured on independent noisy checks."""
+    rng = np.random.default_rng(12)
+    w_true = np.zeros(SCORER_SIZE)
+    length, rank = np.divmod(np.arange(64), 8)
+    w_true[:64] = -rank * 1.0
+    w_true[N_FEATURES + 1:N_FEATURES + 6] = [-40, -30, -20, -10, 0]  # take many
+    w_true[ORDER_SIZE + 52:ORDER_SIZE + 57] = [0, 20, 10, 0, 0]  # thrown cards from one suit, or two
+
+    from analysis.piquet.learned_fit import scorer_design
+
+    out = []
+    for hands in (120, 100):
+        g = planted_groups(rng, np.zeros(ORDER_SIZE), hands=hands, noise=0.0)
+        clean = np.stack([scorer_design(g, h) @ w_true for h in range(hands)])
+        g["values"] = clean + rng.normal(0, 2.0, clean.shape)
+        g["checks"] = clean + rng.normal(0, 2.0, clean.shape)
+        out.append(g)
+    train, test = out
+    scorer = np.round(fit_scorer([train]) * 1000).astype(np.int64)
+    order = np.round(least_squares([train]) * 1000).astype(np.int64)  # the ordering's start (fast)
+    fitted = choice_costs(np.concatenate([order, scorer]), [test]).mean()
+    alone = greedy_costs(order, [test]).mean()
+    zero = choice_costs(np.concatenate([order, np.zeros(SCORER_SIZE, dtype=np.int64)]), [test]).mean()
+    assert fitted < 1.0 and fitted < alone - 1.0 and fitted < zero - 1.0

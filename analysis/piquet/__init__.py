@@ -7,7 +7,7 @@ GAME = Game(
     name="piquet", title="Piquet", seats=("elder", "younger"), unit="deal",
     variants=Lazy("analysis.piquet.rules:VARIANTS"),
     get_rules=Lazy("analysis.piquet.rules:get_rules"),
-    policies=("heuristic", "random", "learned", "dd", "search"), get_policy=Lazy("analysis.piquet.policies:get_policy"),
+    policies=("heuristic", "random", "learned", "learned-fast", "dd", "search"), get_policy=Lazy("analysis.piquet.policies:get_policy"),
     modes=(Mode("deals", None, Lazy(_API + "simulate_deals")),
            Mode("parties", "--partie", Lazy(_API + "simulate_parties"))),
     record=Lazy(_API + "record"), save_records=Lazy("analysis.piquet.records:save_records"),

@@ -61,12 +61,13 @@ def invariants(n: int, seed: int, rules, policy) -> list[str]:
 
 
 def bench(deals, reference_deals, repeats) -> dict:
-    """``salon bench piquet``: the deal kernel (heuristic and learned exchanges), the discard
+    """``salon bench piquet``: the deal kernel (heuristic, learned and learned-fast exchanges), the discard
     analyser's table, the solver and its players."""
     from analysis.bench import bench_discard_table, bench_piquet, bench_piquet_players
 
     res = bench_piquet(deals or 2_000_000, reference_deals or 1_000, repeats)
     res["learned"] = bench_piquet(deals or 2_000_000, reference_deals or 1_000, repeats, policy="learned")
+    res["learned-fast"] = bench_piquet(deals or 2_000_000, reference_deals or 1_000, repeats, policy="learned-fast")
     res["discard_table"] = bench_discard_table(repeats=min(repeats, 3))
     res["players"] = bench_piquet_players(repeats=min(repeats, 3))
     return res

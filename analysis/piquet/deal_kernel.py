@@ -114,8 +114,8 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
     e_cb = cb if (elder & COURTS) == 0 else 0
     y_cb = cb if (younger & COURTS) == 0 else 0
 
-    # PQ-EX-E, PQ-EX-Y (the exchange's work space: 16 int32 slots, which it compares faster).
-    work = scratch[S_DISCARD:S_DISCARD + 8].view(np.int32)
+    # PQ-EX-E, PQ-EX-Y (the exchange's work space: 64 int32 slots, which it compares faster).
+    work = scratch[S_DISCARD:S_DISCARD + 32].view(np.int32)
     model = exchange_model(rules[R_YOUNGER_TAKES_LEFTOVERS], rules[R_LEAD_POINTS_EVERY_TRICK])
     sto, e_disc = choose_discard(elder, 1, 5, pe, ve, False, sto, work, e_force, model)
     k = popcount(e_disc)

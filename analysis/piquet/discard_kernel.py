@@ -88,7 +88,7 @@ def options_chunk(useed, start, count, hand_codes, unseen, younger, options, rul
     their_discard = np.full(6, -1, dtype=np.int64)
     lo_y = rules[R_YOUNGER_MIN]
     model = exchange_model(rules[R_YOUNGER_TAKES_LEFTOVERS], rules[R_LEAD_POINTS_EVERY_TRICK])
-    work = scratch[S_DISCARD:S_DISCARD + 8].view(np.int32)
+    work = scratch[S_DISCARD:S_DISCARD + 32].view(np.int32)
     for r in range(count):
         i = start + r
         elder, yng = sample_deck(deck, hand_codes, unseen, useed, i, younger)

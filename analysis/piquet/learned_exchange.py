@@ -1,10 +1,11 @@
-"""The learned Piquet exchange: a linear scorer over the legal exchanges, fitted to the discard
-analyser (scripts/fit_exchange.py; docs/piquet-engine.md, "Learned exchange").
+"""The learned Piquet exchange's features: the additive form that ``learned_choice`` uses twice (its
+ordering, and the first part of its scorer), fitted to the discard analyser (scripts/fit_exchange.py;
+docs/piquet-engine.md, "Learned exchange").
 
 An exchange D of k cards scores  sum over c in D of u(c) + B[k],  where u(c) = w . phi(c) is how
 much the model likes throwing card c of this hand and B[k] = b[k] + v[k] . g(hand) the bias of
-taking k cards with this hand (g: its aces, kings, point length, longest run, low cards). For such a scorer the best exchange of each size
-is the k cards with the highest u, so the argmax over every legal exchange costs one sort.
+taking k cards with this hand (g: its aces, kings, point length, longest run, low cards). For such a
+score the best exchange of each size is the k cards with the highest u (one sort).
 
 phi(c) has a part that depends on c's own suit only (``LANE_FEATURES``, tabled per lane and rank
 once per policy, as the heuristic's keep values are) and a part that depends on the whole hand
@@ -41,8 +42,9 @@ N_FEATURES = len(FEATURES)
 N_COUNTS = 8
 """Biases b[0..7]: younger may take up to seven cards in the leftovers variants."""
 N_G = len(COUNT_FEATURES)
-MODEL_SIZE = N_FEATURES + N_COUNTS * (1 + N_G)
-"""A model: the card weights, then b[0..7], then v[k, j] for k = 0..7, j over COUNT_FEATURES."""
+ORDER_SIZE = N_FEATURES + N_COUNTS * (1 + N_G)
+"""An additive model: the card weights, then b[0..7], then v[k, j] for k = 0..7, j over COUNT_FEATURES
+(the ordering of ``learned_choice``, and the first part of its scorer)."""
 MODELS = ("seed-de", "seed-no", "cavendish")
 N_MODELS = len(MODELS)
 SCALE = 1000
@@ -135,22 +137,6 @@ def count_matrix(hand):
     return g
 
 
-@njit(cache=True)
-def learned_tables(weights):
-    """For every model (``weights``: N_MODELS * MODEL_SIZE ints), the suit-only part of u for every
-    lane and rank: table[2048 * model + 8 * lane + r]."""
-    table = np.zeros(2048 * N_MODELS, dtype=np.int64)
-    row = np.zeros(N_LANE, dtype=np.int64)
-    for m in range(N_MODELS):
-        w = weights[m * MODEL_SIZE:m * MODEL_SIZE + N_LANE]
-        for lane in range(1, 256):
-            for r in range(8):
-                if (lane >> r) & 1:
-                    lane_features(lane, r, row)
-                    table[2048 * m + 8 * lane + r] = np.sum(row * w)
-    return table
-
-
 @njit(cache=True, inline="always")
 def exchange_model(leftovers, every_lead):
     """The model a rule set uses: seed-de's (younger takes only the bottom three), seed-no's (the
@@ -158,56 +144,3 @@ def exchange_model(leftovers, every_lead):
     if not leftovers:
         return 0
     return 2 if every_lead else 1
-
-
-@njit(cache=True, inline="always")
-def learned_discard(hand, lo, hi, weights, table, model, scratch):
-    """The exchange of lo..hi cards with the best score (ties: the lower (u, code) thrown first is
-    kept). ``scratch``: 12+ int64 slots."""
-    base = model * MODEL_SIZE
-    t0 = 2048 * model
-    ps = point_suit(hand)
-    n = 0
-    x = hand
-    while x:
-        c = lowest_bit(x)
-        x &= x - 1
-        s = c >> 3
-        r = c & 7
-        u = table[t0 + 8 * ((hand >> (8 * s)) & 0xFF) + r]
-        if s == ps:
-            u += weights[base + N_LANE + r]
-            if popcount((hand >> (8 * s)) & 0xFF) >= 5:
-                u += weights[base + N_LANE + 8]
-        if r >= 3:
-            held = popcount((hand >> r) & COLUMN)
-            if held >= 2:
-                u += weights[base + N_LANE + 9 + 5 * (held - 2) + r - 3]
-        scratch[n] = u * 64 + (63 - c)  # highest u first; ties: the lower code first
-        n += 1
-    g0, g1, g2, g3, g4 = count_terms(hand, ps)
-    # Sort descending (insertion sort of 12 keys).
-    for i in range(1, n):
-        key = scratch[i]
-        j = i - 1
-        while j >= 0 and scratch[j] < key:
-            scratch[j + 1] = scratch[j]
-            j -= 1
-        scratch[j + 1] = key
-    best_k = lo
-    best = -(1 << 62)
-    total = 0
-    for k in range(0, hi + 1):
-        if k > 0:
-            total += scratch[k - 1] >> 6
-        if k >= lo:
-            v = base + N_FEATURES + N_COUNTS + N_G * k
-            score = (total + weights[base + N_FEATURES + k] + weights[v] * g0 + weights[v + 1] * g1
-                     + weights[v + 2] * g2 + weights[v + 3] * g3 + weights[v + 4] * g4)
-            if score > best:
-                best = score
-                best_k = k
-    out = 0
-    for i in range(best_k):
-        out |= 1 << (63 - (scratch[i] & 63))
-    return out

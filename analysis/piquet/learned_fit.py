@@ -1,10 +1,12 @@
-"""Fitting the learned exchange (analysis.piquet.learned_exchange) to the analyser's exchange values
+"""Fitting the learned exchange (analysis.piquet.learned_choice) to the analyser's exchange values
 that scripts/fit_exchange.py sampled, and the shipped weights (analysis/piquet/data).
 
-An exchange's score is linear in the weights: sum over its thrown cards of phi(c) . w, plus b[k].
-With A the option-by-card incidence (the same for every hand: options are ordered by size, then
-lexicographically over the hand's ascending codes), the scores of all options of a hand are
-A @ (Phi_h @ w) + b, so fitting never builds the (options x features) matrices.
+Both parts of a model are linear in their weights. The ordering's score of an exchange is the sum
+over its thrown cards of phi(c) . w, plus B[k]: with A the option-by-card incidence (the same for
+every hand: options are ordered by size, then lexicographically over the hand's ascending codes),
+the scores of all options of a hand are A @ (Phi_h @ w) + B, so its fit never builds the
+(options x features) matrices. The scorer adds psi(K, D) . w2 over the kept hand, fitted by least
+squares within each hand on every option.
 """
 from __future__ import annotations
 
@@ -15,14 +17,15 @@ from functools import lru_cache
 
 import numpy as np
 
+from analysis.piquet.learned_choice import KEPT_FEATURES, MODEL_SIZE, SCORER_SIZE, kept_matrix
 from analysis.piquet.learned_exchange import (
     COUNT_FEATURES,
     FEATURES,
-    MODEL_SIZE,
     MODELS,
     N_COUNTS,
     N_FEATURES,
     N_G,
+    ORDER_SIZE,
     SCALE,
     count_matrix,
     feature_matrix,
@@ -122,8 +125,8 @@ def objective(w: np.ndarray, groups: list[dict], temperature: float) -> tuple[fl
 def least_squares(groups: list[dict], ridge: float = 1e-3, most: int = 3_000) -> np.ndarray:
     """Weights regressing each option's value on its features, within each hand (the start point;
     at most ``most`` hands of each group)."""
-    gram = np.zeros((MODEL_SIZE, MODEL_SIZE))
-    rhs = np.zeros(MODEL_SIZE)
+    gram = np.zeros((ORDER_SIZE, ORDER_SIZE))
+    rhs = np.zeros(ORDER_SIZE)
     for g in groups:
         a, sizes = incidence(g["lo"], g["hi"])
         onehot = np.eye(N_COUNTS)[sizes]
@@ -134,7 +137,7 @@ def least_squares(groups: list[dict], ridge: float = 1e-3, most: int = 3_000) ->
             q = g["values"][h] - g["values"][h].mean()
             gram += x.T @ x
             rhs += x.T @ q
-    return np.linalg.solve(gram + ridge * np.eye(MODEL_SIZE), rhs)
+    return np.linalg.solve(gram + ridge * np.eye(ORDER_SIZE), rhs)
 
 
 def fit(groups: list[dict]) -> np.ndarray:
@@ -161,10 +164,60 @@ def greedy_costs(w_int: np.ndarray, groups: list[dict]) -> np.ndarray:
     return np.concatenate(out)
 
 
+def thrown_masks(hand: int, lo: int, hi: int) -> np.ndarray:
+    """Every option's thrown cards as a mask of codes, in the incidence's order."""
+    a, _ = incidence(lo, hi)
+    bits = np.array([1 << c for c in range(32) if hand >> c & 1], dtype=np.int64)
+    return a.astype(np.int64) @ bits
+
+
+def scorer_design(g: dict, h: int) -> np.ndarray:
+    """The scorer's features of every option of hand h of group g: (options, SCORER_SIZE)."""
+    a, sizes = incidence(g["lo"], g["hi"])
+    onehot = np.eye(N_COUNTS)[sizes]
+    hand = int(g["hands"][h])
+    return np.hstack([a @ g["phi"][h], onehot, (onehot[:, :, None] * g["g"][h][None, None, :]).reshape(len(sizes), -1),
+                      kept_matrix(hand, thrown_masks(hand, g["lo"], g["hi"]))])
+
+
+def fit_scorer(groups: list[dict], ridge: float = 1e-3, most: int = 4_000) -> np.ndarray:
+    """The scorer's weights: each option's value regressed on its features within each hand, over
+    every option (at most ``most`` hands of each group)."""
+    gram = np.zeros((SCORER_SIZE, SCORER_SIZE))
+    rhs = np.zeros(SCORER_SIZE)
+    for g in groups:
+        for h in range(min(most, len(g["values"]))):
+            x = scorer_design(g, h)
+            x -= x.mean(axis=0)
+            gram += x.T @ x
+            rhs += x.T @ (g["values"][h] - g["values"][h].mean())
+    return np.linalg.solve(gram + ridge * np.eye(SCORER_SIZE), rhs)
+
+
+def choice_costs(w_int: np.ndarray, groups: list[dict]) -> np.ndarray:
+    """Per hand: the value, on the check deals, of the best option by the fitted values minus that
+    of the kernel's choice (``learned_choice.learned_discard`` with one model's integer weights)."""
+    from analysis.piquet.learned_choice import learned_discard, learned_tables
+
+    weights = np.zeros(len(MODELS) * MODEL_SIZE, dtype=np.int64)
+    weights[:MODEL_SIZE] = w_int
+    tables = learned_tables(weights)
+    work = np.zeros(64, dtype=np.int32)
+    out = []
+    for g in groups:
+        for h in range(len(g["values"])):
+            hand = int(g["hands"][h])
+            options = {int(m): o for o, m in enumerate(thrown_masks(hand, g["lo"], g["hi"]))}
+            choice = options[learned_discard(hand, g["lo"], g["hi"], weights, tables, 0, work)]
+            out.append(g["checks"][h][g["values"][h].argmax()] - g["checks"][h][choice])
+    return np.array(out)
+
+
 def feature_names() -> list[str]:
-    """The name of every weight of a model, in order."""
-    return (list(FEATURES) + [f"takes_{k}" for k in range(N_COUNTS)]
-            + [f"takes_{k}_x_{j}" for k in range(N_COUNTS) for j in COUNT_FEATURES])
+    """The name of every weight of a model, in order: the ordering's, then the scorer's."""
+    additive = (list(FEATURES) + [f"takes_{k}" for k in range(N_COUNTS)]
+                + [f"takes_{k}_x_{j}" for k in range(N_COUNTS) for j in COUNT_FEATURES])
+    return [f"order.{n}" for n in additive] + [f"scorer.{n}" for n in additive + list(KEPT_FEATURES)]
 
 
 def load_weights(path: pathlib.Path = WEIGHTS_FILE) -> np.ndarray:
@@ -182,9 +235,22 @@ def _weights(path: str, mtime: int) -> np.ndarray:
     return out
 
 
-def fit_all(data: pathlib.Path, variants: list[str], seats: list[str]) -> None:
+def held_out_figures(w_int: np.ndarray, test: list[dict]) -> dict:
+    """The held-out costs (mean, 95% half-width) of the kernel's choice and of the ordering alone."""
+    def mean_ci(x: np.ndarray) -> list[float]:
+        return [float(x.mean()), float(1.96 * x.std(ddof=1) / np.sqrt(len(x)))]
+
+    cost = choice_costs(w_int, test)
+    return {"held_out_hands": int(len(cost)), "held_out_cost_vs_sampled_best": mean_ci(cost),
+            "ordering_alone_cost_vs_sampled_best": mean_ci(greedy_costs(w_int[:ORDER_SIZE], test))}
+
+
+def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_only: bool = False,
+            check_only: bool = False) -> None:
     """Fit every listed model from data/<variant>-<seat>.npz and write them into WEIGHTS_FILE
-    (keeping the models not refitted), with their held-out figures."""
+    (keeping the models not refitted), with their held-out figures. ``scorer_only``: keep the
+    shipped ordering (its first ORDER_SIZE weights) and fit the scorer; ``check_only``: keep the
+    shipped weights and measure their held-out figures again."""
     from analysis.piquet.rules import get_rules
 
     doc = json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.exists() else {"models": {}}
@@ -195,13 +261,19 @@ def fit_all(data: pathlib.Path, variants: list[str], seats: list[str]) -> None:
         for seat in seats:
             samples = Samples(data / f"{variant}-{seat}.npz", rules)
             train, test = samples.part(False), samples.part(True)
-            w = fit(train)
-            w_int = np.round(w * SCALE).astype(np.int64)
-            cost = greedy_costs(w_int, test)
-            record = {"weights": w_int.tolist(), "hands": int(sum(len(g["idx"]) for g in train)),
-                      "held_out_hands": int(len(cost)), "deals_per_hand": samples.deals,
-                      "held_out_cost_vs_sampled_best": [float(cost.mean()),
-                                                        float(1.96 * cost.std(ddof=1) / np.sqrt(len(cost)))]}
+            record = doc["models"].get(variant, {}).get(seat, {})
+            if check_only:
+                w_int = np.array(record["weights"], dtype=np.int64)
+            else:
+                if scorer_only:
+                    order = np.array(record["weights"][:ORDER_SIZE], dtype=np.int64)
+                else:
+                    order = np.round(fit(train) * SCALE).astype(np.int64)
+                w_int = np.concatenate([order, np.round(fit_scorer(train) * SCALE).astype(np.int64)])
+                record = {"weights": w_int.tolist(), "hands": int(sum(len(g["idx"]) for g in train)),
+                          "scorer_hands": int(sum(min(4_000, len(g["idx"])) for g in train)),
+                          "deals_per_hand": samples.deals}
+            record.update(held_out_figures(w_int, test))
             doc["models"].setdefault(variant, {})[seat] = record
             print(variant, seat, {k: v for k, v in record.items() if k != "weights"}, flush=True)
     WEIGHTS_FILE.parent.mkdir(exist_ok=True)

@@ -17,7 +17,14 @@ from analysis.piquet.card_masks import (
     point_suit,
     smear_down,
 )
-from analysis.piquet.learned_exchange import MODEL_SIZE, N_MODELS, learned_discard, learned_tables
+from analysis.piquet.learned_choice import (
+    MODEL_SIZE,
+    TABLES,
+    learned_discard,
+    learned_tables,
+    ordering_discard,
+)
+from analysis.piquet.learned_exchange import N_MODELS
 from analysis.piquet.policies import (
     KIND_RANDOM,
     P_ACE_BONUS,
@@ -38,18 +45,18 @@ from analysis.piquet.policies import (
 from analysis.piquet.rules import R_CAPOT, R_CARDS_BONUS
 from analysis.rng import below
 
-VALUES_SIZE = 2048 * (1 + N_MODELS)
-"""card_values' length: the keep values, then the learned scorer's tables of every model."""
+VALUES_SIZE = 2048 + TABLES * N_MODELS
+"""card_values' length: the keep values, then the learned exchange's tables of every model."""
 
 
 @njit(cache=True)
 def card_values(p, is_younger):
     """The part of the heuristic's keep value that depends on a card's own suit only, for every
     lane and rank: table[8 * lane + rank] (the point-suit and set bonuses are added per hand); with
-    the learned exchange, its suit-only tables follow (``learned_exchange.learned_tables``)."""
+    the learned exchange, its suit-only tables follow (``learned_choice.learned_tables``)."""
     table = np.zeros(VALUES_SIZE, dtype=np.int64)
-    if p[P_EXCHANGE] == 1:
-        table[2048:] = learned_tables(seat_weights(p, is_younger))
+    if p[P_EXCHANGE] >= 1:
+        table[2048:] = learned_tables(seat_weights(p, is_younger), 2 if p[P_EXCHANGE] == 1 else 1)
     gb = p[P_GUARD_BONUS] if is_younger else 0
     for lane in range(256):
         n = popcount(lane)
@@ -127,7 +134,7 @@ def seat_weights(p, is_younger):
 def choose_discard(hand, lo, hi, p, values, is_younger, sto, scratch, force, model):
     """The discard of the player with policy p: ``force`` (a mask) when it is not -1, else the
     policy's forced discard or count if set, else the random, learned (``model``: the rule set's,
-    ``learned_exchange.exchange_model``) or heuristic choice."""
+    ``learned_exchange.exchange_model``; ``scratch``: 64 int32 slots) or heuristic choice."""
     if force >= 0:
         return sto, force
     if p[P_FORCE_DISCARD]:
@@ -139,6 +146,8 @@ def choose_discard(hand, lo, hi, p, values, is_younger, sto, scratch, force, mod
         return random_discard(hand, lo, hi, sto)
     if p[P_EXCHANGE] == 1:
         return sto, learned_discard(hand, lo, hi, seat_weights(p, is_younger), values[2048:], model, scratch)
+    if p[P_EXCHANGE] == 2:
+        return sto, ordering_discard(hand, lo, hi, seat_weights(p, is_younger), values[2048:], model, scratch)
     return sto, heuristic_discard(hand, lo, hi, p, values, is_younger, scratch)
 
 

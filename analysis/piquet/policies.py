@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.errors import InputError
-from analysis.piquet.learned_exchange import MODEL_SIZE, N_MODELS
+from analysis.piquet.learned_choice import MODEL_SIZE
+from analysis.piquet.learned_exchange import N_MODELS
 
 # Slots of the policy array.
 P_KIND = 0  # 0 heuristic, 1 random
@@ -32,13 +33,14 @@ P_FORCE_DISCARD = 10
 P_FORCE_MASK = 11
 # A forced number of cards to exchange (the policy still chooses which): -1 when the policy decides.
 P_FORCE_COUNT = 12
-# The exchange: 0 the keep values above, 1 the learned scorer (analysis.piquet.learned_exchange),
-# whose integer weights follow in P_LEARNED: seat (elder, younger), then model, MODEL_SIZE each.
+# The exchange: 0 the keep values above, 1 the learned exchange (analysis.piquet.learned_choice), 2 its
+# ordering alone (learned-fast); their integer weights follow in P_LEARNED: seat (elder, younger),
+# then model, MODEL_SIZE each.
 P_EXCHANGE = 13
 P_LEARNED = 14
 N_POLICY_SLOTS = P_LEARNED + 2 * N_MODELS * MODEL_SIZE
 
-EXCHANGES = ("keep", "learned")
+EXCHANGES = ("keep", "learned", "learned-fast")
 
 KIND_HEURISTIC = 0
 KIND_RANDOM = 1
@@ -56,8 +58,9 @@ class HeuristicPolicy:
     by winning as cheaply as possible, else play low; void, throw the lowest card (shortest suit on ties).
     ``track_cards`` remembers the cards seen (own discards, seen talon cards, cards played, the
     opponent's voids) when judging what is master. ``exchange="learned"`` replaces the keep values
-    by the scorer fitted to the discard analyser (analysis.piquet.learned_exchange; the ``learned``
-    policy); the other exchange parameters are then unused.
+    by the exchange fitted to the discard analyser (analysis.piquet.learned_choice; the ``learned``
+    policy), ``exchange="learned-fast"`` by its ordering alone (the ``learned-fast`` policy); the other
+    exchange parameters are then unused.
     """
 
     len_weight: int = 1
@@ -95,10 +98,10 @@ class HeuristicPolicy:
         a[P_ELDER_KEEP] = self.elder_keep
         a[P_YOUNGER_KEEP] = self.younger_keep
         a[P_TRACK_CARDS] = int(self.track_cards)
-        if self.exchange == "learned":
+        if self.exchange != "keep":
             from analysis.piquet.learned_fit import load_weights
 
-            a[P_EXCHANGE] = 1
+            a[P_EXCHANGE] = EXCHANGES.index(self.exchange)
             a[P_LEARNED:N_POLICY_SLOTS] = load_weights().ravel()
         _force(a, force_discard, force_count)
         return a
@@ -142,4 +145,5 @@ def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | 
 
     return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy(),
                        {"dd": DoubleDummyPolicy(), "search": SearchPolicy(),
-                        "learned": HeuristicPolicy(exchange="learned")})
+                        "learned": HeuristicPolicy(exchange="learned"),
+                        "learned-fast": HeuristicPolicy(exchange="learned-fast")})

@@ -74,6 +74,8 @@ from analysis.piquet.reference_policies import (  # noqa: F401
     learned_count_terms,
     learned_discard,
     learned_features,
+    learned_kept_features,
+    learned_ordering_discard,
     point_suit,
 )
 from analysis.piquet.reference_scoring import (  # noqa: F401

@@ -88,13 +88,31 @@ def learned_count_terms(hand: int) -> list[int]:
             count(hand & suit_mask(point_suit(hand))), max(runs), sum(count(hand & (0x07 << 8 * s)) for s in range(4))]
 
 
-def learned_discard(hand: int, lo: int, hi: int, weights) -> list[int]:
-    """The learned exchange with one model's integer ``weights`` (the card features, the biases of
-    taking 0..7 cards, then their hand terms, 5 per count): for each size k the k cards with the
-    highest u = w . phi (ties: the lower code first), then the size with the best total plus bias
-    (ties: the fewer cards)."""
-    takes, terms = 8, 5  # biases for taking 0..7 cards, each with the 5 terms of learned_count_terms
-    nf = len(weights) - takes * (1 + terms)
+def learned_kept_features(kept: int, thrown: int) -> list[int]:
+    """psi(K, D) of the learned exchange's scorer (docs/piquet-engine.md, "Learned exchange"), in the
+    order of learned_choice.KEPT_FEATURES: the kept hand's point length (one-hot 0..8) and its value
+    minus 40 at that length, the longest run kept (one-hot), for 10 to A whether 2, 3 or 4 are kept,
+    the second-longest suit's length (one-hot), the suits emptied, the suits thrown from (one-hot)."""
+    lengths = [count(kept & suit_mask(s)) for s in range(4)]
+    p = point_suit(kept)
+    point_value = sum(POINT_VALUES[r] for r in range(8) if ranks_in(kept, p) >> r & 1)
+    longest = max([length for s in range(4) for length, _ in runs_of(ranks_in(kept, s))], default=0)
+    second = sorted(lengths)[2]
+    sets = [int(sum(kept >> (8 * t + r) & 1 for t in range(4)) == k) for r in range(TEN, 8) for k in (2, 3, 4)]
+    touched = sum(1 for s in range(4) if thrown & suit_mask(s))
+    return ([int(lengths[p] == n) for n in range(9)] + [(point_value - 40) * int(lengths[p] == n) for n in range(9)]
+            + [int(longest == n) for n in range(9)] + sets + [int(second == n) for n in range(9)]
+            + [lengths.count(0)] + [int(touched == n) for n in range(5)])
+
+
+def learned_ordering_discard(hand: int, lo: int, hi: int, weights) -> list[int]:
+    """The learned exchange's ordering alone (``exchange=learned-fast``), with one model's integer
+    ``weights`` (the ordering is their first part: the card features, the biases of taking 0..7
+    cards, then their hand terms, 5 per count): for each size k the k cards with the highest
+    u = w . phi (ties: the lower code first), then the size with the best total plus bias (ties: the
+    fewer cards)."""
+    takes, terms = 8, 5
+    nf = len(learned_features(hand, codes_of_mask(hand)[0]))
     u = {c: sum(w * f for w, f in zip(weights[:nf], learned_features(hand, c), strict=True))
          for c in codes_of_mask(hand)}
     g = learned_count_terms(hand)
@@ -106,6 +124,58 @@ def learned_discard(hand: int, lo: int, hi: int, weights) -> list[int]:
     order = sorted(u, key=lambda c: (-u[c], c))
     best = max(range(lo, hi + 1), key=lambda k: (sum(u[c] for c in order[:k]) + bias(k), -k))
     return sorted(order[:best])
+
+
+def learned_discard(hand: int, lo: int, hi: int, weights) -> list[int]:
+    """The learned exchange with one model's integer ``weights``: the ordering (the card features,
+    the biases of taking 0..7 cards, then their hand terms, 5 per count), then the scorer (the same,
+    then the kept-hand features). Candidates: for each size k, the k cards of highest ordering value
+    (ties: the lower code first), also with one suit, or one rank 10..A held three or more times,
+    kept whole; the scorer's best of them (the first on ties), then while a move raises the score
+    (at most 16 moves) the first such move: for each thrown card (ascending) a swap with each kept
+    card (ascending), then throwing it no more; then throwing one more kept card (ascending)."""
+    takes, terms = 8, 5  # biases for taking 0..7 cards, each with the 5 terms of learned_count_terms
+    cards = codes_of_mask(hand)
+    phi = {c: learned_features(hand, c) for c in cards}
+    nf = len(phi[cards[0]])
+    order_size = nf + takes * (1 + terms)
+    g = learned_count_terms(hand)
+
+    def additive(w):
+        u = {c: sum(a * b for a, b in zip(w[:nf], phi[c], strict=True)) for c in cards}
+
+        def bias(k):
+            v = w[nf + takes + terms * k:nf + takes + terms * (k + 1)]
+            return w[nf + k] + sum(a * b for a, b in zip(v, g, strict=True))
+        return u, bias
+
+    u0, _ = additive(weights[:order_size])
+    u1, bias1 = additive(weights[order_size:2 * order_size])
+    w2 = weights[2 * order_size:]
+
+    def value(thrown: frozenset) -> int:
+        mask = sum(1 << c for c in thrown)
+        return (sum(u1[c] for c in thrown) + bias1(len(thrown))
+                + sum(a * b for a, b in zip(w2, learned_kept_features(hand & ~mask, mask), strict=True)))
+
+    order = sorted(cards, key=lambda c: (-u0[c], c))
+    avoids = [0] + [suit_mask(s) for s in range(4)]
+    avoids += [m for m in (sum(1 << (8 * t + r) for t in range(4)) for r in range(TEN, 8)) if count(hand & m) >= 3]
+    best, best_value = None, None
+    for k in range(lo, hi + 1):
+        for avoid in avoids:
+            pick = [c for c in order if not avoid >> c & 1][:k]
+            if len(pick) == k and (best is None or value(frozenset(pick)) > best_value):
+                best, best_value = frozenset(pick), value(frozenset(pick))
+    for _ in range(16):
+        kept = [c for c in cards if c not in best]
+        moves = [best - {i} | {j} for i in sorted(best) for j in ([*kept, None] if len(best) > lo else kept)]
+        moves = [m - {None} for m in moves] + ([best | {j} for j in kept] if len(best) < hi else [])
+        better = next((m for m in moves if value(m) > best_value), None)
+        if better is None:
+            break
+        best, best_value = better, value(better)
+    return sorted(best)
 
 
 def keep_values(hand: int, policy, seat: str) -> dict[int, int]:
@@ -173,10 +243,12 @@ class Player:
             for _ in range(n):
                 chosen.append(left.pop(self.choices.below(len(left))))
             return sorted(chosen)
-        if getattr(self.policy, "exchange", "keep") == "learned":
+        exchange = getattr(self.policy, "exchange", "keep")
+        if exchange != "keep":
             from analysis.piquet.learned_fit import load_weights
 
-            return learned_discard(hand, lo, hi, load_weights()[int(self.seat != ELDER), model].tolist())
+            weights = load_weights()[int(self.seat != ELDER), model].tolist()
+            return (learned_discard if exchange == "learned" else learned_ordering_discard)(hand, lo, hi, weights)
         values = keep_values(hand, self.policy, self.seat)
         keep = self.policy.elder_keep if self.seat == ELDER else self.policy.younger_keep
         n = min(hi, max(lo, sum(v < keep for v in values.values())))

@@ -41,12 +41,12 @@ from analysis.piquet.solver import M_TABLE, PQ_CLOSED, follow_values, init_memor
 from analysis.piquet.strong_policies import KIND_DD, KIND_SEARCH, P_PARTIE, P_PLAY_FOR_PIQUE, P_SAMPLES
 from analysis.rng import below
 
-S_DISCARD = 0  # 8 slots (the exchange's 16 int32)
-S_PARTIE = 8  # a deciding deal of a partie (1 or 0), then elder's and younger's partie totals before it
-S_INFO = 16  # 8 slots per seat, elder's view of younger first (I_* below)
-S_VALUES = 32
-S_TOTALS = 64
-S_MEMORY = 96
+S_DISCARD = 0  # 32 slots (the exchange's 64 int32)
+S_PARTIE = 32  # a deciding deal of a partie (1 or 0), then elder's and younger's partie totals before it
+S_INFO = 40  # 8 slots per seat, elder's view of younger first (I_* below)
+S_VALUES = 56
+S_TOTALS = 88
+S_MEMORY = 120
 PLAY_TT_BITS = 18
 """The table of a kernel's solver memory: 2**18 entries (4 MB) per chunk."""
 MAX_TRIES = 1_000_000
