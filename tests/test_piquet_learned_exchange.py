@@ -1,7 +1,7 @@
-"""The learned exchange (analysis/piquet/learned_exchange.py): the kernel's features against the
-reference's plain-Python reading of docs/piquet-engine.md, its one-sort choice against the brute
-force over every legal exchange, the kernel's deals with learned players against the reference's,
-and the fit against a planted model."""
+"""The learned exchange (analysis/piquet/learned_choice.py, learned_exchange.py): the kernel's
+features against the reference's plain-Python reading of docs/piquet-engine.md, its choice against
+the reference's and the brute force (learned-fast's one sort: the best legal exchange), the kernel's
+deals with learned players against the reference's, and the fits against planted models."""
 from __future__ import annotations
 
 import itertools
