@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from analysis.piquet.learned_choice import KEPT_FEATURES, MODEL_SIZE, SCORER_SIZE, kept_matrix
+from analysis.piquet.learned_choice import KEPT_FEATURES, MODEL_SIZE, kept_matrix
 from analysis.piquet.learned_exchange import (
     COUNT_FEATURES,
     FEATURES,
@@ -122,22 +122,29 @@ def objective(w: np.ndarray, groups: list[dict], temperature: float) -> tuple[fl
     return -total / n + 0.5 * RIDGE * w @ w, -grad / n + RIDGE * w
 
 
-def least_squares(groups: list[dict], ridge: float = 1e-3, most: int = 3_000) -> np.ndarray:
-    """Weights regressing each option's value on its features, within each hand (the start point;
-    at most ``most`` hands of each group)."""
-    gram = np.zeros((ORDER_SIZE, ORDER_SIZE))
-    rhs = np.zeros(ORDER_SIZE)
+def additive_design(g: dict, h: int) -> np.ndarray:
+    """The additive form's features of every option of hand h of group g: (options, ORDER_SIZE)."""
+    a, sizes = incidence(g["lo"], g["hi"])
+    onehot = np.eye(N_COUNTS)[sizes]
+    return np.hstack([a @ g["phi"][h], onehot, (onehot[:, :, None] * g["g"][h][None, None, :]).reshape(len(sizes), -1)])
+
+
+def within_hands(groups: list[dict], design, ridge: float, most: int) -> np.ndarray:
+    """Weights regressing each option's value on ``design(g, h)``, within each hand (both centred per
+    hand), over at most ``most`` hands of each group."""
+    gram = rhs = 0.0
     for g in groups:
-        a, sizes = incidence(g["lo"], g["hi"])
-        onehot = np.eye(N_COUNTS)[sizes]
         for h in range(min(most, len(g["values"]))):
-            x = np.hstack([a @ g["phi"][h], onehot, (onehot[:, :, None] * g["g"][h][None, None, :]).reshape(
-                len(sizes), -1)])
+            x = design(g, h)
             x -= x.mean(axis=0)
-            q = g["values"][h] - g["values"][h].mean()
-            gram += x.T @ x
-            rhs += x.T @ q
-    return np.linalg.solve(gram + ridge * np.eye(ORDER_SIZE), rhs)
+            gram = gram + x.T @ x
+            rhs = rhs + x.T @ (g["values"][h] - g["values"][h].mean())
+    return np.linalg.solve(gram + ridge * np.eye(len(rhs)), rhs)
+
+
+def least_squares(groups: list[dict], ridge: float = 1e-3, most: int = 3_000) -> np.ndarray:
+    """The ordering's start point: least squares within each hand on the additive features."""
+    return within_hands(groups, additive_design, ridge, most)
 
 
 def fit(groups: list[dict]) -> np.ndarray:
@@ -173,25 +180,14 @@ def thrown_masks(hand: int, lo: int, hi: int) -> np.ndarray:
 
 def scorer_design(g: dict, h: int) -> np.ndarray:
     """The scorer's features of every option of hand h of group g: (options, SCORER_SIZE)."""
-    a, sizes = incidence(g["lo"], g["hi"])
-    onehot = np.eye(N_COUNTS)[sizes]
     hand = int(g["hands"][h])
-    return np.hstack([a @ g["phi"][h], onehot, (onehot[:, :, None] * g["g"][h][None, None, :]).reshape(len(sizes), -1),
-                      kept_matrix(hand, thrown_masks(hand, g["lo"], g["hi"]))])
+    return np.hstack([additive_design(g, h), kept_matrix(hand, thrown_masks(hand, g["lo"], g["hi"]))])
 
 
 def fit_scorer(groups: list[dict], ridge: float = 1e-3, most: int = 4_000) -> np.ndarray:
-    """The scorer's weights: each option's value regressed on its features within each hand, over
-    every option (at most ``most`` hands of each group)."""
-    gram = np.zeros((SCORER_SIZE, SCORER_SIZE))
-    rhs = np.zeros(SCORER_SIZE)
-    for g in groups:
-        for h in range(min(most, len(g["values"]))):
-            x = scorer_design(g, h)
-            x -= x.mean(axis=0)
-            gram += x.T @ x
-            rhs += x.T @ (g["values"][h] - g["values"][h].mean())
-    return np.linalg.solve(gram + ridge * np.eye(SCORER_SIZE), rhs)
+    """The scorer's weights: least squares within each hand over every option (at most ``most``
+    hands of each group)."""
+    return within_hands(groups, scorer_design, ridge, most)
 
 
 def choice_costs(w_int: np.ndarray, groups: list[dict]) -> np.ndarray:
