@@ -8,7 +8,6 @@ import numpy as np
 from numba import njit
 
 from analysis import bits  # noqa: F401 - installs salon's numba cache locator before the kernels below
-from analysis.bits import popcount
 from analysis.piquet.rules import POINT_VALUES, SEQUENCE_SCORES
 
 ALL = 0xFFFFFFFF
@@ -49,6 +48,10 @@ def _lane_tables():
 
 
 LANE_VALUE, LANE_SEQ_SCORE, LANE_SEQ_BEST, LANE_SEQ_MEMBERS, LANE_GUARDS = _lane_tables()
+LANE_RUN = np.array([max(len(run) for run in f"{lane:08b}".split("0")) for lane in range(256)], dtype=np.int64)
+"""The longest run of consecutive ranks in a lane."""
+POINT_KEY = np.array([bin(lane).count("1") * 128 + LANE_VALUE[lane] for lane in range(256)], dtype=np.int64)
+"""A lane's point key, cards * 128 + point value: the point suit has the highest (``point_suit``)."""
 
 
 @njit(cache=True, inline="always")
@@ -69,13 +72,10 @@ def lane_counts(x):
 
 @njit(cache=True, inline="always")
 def point_suit(hand):
-    """The heuristic's point suit: most cards, then the higher point value, then the lower suit."""
-    best = -1
-    ps = 0
-    for s in range(4):
-        lane = (hand >> (8 * s)) & 0xFF
-        key = popcount(lane) * 128 + LANE_VALUE[lane]
-        if key > best:
-            best = key
-            ps = s
-    return ps
+    """The heuristic's point suit: most cards, then the higher point value, then the lower suit
+    (branch-free: the highest of key * 4 + 3 - suit)."""
+    a = POINT_KEY[hand & 0xFF] * 4 + 3
+    b = POINT_KEY[(hand >> 8) & 0xFF] * 4 + 2
+    c = POINT_KEY[(hand >> 16) & 0xFF] * 4 + 1
+    d = POINT_KEY[(hand >> 24) & 0xFF] * 4
+    return 3 - (max(max(a, b), max(c, d)) & 3)

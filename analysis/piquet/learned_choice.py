@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from analysis.bits import lowest_bit, popcount
-from analysis.piquet.card_masks import COLUMN, LANE_VALUE, point_suit
+from analysis.piquet.card_masks import COLUMN, LANE_RUN, POINT_KEY, point_suit
 from analysis.piquet.learned_exchange import (
     N_COUNTS,
     N_FEATURES,
@@ -46,57 +46,71 @@ SCORER_SIZE = ORDER_SIZE + N_KEPT
 """The scorer: card weights, b[0..7], v[k, j] (as the ordering), then the kept-hand weights."""
 MODEL_SIZE = ORDER_SIZE + SCORER_SIZE
 """A model: the ordering's weights, then the scorer's."""
-TABLES = 2 * 2048
-"""Per model: the ordering's and the scorer's suit-only card tables (8 * lane + rank each)."""
+ORDER_TABLE, SCORER_TABLE, POINT_TABLE, RANKS_LOW, RANKS_HIGH = 0, 1024, 2048, 3200, 3712
+SETS_HELD, POINT_SUIT, SHAPE, LONGEST = 3776, 3904, 3936, 4161
+"""Where each table of a model starts (int32 entries):
+- the ordering's and the scorer's suit-only card tables (1024 each, ``card_index``);
+- the scorer's weight of the kept point by its key (1152), of the sets kept of ranks 10, J and Q
+  (3 bits a rank: 512) and of K and A (64);
+- the ordering's and the scorer's weight of a card of rank r held n times (64 each: 8 * r + n) and
+  of a card of the point suit (16 each: 8 * (the point has 5+ cards) + r);
+- the scorer's weight of the kept hand's second-longest suit n, suits emptied e and suits thrown
+  from t (25 * n + 5 * e + t), and of its longest run (9).
+The tables are small so that both players' stay in the first-level cache during a deal."""
+TABLES = (LONGEST + 9 + 1) // 2 * 2
+"""A model's table size (``learned_tables``; int32 entries, even: the kernel keeps the tables in its
+int64 value array, two to a slot)."""
 MAX_MOVES = 16
 """At most this many improving moves (a bound on the time; the climb usually stops after one or two)."""
-RUN = np.zeros(256, dtype=np.int64)
-"""The longest run of consecutive ranks in a lane."""
-KEY = np.zeros(256, dtype=np.int64)
-"""A lane's point key: its cards * 128 + its point value (the point suit has the highest key, the
-lower suit on ties, as ``card_masks.point_suit``)."""
-for _lane in range(256):
-    _run = 0
-    for _r in range(8):
-        _run = _run + 1 if _lane >> _r & 1 else 0
-        RUN[_lane] = max(RUN[_lane], _run)
-    KEY[_lane] = bin(_lane).count("1") * 128 + LANE_VALUE[_lane]
-PACK = KEY + (RUN << 12)
-"""A lane's point key (12 bits), then its longest run."""
+SPREAD = np.array([sum(((lane >> r) & 1) << (3 * r) for r in range(8)) for lane in range(256)], dtype=np.int64)
+"""A lane's ranks as 3-bit fields (rank r at bit 3r): the sum over the four lanes counts each rank."""
+PACK = SPREAD + (LANE_RUN << 24) + (POINT_KEY << 32)
+"""A lane's SPREAD (bits 0-23), longest run (24-27) and point key (32-43): the largest of four is the
+point's, and the sum of four counts the ranks (the fields do not carry)."""
+
+
+@njit(cache=True, inline="always")
+def _lanes_used(x):
+    """How many of the four 8-bit lanes of x are not empty."""
+    x |= x >> 4
+    x |= x >> 2
+    x |= x >> 1
+    return popcount(x & COLUMN)
 
 
 @njit(cache=True, inline="always")
 def kept_terms(kept, thrown):
-    """The kept hand K's point length and point value minus 40, its longest run, its second-longest
-    suit, its suits emptied, and the suits the thrown cards D come from (branch-free: this is the
-    inner loop of the choice)."""
+    """The kept hand K's point key (cards * 128 + value), its longest run, its second-longest suit,
+    its suits emptied, the suits the thrown cards D come from, and its counts of ranks 10..A (SPREAD's
+    fields); branch-free: this is the inner loop of the choice."""
     a = PACK[kept & 0xFF]
     b = PACK[(kept >> 8) & 0xFF]
     c = PACK[(kept >> 16) & 0xFF]
     d = PACK[(kept >> 24) & 0xFF]
-    point = max(max(a & 4095, b & 4095), max(c & 4095, d & 4095))
-    longest = max(max(a >> 12, b >> 12), max(c >> 12, d >> 12))
-    ma = (a & 4095) >> 7
-    mb = (b & 4095) >> 7
-    mc = (c & 4095) >> 7
-    md = (d & 4095) >> 7
+    point = max(max(a, b), max(c, d)) >> 32
+    longest = max(max((a >> 24) & 15, (b >> 24) & 15), max((c >> 24) & 15, (d >> 24) & 15))
+    ma = a >> 39
+    mb = b >> 39
+    mc = c >> 39
+    md = d >> 39
     # The second largest of four: the larger of the two pairs' smaller, and the smaller of their larger.
     hi1 = max(ma, mb)
     hi2 = max(mc, md)
     second = max(min(hi1, hi2), max(min(ma, mb), min(mc, md)))
-    emptied = (ma == 0) + (mb == 0) + (mc == 0) + (md == 0)
-    touched = (((thrown & 0xFF) != 0) + (((thrown >> 8) & 0xFF) != 0) + (((thrown >> 16) & 0xFF) != 0)
-               + (((thrown >> 24) & 0xFF) != 0))
-    return point >> 7, (point & 127) - 40, longest, second, emptied, touched
+    emptied = 4 - _lanes_used(kept)
+    touched = _lanes_used(thrown)
+    counts = (a + b + c + d) & 0xFFFFFF
+    return point, longest, second, emptied, touched, counts
 
 
 @njit(cache=True)
 def kept_features(kept, thrown, row):
     """psi(K, D) into row[0:N_KEPT] (kept hand K, thrown cards D)."""
     row[:] = 0
-    n, value, longest, second, emptied, touched = kept_terms(kept, thrown)
+    point, longest, second, emptied, touched, _ = kept_terms(kept, thrown)
+    n = point >> 7
     row[n] = 1
-    row[9 + n] = value
+    row[9 + n] = (point & 127) - 40
     row[18 + longest] = 1
     for r in range(3, 8):
         held = popcount((kept >> r) & COLUMN)
@@ -108,15 +122,13 @@ def kept_features(kept, thrown, row):
 
 
 @njit(cache=True, inline="always")
-def kept_score(kept, thrown, w, at):
-    """w[at:at + N_KEPT] . psi(K, D), without building psi."""
-    n, value, longest, second, emptied, touched = kept_terms(kept, thrown)
-    total = w[at + n] + w[at + 9 + n] * value + w[at + 18 + longest] + w[at + 42 + second] + w[at + 51] * emptied
-    total += w[at + 52 + touched]
-    for r in range(3, 8):
-        held = popcount((kept >> r) & COLUMN)
-        total += w[at + 27 + 3 * (r - 3) + max(held - 2, 0)] * (held >= 2)
-    return total
+def kept_score(kept, thrown, w, at, table, t0):
+    """w[at:at + N_KEPT] . psi(K, D), without building psi (``table`` from ``t0``: the model's
+    ``learned_tables``)."""
+    point, longest, second, emptied, touched, counts = kept_terms(kept, thrown)
+    total = table[t0 + POINT_TABLE + point] + table[t0 + RANKS_LOW + ((counts >> 9) & 511)]
+    total += table[t0 + RANKS_HIGH + (counts >> 18)] + table[t0 + SHAPE + 25 * second + 5 * emptied + touched]
+    return total + table[t0 + LONGEST + longest]
 
 
 @njit(cache=True)
@@ -129,21 +141,22 @@ def kept_matrix(hand, thrown):
 
 
 @njit(cache=True, inline="always")
-def card_utility(hand, c, ps, w, at, table, t0):
-    """u(c) = w[at:] . phi(c) for card c of ``hand`` (point suit ps): the suit-only part from ``table``
-    (from ``t0``), the point-suit and set parts added (``learned_exchange.hand_features``' terms)."""
+def card_index(lane, r):
+    """The card of rank r in a suit holding ``lane`` (which has bit r): 128 * r + the other cards."""
+    return 128 * r + (((lane >> (r + 1)) << r) | (lane & ((1 << r) - 1)))
+
+
+@njit(cache=True, inline="always")
+def card_utility(c, lanes, ps, long_point, counts, table, t0, part):
+    """u(c) = w . phi(c) for card c of a hand (its lanes, point suit ps, whether the point has 5+
+    cards, its rank counts as SPREAD's fields), from the model's tables (from ``t0``) of the ordering
+    (``part`` 0) or the scorer (1): the suit-only part, the set part and the point-suit part,
+    branch-free (``learned_exchange.lane_features`` and ``hand_features``)."""
     s = c >> 3
     r = c & 7
-    u = table[t0 + 8 * ((hand >> (8 * s)) & 0xFF) + r]
-    if s == ps:
-        u += w[at + N_LANE + r]
-        if popcount((hand >> (8 * s)) & 0xFF) >= 5:
-            u += w[at + N_LANE + 8]
-    if r >= 3:
-        held = popcount((hand >> r) & COLUMN)
-        if held >= 2:
-            u += w[at + N_LANE + 9 + 5 * (held - 2) + r - 3]
-    return u
+    u = table[t0 + 1024 * part + card_index((lanes >> (8 * s)) & 0xFF, r)]
+    u += table[t0 + SETS_HELD + 64 * part + 8 * r + ((counts >> (3 * r)) & 7)]
+    return u + table[t0 + POINT_SUIT + 16 * part + 8 * long_point + r] * (s == ps)
 
 
 @njit(cache=True, inline="always")
@@ -151,25 +164,6 @@ def size_bias(w, at, k, g0, g1, g2, g3, g4):
     """B[k] = b[k] + v[k] . g(H) of the part of ``w`` starting at ``at``."""
     v = at + N_FEATURES + N_COUNTS + N_G * k
     return w[at + N_FEATURES + k] + w[v] * g0 + w[v + 1] * g1 + w[v + 2] * g2 + w[v + 3] * g3 + w[v + 4] * g4
-
-
-@njit(cache=True, inline="always")
-def _value(hand, thrown, work, w, at, lo):
-    """The scorer's value of throwing ``thrown`` (work: sort keys, then u1 by code from slot 12, then
-    B1[k] from slot 44 + k - lo)."""
-    total = work[44 + popcount(thrown) - lo] + kept_score(hand & ~thrown, thrown, w, at + ORDER_SIZE)
-    x = thrown
-    while x:
-        total += work[12 + lowest_bit(x)]
-        x &= x - 1
-    return total
-
-
-@njit(cache=True, inline="always")
-def _improves(hand, thrown, additive, weights, kat, best_value):
-    """(whether throwing ``thrown`` scores above ``best_value``, its score), its additive part given."""
-    v = additive + kept_score(hand & ~thrown, thrown, weights, kat)
-    return v > best_value, v
 
 
 @njit(cache=True, inline="always")
@@ -188,15 +182,19 @@ def _top(work, n, k, avoid):
 
 
 @njit(cache=True, inline="always")
-def _ordered(hand, ps, weights, base, tables, t0, work):
+def _ordered(hand, ps, tables, t0, work, scorer):
     """The hand's cards as sort keys u0 * 64 + (63 - code) in work[0:n], highest u0 first (ties: the
-    lower code first); returns n."""
+    lower code first), and with ``scorer`` u1 by code in work[12 + code]; returns n."""
+    long_point = popcount((hand >> (8 * ps)) & 0xFF) >= 5
+    counts = SPREAD[hand & 0xFF] + SPREAD[(hand >> 8) & 0xFF] + SPREAD[(hand >> 16) & 0xFF] + SPREAD[hand >> 24]
     n = 0
     x = hand
     while x:
         c = lowest_bit(x)
         x &= x - 1
-        work[n] = card_utility(hand, c, ps, weights, base, tables, t0) * 64 + (63 - c)
+        work[n] = card_utility(c, hand, ps, long_point, counts, tables, t0, 0) * 64 + (63 - c)
+        if scorer:
+            work[12 + c] = card_utility(c, hand, ps, long_point, counts, tables, t0, 1)
         n += 1
     for i in range(1, n):  # insertion sort of 12 keys, descending
         key = work[i]
@@ -215,7 +213,7 @@ def ordering_discard(hand, lo, hi, weights, tables, model, work):
     is the best of every legal exchange. ``work``: 12+ int32 slots."""
     base = model * MODEL_SIZE
     ps = point_suit(hand)
-    n = _ordered(hand, ps, weights, base, tables, TABLES * model, work)
+    n = _ordered(hand, ps, tables, TABLES * model, work, False)
     g0, g1, g2, g3, g4 = count_terms(hand, ps)
     best_k = lo
     best = -(1 << 62)
@@ -234,71 +232,101 @@ def ordering_discard(hand, lo, hi, weights, tables, model, work):
 @njit(cache=True)
 def learned_discard(hand, lo, hi, weights, tables, model, work):
     """The learned exchange of lo..hi cards (module docstring). ``tables``: ``learned_tables``;
-    ``work``: 64 int32 slots."""
+    ``work``: 64 int32 slots (sort keys, then u1 by code from slot 12, then B1[k] from 44 + k - lo)."""
     base = model * MODEL_SIZE
     at = base + ORDER_SIZE
+    kat = at + ORDER_SIZE
     t0 = TABLES * model
     ps = point_suit(hand)
-    n = _ordered(hand, ps, weights, base, tables, t0, work)
-    x = hand
-    while x:
-        c = lowest_bit(x)
-        x &= x - 1
-        work[12 + c] = card_utility(hand, c, ps, weights, at, tables, t0 + 2048)
+    n = _ordered(hand, ps, tables, t0, work, True)
     g0, g1, g2, g3, g4 = count_terms(hand, ps)
     for k in range(lo, hi + 1):
         work[44 + k - lo] = size_bias(weights, at, k, g0, g1, g2, g3, g4)
-    # The candidates: every size's best by u0, whole or keeping one suit or one set whole.
-    best = -1
+    # The candidates: every size's best by u0, whole or keeping one suit or one set whole. Each
+    # variant walks the order once; ties go to the fewer cards, then the earlier variant.
+    best = 0
     best_value = -(1 << 62)
-    for k in range(lo, hi + 1):
-        plain = _top(work, n, k, 0)
-        for e in range(10):
-            if e == 0:
-                avoid = 0
-            elif e <= 4:
-                avoid = 0xFF << (8 * (e - 1))
-            else:
-                avoid = COLUMN << (e - 2)  # ranks 10, J, Q, K, A (e = 5..9 -> rank 3..7)
-                if popcount(hand & avoid) < 3:
-                    continue
-            if e > 0 and (plain & avoid) == 0:
-                continue  # the same cards as the plain candidate
-            d = _top(work, n, k, avoid)
-            if d >= 0:
-                v = _value(hand, d, work, weights, at, lo)
-                if v > best_value:
+    best_rank = 1 << 30
+    if lo == 0:
+        best_value = work[44] + kept_score(hand, 0, weights, kat, tables, t0)
+        best_rank = 0
+    widest = _top(work, n, hi, 0)  # a variant that skips none of these cards is the plain candidate
+    for e in range(10):
+        if e == 0:
+            avoid = 0
+        elif e <= 4:
+            avoid = 0xFF << (8 * (e - 1))
+        else:
+            avoid = COLUMN << (e - 2)  # ranks 10, J, Q, K, A (e = 5..9 -> rank 3..7)
+            if popcount(hand & avoid) < 3:
+                continue
+        if e > 0 and (widest & avoid) == 0:
+            continue
+        d = 0
+        m = 0
+        skipped = 0
+        additive = 0
+        for i in range(n):
+            if m == hi:
+                break
+            c = 63 - (work[i] & 63)
+            if (avoid >> c) & 1:
+                skipped += 1
+                continue
+            d |= 1 << c
+            m += 1
+            additive += work[12 + c]
+            if m >= lo and (e == 0 or skipped > 0):  # else: the same cards as the plain candidate
+                v = additive + work[44 + m - lo] + kept_score(hand & ~d, d, weights, kat, tables, t0)
+                rank = 16 * m + e
+                if v > best_value or (v == best_value and rank < best_rank):
                     best_value = v
+                    best_rank = rank
                     best = d
     # First-improvement moves: swap, throw one fewer, throw one more. The additive part of the
     # score changes by the cards moved and the size's bias only.
-    kat = at + ORDER_SIZE
-    base_value = best_value - kept_score(hand & ~best, best, weights, kat)
+    base_value = best_value - kept_score(hand & ~best, best, weights, kat, tables, t0)
     for _ in range(MAX_MOVES):
-        moved = False
         k = popcount(best)
+        kept0 = hand & ~best
+        moved = False
         thrown = best
-        while thrown and not moved:
+        while thrown:
             i = lowest_bit(thrown)
             thrown &= thrown - 1
-            kept = hand & ~best
-            while kept and not moved:
+            bi = 1 << i
+            ai = base_value - work[12 + i]
+            kept = kept0
+            while kept:
                 j = lowest_bit(kept)
                 kept &= kept - 1
-                d = best ^ (1 << i) ^ (1 << j)
-                a = base_value - work[12 + i] + work[12 + j]
-                moved, v = _improves(hand, d, a, weights, kat, best_value)
-            if not moved and k > lo:
-                d = best ^ (1 << i)
-                a = base_value - work[12 + i] - work[44 + k - lo] + work[43 + k - lo]
-                moved, v = _improves(hand, d, a, weights, kat, best_value)
-        kept = hand & ~best if k < hi else 0
-        while kept and not moved:
+                bj = 1 << j
+                a = ai + work[12 + j]
+                v = a + kept_score(kept0 ^ bi ^ bj, best ^ bi ^ bj, weights, kat, tables, t0)
+                if v > best_value:
+                    moved = True
+                    d = best ^ bi ^ bj
+                    break
+            if moved:
+                break
+            if k > lo:
+                a = ai - work[44 + k - lo] + work[43 + k - lo]
+                v = a + kept_score(kept0 ^ bi, best ^ bi, weights, kat, tables, t0)
+                if v > best_value:
+                    moved = True
+                    d = best ^ bi
+                    break
+        kept = kept0 if k < hi and not moved else 0
+        while kept:
             j = lowest_bit(kept)
             kept &= kept - 1
-            d = best | (1 << j)
+            bj = 1 << j
             a = base_value + work[12 + j] - work[44 + k - lo] + work[45 + k - lo]
-            moved, v = _improves(hand, d, a, weights, kat, best_value)
+            v = a + kept_score(kept0 ^ bj, best ^ bj, weights, kat, tables, t0)
+            if v > best_value:
+                moved = True
+                d = best ^ bj
+                break
         if not moved:
             break
         best, best_value, base_value = d, v, a
@@ -308,11 +336,13 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
 @njit(cache=True)
 def learned_tables(weights, parts=2):
     """For every model (``weights``: N_MODELS * MODEL_SIZE ints), the suit-only part of u0 and of u1
-    for every lane and rank: table[TABLES * model + 8 * lane + r], the scorer's 2048 further on
-    (``parts`` 1: the ordering's only, for learned-fast)."""
-    table = np.zeros(TABLES * N_MODELS, dtype=np.int64)
+    for every lane and rank (table[TABLES * model + 8 * lane + r], the scorer's from SCORER_TABLE),
+    and the scorer's kept-point and kept-set weights (``parts`` 1: the ordering's only, for
+    learned-fast)."""
+    table = np.zeros(TABLES * N_MODELS, dtype=np.int32)
     row = np.zeros(N_LANE, dtype=np.int64)
     for m in range(N_MODELS):
+        t0 = TABLES * m
         for part in range(parts):
             at = m * MODEL_SIZE + part * ORDER_SIZE
             w = weights[at:at + N_LANE]
@@ -320,5 +350,27 @@ def learned_tables(weights, parts=2):
                 for r in range(8):
                     if (lane >> r) & 1:
                         lane_features(lane, r, row)
-                        table[TABLES * m + 2048 * part + 8 * lane + r] = np.sum(row * w)
+                        table[t0 + SCORER_TABLE * part + card_index(lane, r)] = np.sum(row * w)
+            for r in range(3, 8):
+                for held in range(2, 5):
+                    table[t0 + SETS_HELD + 64 * part + 8 * r + held] = weights[at + N_LANE + 9 + 5 * (held - 2) + r - 3]
+            for r in range(8):
+                table[t0 + POINT_SUIT + 16 * part + r] = weights[at + N_LANE + r]
+                table[t0 + POINT_SUIT + 16 * part + 8 + r] = weights[at + N_LANE + r] + weights[at + N_LANE + 8]
+        if parts < 2:
+            continue
+        kat = m * MODEL_SIZE + 2 * ORDER_SIZE
+        for n in range(9):
+            table[t0 + LONGEST + n] = weights[kat + 18 + n]
+        for shape in range(9 * 5 * 5):
+            second, emptied, touched = shape // 25, shape // 5 % 5, shape % 5
+            table[t0 + SHAPE + shape] = weights[kat + 42 + second] + weights[kat + 51] * emptied + weights[kat + 52 + touched]
+        for key in range(9 * 128):
+            table[t0 + POINT_TABLE + key] = weights[kat + (key >> 7)] + weights[kat + 9 + (key >> 7)] * ((key & 127) - 40)
+        for fields in range(512):  # ranks 10, J, Q: 3 bits each; K, A: the first 6 bits
+            for r in range(3, 8):
+                held = (fields >> (3 * (r - 3 if r < 6 else r - 6))) & 7
+                if r >= 6 and fields >= 64 or not 2 <= held <= 4:
+                    continue
+                table[t0 + (RANKS_LOW if r < 6 else RANKS_HIGH) + fields] += weights[kat + 27 + 3 * (r - 3) + held - 2]
     return table

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from analysis.bits import lowest_bit, popcount
-from analysis.piquet.card_masks import COLUMN, LANE_GUARDS, point_suit
+from analysis.piquet.card_masks import COLUMN, LANE_GUARDS, LANE_RUN, point_suit
 
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 LANE_FEATURES = (
@@ -101,13 +101,8 @@ def hand_features(hand, c, ps, row):
 def count_terms(hand, ps):
     """The hand-level terms g_j of the count biases (COUNT_FEATURES) for point suit ``ps``: aces,
     kings, the point suit's length, the longest run of consecutive ranks in a suit, 7s 8s and 9s."""
-    longest = 0
-    for s in range(4):
-        lane = (hand >> (8 * s)) & 0xFF
-        run = 0
-        for r in range(8):
-            run = run + 1 if (lane >> r) & 1 else 0
-            longest = max(longest, run)
+    longest = max(max(LANE_RUN[hand & 0xFF], LANE_RUN[(hand >> 8) & 0xFF]),
+                  max(LANE_RUN[(hand >> 16) & 0xFF], LANE_RUN[(hand >> 24) & 0xFF]))
     return (popcount((hand >> 7) & COLUMN), popcount((hand >> 6) & COLUMN), popcount((hand >> (8 * ps)) & 0xFF),
             longest, popcount(hand & 0x07070707))
 

@@ -45,8 +45,9 @@ from analysis.piquet.policies import (
 from analysis.piquet.rules import R_CAPOT, R_CARDS_BONUS
 from analysis.rng import below
 
-VALUES_SIZE = 2048 + TABLES * N_MODELS
-"""card_values' length: the keep values, then the learned exchange's tables of every model."""
+VALUES_SIZE = 2048 + TABLES * N_MODELS // 2
+"""card_values' length: the keep values, then the learned exchange's int32 tables of every model, two
+to a slot."""
 
 
 @njit(cache=True)
@@ -56,7 +57,7 @@ def card_values(p, is_younger):
     the learned exchange, its suit-only tables follow (``learned_choice.learned_tables``)."""
     table = np.zeros(VALUES_SIZE, dtype=np.int64)
     if p[P_EXCHANGE] >= 1:
-        table[2048:] = learned_tables(seat_weights(p, is_younger), 2 if p[P_EXCHANGE] == 1 else 1)
+        table[2048:] = learned_tables(seat_weights(p, is_younger), 2 if p[P_EXCHANGE] == 1 else 1).view(np.int64)
     gb = p[P_GUARD_BONUS] if is_younger else 0
     for lane in range(256):
         n = popcount(lane)
@@ -144,10 +145,11 @@ def choose_discard(hand, lo, hi, p, values, is_younger, sto, scratch, force, mod
         hi = lo
     if p[P_KIND] == KIND_RANDOM:
         return random_discard(hand, lo, hi, sto)
-    if p[P_EXCHANGE] == 1:
-        return sto, learned_discard(hand, lo, hi, seat_weights(p, is_younger), values[2048:], model, scratch)
-    if p[P_EXCHANGE] == 2:
-        return sto, ordering_discard(hand, lo, hi, seat_weights(p, is_younger), values[2048:], model, scratch)
+    if p[P_EXCHANGE] >= 1:
+        tables = values[2048:].view(np.int32)  # learned_tables
+        if p[P_EXCHANGE] == 1:
+            return sto, learned_discard(hand, lo, hi, seat_weights(p, is_younger), tables, model, scratch)
+        return sto, ordering_discard(hand, lo, hi, seat_weights(p, is_younger), tables, model, scratch)
     return sto, heuristic_discard(hand, lo, hi, p, values, is_younger, scratch)
 
 
