@@ -131,8 +131,8 @@ def learned_discard(hand: int, lo: int, hi: int, weights) -> list[int]:
     the biases of taking 0..7 cards, then their hand terms, 5 per count), then the scorer (the same,
     then the kept-hand features). Candidates: for each size k, the k cards of highest ordering value
     (ties: the lower code first), also with one suit, or one rank 10..A held three or more times,
-    kept whole; the scorer's best of them (the first on ties), then while a move raises the score
-    (at most 16 moves) the first such move: for each thrown card (ascending) a swap with each kept
+    kept whole; the scorer's best of them (the first on ties), then, when five or more cards may be
+    taken, while a move raises the score (at most 16 moves) the first such move: for each thrown card (ascending) a swap with each kept
     card (ascending), then throwing it no more; then throwing one more kept card (ascending)."""
     takes, terms = 8, 5  # biases for taking 0..7 cards, each with the 5 terms of learned_count_terms
     cards = codes_of_mask(hand)
@@ -167,7 +167,7 @@ def learned_discard(hand: int, lo: int, hi: int, weights) -> list[int]:
             pick = [c for c in order if not avoid >> c & 1][:k]
             if len(pick) == k and (best is None or value(frozenset(pick)) > best_value):
                 best, best_value = frozenset(pick), value(frozenset(pick))
-    for _ in range(16):
+    for _ in range(16 if hi >= 5 else 0):
         kept = [c for c in cards if c not in best]
         moves = [best - {i} | {j} for i in sorted(best) for j in ([*kept, None] if len(best) > lo else kept)]
         moves = [m - {None} for m in moves] + ([best | {j} for j in kept] if len(best) < hi else [])
