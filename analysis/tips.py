@@ -3,7 +3,10 @@
 The studies come from the game registry (``analysis.games``): a game's ``tips`` is its tip-study
 module (``STUDIES``: tip id -> study, ``VARIANTS``: tip id -> the variants it is run under), its
 ``rules`` the variants and its ``tip_policy`` the policy the studies are run around. A study
-returns a :class:`analysis.verdicts.Verdict`, or a list of them (per seat or clause).
+returns a :class:`analysis.verdicts.Verdict`, or a list of them (per seat or clause). Each study's
+verdicts under a variant are kept in the result store (``analysis.store``, an item study "tip" keyed
+by the tip, variant, deals, seed and the code), so a report interrupted in its tip studies resumes
+with the studies it finished.
 """
 from __future__ import annotations
 
@@ -49,12 +52,28 @@ def tip_verdicts(game: str | None = None, budget: str = "quick", seed: int = 0, 
             g = GAMES[tip["game"]]
             for v in tips_module.VARIANTS[tip["id"]]:
                 bar.set_postfix_str(f"{tip['id']} {v}")
-                got = study(g.rules(v), n, seed, policies[g.name])  # a verdict, or a list of them
-                entry["verdicts"] += got if isinstance(got, list) else [got]
+                entry["verdicts"] += stored_study(study, tip["id"], g.rules(v), n, seed, policies[g.name])
                 bar.update(1)
         out.append(entry)
     bar.close()
     return {"budget": budget, "deals_per_study": n, "seed": seed, "version": __version__, "tips": out}
+
+
+def stored_study(study, tip: str, rules, deals: int, seed: int, policy) -> list[Verdict]:
+    """The study's verdicts under ``rules``, from the result store when it holds them, else run and
+    stored (the policy is the game's tip policy, fixed by the code, which the key holds)."""
+    from analysis import store
+
+    items = store.open_items("tip", {"tip": tip, "variant": rules.name, "deals": deals, "seed": seed})
+    if items is not None:
+        got = items.load().get(0)
+        if got is not None:
+            return [Verdict.from_dict(d) for d in got["verdicts"]]
+    got = study(rules, deals, seed, policy)  # a verdict, or a list of them
+    verdicts = got if isinstance(got, list) else [got]
+    if items is not None:
+        items.save([0], [{"verdicts": [v.to_dict() for v in verdicts]}])
+    return verdicts
 
 
 def as_json(res: dict) -> dict:

@@ -336,3 +336,31 @@ def test_the_numba_cache_is_keyed_by_every_source_that_uses_numba(tmp_path, monk
     os.utime(old, (past, past))
     analysis._prune_stale_caches(second)
     assert not old.exists() and recent.exists() and second.exists()
+
+
+def test_tip_verdicts_are_stored_and_read_back_unchanged(tmp_path, monkeypatch):
+    """A tip study runs once per tip, variant, deals and seed: a repeated (or resumed) report reads
+    its verdicts back, identical in their JSON form; other deals or another seed run again."""
+    from analysis.stats import Estimate
+    from analysis.tips import stored_study
+    from analysis.verdicts import Verdict
+
+    calls = []
+
+    def study(rules, deals, seed, policy):
+        calls.append((rules.name, deals, seed))
+        effect = Estimate(0.25 + seed, 0.125, float("nan"), deals)
+        return [Verdict("PQ-T8", rules.name, "supported", effect, "net points", "x > 0", deals, seed,
+                        {"elder": {"kind": "heuristic", "exchange": "learned"}}, {"rows": [1, 2.5]}, part)
+                for part in ("elder", "younger")]
+
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    rules = get_rules("seed-no")
+    first = [v.to_dict() for v in stored_study(study, "PQ-T8", rules, 1000, 3, None)]
+    again = [v.to_dict() for v in stored_study(study, "PQ-T8", rules, 1000, 3, None)]
+    assert calls == [("seed-no", 1000, 3)]
+    assert json.dumps(again) == json.dumps(first) and again[1]["variant"] == "seed-no, younger"
+    stored_study(study, "PQ-T8", rules, 2000, 3, None)
+    stored_study(study, "PQ-T8", rules, 1000, 4, None)
+    assert calls[1:] == [("seed-no", 2000, 3), ("seed-no", 1000, 4)]
+    assert [r["study"] for r in store.runs()] == ["tip"] * 3
