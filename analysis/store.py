@@ -4,8 +4,8 @@ Two kinds of run share it:
 
 - **chunks**: a run of ``runner.run_tallies`` is keyed by a hash of everything that decides its
   numbers: the kernel block (module and name), its argument arrays (rules and policies), the seed,
-  the chunk size, the package version and a fingerprint of the package's source files (so an
-  edited kernel never reuses old tallies). Its finished chunks' integer tallies are written batch
+  the chunk size, the package version and a fingerprint of the package's source and data files
+  (so an edited kernel or refitted weights never reuse old tallies). Its finished chunks' integer tallies are written batch
   by batch to ``ROOT/KEY/part-<first>-<last>.parquet``.
 - **items**: a study that analyses many items one by one (the Piquet discard study: one row per
   dealt hand) is keyed by a hash of its study name and spec (seat, rules, policies, samples,
@@ -56,10 +56,17 @@ def root() -> Path | None:
 
 @functools.lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """A hash of the package's Python sources (any edit changes every key)."""
+    """A hash of the package's Python sources and data files (any edit changes every key)."""
+    return fingerprint(Path(__file__).resolve().parent)
+
+
+def fingerprint(base: Path) -> str:
+    """A hash of the ``.py`` files under ``base`` and of every file in a ``data`` folder (fitted
+    weights and solved tables decide numbers as the code does), by relative path and content."""
     h = hashlib.sha256()
-    base = Path(__file__).resolve().parent
-    for path in sorted(base.rglob("*.py")):
+    files = [p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+             and (p.suffix == ".py" or "data" in p.relative_to(base).parts[:-1])]
+    for path in sorted(files):
         h.update(str(path.relative_to(base)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

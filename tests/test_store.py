@@ -364,3 +364,20 @@ def test_tip_verdicts_are_stored_and_read_back_unchanged(tmp_path, monkeypatch):
     stored_study(study, "PQ-T8", rules, 1000, 4, None)
     assert calls[1:] == [("seed-no", 2000, 3), ("seed-no", 1000, 4)]
     assert [r["study"] for r in store.runs()] == ["tip"] * 3
+
+
+def test_the_code_fingerprint_covers_sources_and_data_files_only(tmp_path):
+    """Refitted weights (a data file) change every key as an edited source does; a template does not."""
+    (tmp_path / "game" / "data").mkdir(parents=True)
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "game" / "kernel.py").write_text("x = 1\n")
+    (tmp_path / "game" / "data" / "weights.json").write_text("[1, 2]\n")
+    (tmp_path / "templates" / "page.j2").write_text("a\n")
+    first = store.fingerprint(tmp_path)
+    (tmp_path / "templates" / "page.j2").write_text("b\n")
+    assert store.fingerprint(tmp_path) == first
+    (tmp_path / "game" / "data" / "weights.json").write_text("[1, 3]\n")
+    second = store.fingerprint(tmp_path)
+    assert second != first
+    (tmp_path / "game" / "kernel.py").write_text("x = 2\n")
+    assert store.fingerprint(tmp_path) not in (first, second)
