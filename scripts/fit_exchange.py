@@ -13,6 +13,8 @@ measured on other deals. The weights go to analysis/piquet/data/learned_exchange
 Step 3 (optional), ``check``: the shipped weights' held-out figures measured again.
 Usage: .venv/bin/python scripts/fit_exchange.py sample|fit|check [--hands N] [--deals D] [--rules V ...]
        [--scorer-only]  (fit: keep the shipped ordering, fit the scorer)
+       [--refine]  (fit: the scorer by least squares or by its softmax choice's value, whichever costs
+                   least on validation hands: analysis/piquet/learned_refine.py)
 """
 from __future__ import annotations
 
@@ -79,6 +81,8 @@ def main() -> None:
     ap.add_argument("--data", default="data/exchange")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--scorer-only", action="store_true", help="fit: keep the shipped ordering")
+    ap.add_argument("--refine", action="store_true",
+                    help="fit: choose the scorer's fit on validation hands among least squares and the softmax stages")
     a = ap.parse_args()
     data = pathlib.Path(a.data)
     data.mkdir(parents=True, exist_ok=True)
@@ -89,7 +93,7 @@ def main() -> None:
     else:
         from analysis.piquet.learned_fit import fit_all
 
-        fit_all(data, a.rules, a.seats, a.scorer_only, check_only=a.step == "check")
+        fit_all(data, a.rules, a.seats, a.scorer_only, check_only=a.step == "check", refine=a.refine)
 
 
 if __name__ == "__main__":

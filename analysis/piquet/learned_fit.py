@@ -242,11 +242,12 @@ def held_out_figures(w_int: np.ndarray, test: list[dict]) -> dict:
 
 
 def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_only: bool = False,
-            check_only: bool = False) -> None:
+            check_only: bool = False, refine: bool = False) -> None:
     """Fit every listed model from data/<variant>-<seat>.npz and write them into WEIGHTS_FILE
     (keeping the models not refitted), with their held-out figures. ``scorer_only``: keep the
-    shipped ordering (its first ORDER_SIZE weights) and fit the scorer; ``check_only``: keep the
-    shipped weights and measure their held-out figures again."""
+    shipped ordering (its first ORDER_SIZE weights) and fit the scorer; ``refine``: the scorer's fit
+    chosen on validation hands among least squares and the softmax stages (``learned_refine``);
+    ``check_only``: keep the shipped weights and measure their held-out figures again."""
     from analysis.piquet.rules import get_rules
 
     doc = json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.exists() else {"models": {}}
@@ -265,10 +266,19 @@ def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_on
                     order = np.array(record["weights"][:ORDER_SIZE], dtype=np.int64)
                 else:
                     order = np.round(fit(train) * SCALE).astype(np.int64)
-                w_int = np.concatenate([order, np.round(fit_scorer(train) * SCALE).astype(np.int64)])
+                fitted = {}
+                if refine:
+                    from analysis.piquet.learned_refine import refined_scorer
+
+                    scorer, fitted = refined_scorer(order, train)
+                else:
+                    scorer = np.round(fit_scorer(train) * SCALE).astype(np.int64)
+                w_int = np.concatenate([order, scorer])
                 record = {"weights": w_int.tolist(), "hands": int(sum(len(g["idx"]) for g in train)),
                           "scorer_hands": int(sum(min(4_000, len(g["idx"])) for g in train)),
                           "deals_per_hand": samples.deals}
+                if fitted:
+                    record["scorer_fit"] = fitted
             record.update(held_out_figures(w_int, test))
             doc["models"].setdefault(variant, {})[seat] = record
             print(variant, seat, {k: v for k, v in record.items() if k != "weights"}, flush=True)

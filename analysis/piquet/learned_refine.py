@@ -1,0 +1,107 @@
+"""The learned exchange's scorer fitted by the value of its choice, with the fit chosen on validation
+hands (scripts/fit_exchange.py fit --refine; docs/piquet-engine.md, "Learned exchange").
+
+Least squares fits the scorer to every option's value, the bad options' as much as the good. What
+the kernel needs is that its choice be good: the softmax step maximises the mean value of a softmax
+choice over every option, at temperatures lowered in turn (as the ordering's fit). It overfits small
+samples, so each model keeps the fit (least squares, or the softmax after one, two or three
+temperatures) whose kernel choice costs least on validation hands: one fitting hand in four, by a
+hash of its index, not used to fit. The held-out fifth (``learned_fit.is_held_out``) reports.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.piquet.learned_exchange import SCALE
+from analysis.piquet.learned_fit import RIDGE, TEMPERATURES, choice_costs, fit_scorer, scorer_design
+
+MOST = 5_000
+"""Hands of each group in the softmax fit (the options' design matrices are held in memory)."""
+ITERATIONS = 100
+"""L-BFGS iterations per temperature."""
+
+
+def is_validation(h: int) -> bool:
+    """One hand in four by a 64-bit mix of its index (unrelated to is_held_out's residues and to how
+    many cards elder took)."""
+    x = (h * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return (x ^ (x >> 31)) % 4 == 0
+
+
+def subset(groups: list[dict], validation: bool) -> list[dict]:
+    """The groups restricted to the validation hands (or to the others)."""
+    out = []
+    for g in groups:
+        keep = np.array([is_validation(int(h)) == validation for h in g["idx"]])
+        if keep.any():
+            out.append({**g, **{k: g[k][keep] for k in ("idx", "phi", "g", "values", "checks", "hands")}})
+    return out
+
+
+def design_data(groups: list[dict]) -> list[tuple]:
+    """Per group: every option's scorer features stacked over at most MOST hands (float32), the
+    options' values, the hands and the options per hand."""
+    data = []
+    for g in groups:
+        n = min(MOST, len(g["values"]))
+        first = scorer_design(g, 0)
+        x = np.empty((n, *first.shape), dtype=np.float32)  # filled in place: no second copy
+        x[0] = first
+        for h in range(1, n):
+            x[h] = scorer_design(g, h)
+        data.append((x.reshape(-1, x.shape[2]), g["values"][:n].astype(np.float32), n, x.shape[1]))
+    return data
+
+
+def objective(v: np.ndarray, data: list[tuple], temperature: float) -> tuple[float, np.ndarray]:
+    """Minus the mean value of the softmax choice at ``temperature`` (per hand) with the scorer's
+    weights v, plus the L2 penalty, and its gradient."""
+    hands = sum(d[2] for d in data)
+    total, grad = 0.0, np.zeros_like(v)
+    for x, q, n, options in data:
+        s = (x @ v.astype(np.float32)).reshape(n, options) / temperature
+        s -= s.max(axis=1, keepdims=True)
+        p = np.exp(s)
+        p /= p.sum(axis=1, keepdims=True)
+        ev = (p * q).sum(axis=1)
+        total += float(ev.sum())
+        grad += x.T @ (p * (q - ev[:, None]) / temperature).reshape(-1)
+    return -total / hands + 0.5 * RIDGE * v @ v, -grad / hands + RIDGE * v
+
+
+def softmax_stages(w: np.ndarray, groups: list[dict]):
+    """From the scorer's weights ``w``, the softmax choice's mean value maximised at each temperature
+    in turn (L-BFGS): yields (temperature, weights) after each."""
+    from scipy.optimize import minimize
+
+    data = design_data(groups)
+    for t in TEMPERATURES:
+        w = minimize(objective, w, args=(data, t), jac=True, method="L-BFGS-B", options={"maxiter": ITERATIONS}).x
+        yield t, w
+
+
+def refined_scorer(order: np.ndarray, train: list[dict]) -> tuple[np.ndarray, dict]:
+    """The scorer's integer weights for the integer ordering ``order``: least squares on the fitting
+    hands that are not validation hands, then the softmax stages; the fit whose kernel choice costs
+    least on the validation hands (check deals) is kept. Returns (weights, each fit's validation
+    cost with its 95% half-width, paired against least squares)."""
+    fitting, validation = subset(train, False), subset(train, True)
+
+    def as_int(w: np.ndarray) -> np.ndarray:
+        return np.round(w * SCALE).astype(np.int64)
+
+    ls = fit_scorer(fitting)
+    fits = {"least squares": as_int(ls)}
+    for t, w in softmax_stages(ls, fitting):
+        fits[f"softmax to T={t:g}"] = as_int(w)
+    costs = {name: choice_costs(np.concatenate([order, w]), validation) for name, w in fits.items()}
+    base = costs["least squares"]
+    report = {name: {"cost": float(c.mean()), "vs_least_squares": float((c - base).mean()),
+                     "half_width": float(1.96 * (c - base).std(ddof=1) / np.sqrt(len(c)))}
+              for name, c in costs.items()}
+    best = min(costs, key=lambda name: costs[name].mean())
+    report["chosen"] = best
+    report["validation_hands"] = int(len(base))
+    return fits[best], report

@@ -1,0 +1,66 @@
+"""The learned exchange's scorer fitted by its softmax choice's value (analysis/piquet/learned_refine.py):
+the validation split is a scramble, the gradient is the objective's, and the fit kept is the one
+that costs least on validation hands, and beats the zero scorer on new hands."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analysis.piquet.learned_choice import SCORER_SIZE
+from analysis.piquet.learned_exchange import N_FEATURES, ORDER_SIZE
+from analysis.piquet.learned_fit import choice_costs, is_held_out, least_squares, scorer_design
+from analysis.piquet.learned_refine import design_data, is_validation, objective, refined_scorer
+from tests.test_piquet_learned_exchange import planted_groups
+
+
+def test_validation_hands_are_one_in_four_in_every_residue_of_the_held_out_split():
+    """The held-out split takes hands by their index modulo 10 (and younger's training groups follow
+    the index modulo 5): the validation split must not, or it would validate on one group."""
+    h = np.arange(40_000)
+    chosen = np.array([is_validation(int(x)) for x in h])
+    for r in range(10):
+        share = chosen[h % 10 == r].mean()
+        assert abs(share - 0.25) < 4 * np.sqrt(0.25 * 0.75 / 4_000), f"residue {r}: {share:.3f}"
+    fitting = np.array([not is_held_out(int(x)) for x in h])
+    assert abs(chosen[fitting].mean() - 0.25) < 0.015
+
+
+def planted_scorer_groups(rng, hands):
+    """Option values from a planted scorer that pays for throwing from one suit (an effect of cards
+    thrown together), with noise, in the fitter's group format."""
+    w_true = np.zeros(SCORER_SIZE)
+    w_true[:64] = -(np.arange(64) % 8) * 1.0
+    w_true[N_FEATURES + 1:N_FEATURES + 6] = [-40, -30, -20, -10, 0]
+    w_true[ORDER_SIZE + 52:ORDER_SIZE + 57] = [0, 20, 10, 0, 0]
+    g = planted_groups(rng, np.zeros(ORDER_SIZE), hands=hands, noise=0.0)
+    clean = np.stack([scorer_design(g, h) @ w_true for h in range(hands)])
+    g["values"] = clean + rng.normal(0, 2.0, clean.shape)
+    g["checks"] = clean + rng.normal(0, 2.0, clean.shape)
+    return g
+
+
+def test_gradient_matches_finite_differences():
+    rng = np.random.default_rng(21)
+    data = [(x.astype(float), q.astype(float), n, o) for x, q, n, o in design_data([planted_scorer_groups(rng, 12)])]
+    v = rng.normal(0, 0.3, SCORER_SIZE)
+    _, grad = objective(v, data, 2.0)
+    for j in (0, 9, 70, N_FEATURES + 3, ORDER_SIZE - 2, ORDER_SIZE + 5, ORDER_SIZE + 53):
+        e = np.zeros(SCORER_SIZE)
+        e[j] = 1e-3
+        numeric = (objective(v + e, data, 2.0)[0] - objective(v - e, data, 2.0)[0]) / 2e-3
+        assert numeric == pytest.approx(grad[j], rel=1e-3, abs=1e-6)
+
+
+def test_the_fit_kept_is_the_cheapest_on_validation_and_beats_the_zero_scorer_on_new_hands():
+    rng = np.random.default_rng(22)
+    train, test = planted_scorer_groups(rng, 160), planted_scorer_groups(rng, 100)
+    order = np.round(least_squares([train]) * 1000).astype(np.int64)
+    scorer, report = refined_scorer(order, [train])
+    fits = [name for name in report if isinstance(report[name], dict)]
+    assert fits == ["least squares", "softmax to T=4", "softmax to T=1", "softmax to T=0.3"]
+    assert report["chosen"] == min(fits, key=lambda name: report[name]["cost"])
+    assert report["least squares"]["vs_least_squares"] == 0.0
+    assert 0 < report["validation_hands"] < 160
+    fitted = choice_costs(np.concatenate([order, scorer]), [test]).mean()
+    zero = choice_costs(np.concatenate([order, np.zeros(SCORER_SIZE, dtype=np.int64)]), [test]).mean()
+    assert fitted < 1.5 and fitted < zero - 1.0
