@@ -46,10 +46,10 @@ SCORER_SIZE = ORDER_SIZE + N_KEPT
 """The scorer: card weights, b[0..7], v[k, j] (as the ordering), then the kept-hand weights."""
 MODEL_SIZE = ORDER_SIZE + SCORER_SIZE
 """A model: the ordering's weights, then the scorer's."""
-ORDER_TABLE, SCORER_TABLE, POINT_TABLE, RANKS_LOW, RANKS_HIGH = 0, 1024, 2048, 3200, 3712
+SCORER_TABLE, POINT_TABLE, RANKS_LOW, RANKS_HIGH = 1024, 2048, 3200, 3712
 SETS_HELD, POINT_SUIT, SHAPE, LONGEST = 3776, 3904, 3936, 4161
 """Where each table of a model starts (int32 entries):
-- the ordering's and the scorer's suit-only card tables (1024 each, ``card_index``);
+- the ordering's suit-only card table (from 0) and the scorer's (1024 each, ``card_index``);
 - the scorer's weight of the kept point by its key (1152), of the sets kept of ranks 10, J and Q
   (3 bits a rank: 512) and of K and A (64);
 - the ordering's and the scorer's weight of a card of rank r held n times (64 each: 8 * r + n) and
@@ -86,15 +86,15 @@ def _lanes_used(x):
 @njit(cache=True, inline="always")
 def kept_terms(kept, thrown):
     """The kept hand K's point key (cards * 128 + value), its longest run, its second-longest suit,
-    its suits emptied, the suits the thrown cards D come from, and its counts of ranks 10..A (SPREAD's
-    fields); branch-free: this is the inner loop of the choice."""
+    its suits emptied, the suits the thrown cards D come from, and its rank counts (SPREAD's fields);
+    branch-free: this is the inner loop of the choice."""
     a = PACK[kept & 0xFF]
     b = PACK[(kept >> 8) & 0xFF]
     c = PACK[(kept >> 16) & 0xFF]
     d = PACK[(kept >> 24) & 0xFF]
     point = max(max(a, b), max(c, d)) >> 32
     longest = max(max((a >> 24) & 15, (b >> 24) & 15), max((c >> 24) & 15, (d >> 24) & 15))
-    ma = a >> 39
+    ma = a >> 39  # the lane's cards: its point key >> 7
     mb = b >> 39
     mc = c >> 39
     md = d >> 39
@@ -127,9 +127,9 @@ def kept_features(kept, thrown, row):
 
 
 @njit(cache=True, inline="always")
-def kept_score(kept, thrown, w, at, table, t0):
-    """w[at:at + N_KEPT] . psi(K, D), without building psi (``table`` from ``t0``: the model's
-    ``learned_tables``)."""
+def kept_score(kept, thrown, table, t0):
+    """w2 . psi(K, D), the scorer's kept-hand part, without building psi: five lookups in the model's
+    ``learned_tables`` (from ``t0``)."""
     point, longest, second, emptied, touched, counts = kept_terms(kept, thrown)
     total = table[t0 + POINT_TABLE + point] + table[t0 + RANKS_LOW + ((counts >> 9) & 511)]
     total += table[t0 + RANKS_HIGH + (counts >> 18)] + table[t0 + SHAPE + 25 * second + 5 * emptied + touched]
@@ -159,7 +159,7 @@ def card_utility(c, lanes, ps, long_point, counts, table, t0, part):
     branch-free (``learned_exchange.lane_features`` and ``hand_features``)."""
     s = c >> 3
     r = c & 7
-    u = table[t0 + 1024 * part + card_index((lanes >> (8 * s)) & 0xFF, r)]
+    u = table[t0 + SCORER_TABLE * part + card_index((lanes >> (8 * s)) & 0xFF, r)]
     u += table[t0 + SETS_HELD + 64 * part + 8 * r + ((counts >> (3 * r)) & 7)]
     return u + table[t0 + POINT_SUIT + 16 * part + 8 * long_point + r] * (s == ps)
 
@@ -240,7 +240,6 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
     ``work``: 64 int32 slots (sort keys, then u1 by code from slot 12, then B1[k] from 44 + k - lo)."""
     base = model * MODEL_SIZE
     at = base + ORDER_SIZE
-    kat = at + ORDER_SIZE
     t0 = TABLES * model
     ps = point_suit(hand)
     n = _ordered(hand, ps, tables, t0, work, True)
@@ -253,7 +252,7 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
     best_value = -(1 << 62)
     best_rank = 1 << 30
     if lo == 0:
-        best_value = work[44] + kept_score(hand, 0, weights, kat, tables, t0)
+        best_value = work[44] + kept_score(hand, 0, tables, t0)
         best_rank = 0
     widest = _top(work, n, hi, 0)  # a variant that skips none of these cards is the plain candidate
     for e in range(10):
@@ -282,7 +281,7 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
             m += 1
             additive += work[12 + c]
             if m >= lo and (e == 0 or skipped > 0):  # else: the same cards as the plain candidate
-                v = additive + work[44 + m - lo] + kept_score(hand & ~d, d, weights, kat, tables, t0)
+                v = additive + work[44 + m - lo] + kept_score(hand & ~d, d, tables, t0)
                 rank = 16 * m + e
                 if v > best_value or (v == best_value and rank < best_rank):
                     best_value = v
@@ -290,7 +289,7 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
                     best = d
     # First-improvement moves: swap, throw one fewer, throw one more. The additive part of the
     # score changes by the cards moved and the size's bias only.
-    base_value = best_value - kept_score(hand & ~best, best, weights, kat, tables, t0)
+    base_value = best_value - kept_score(hand & ~best, best, tables, t0)
     for _ in range(MAX_MOVES if hi >= SEARCH_FROM else 0):
         k = popcount(best)
         kept0 = hand & ~best
@@ -307,7 +306,7 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
                 kept &= kept - 1
                 bj = 1 << j
                 a = ai + work[12 + j]
-                v = a + kept_score(kept0 ^ bi ^ bj, best ^ bi ^ bj, weights, kat, tables, t0)
+                v = a + kept_score(kept0 ^ bi ^ bj, best ^ bi ^ bj, tables, t0)
                 if v > best_value:
                     moved = True
                     d = best ^ bi ^ bj
@@ -316,7 +315,7 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
                 break
             if k > lo:
                 a = ai - work[44 + k - lo] + work[43 + k - lo]
-                v = a + kept_score(kept0 ^ bi, best ^ bi, weights, kat, tables, t0)
+                v = a + kept_score(kept0 ^ bi, best ^ bi, tables, t0)
                 if v > best_value:
                     moved = True
                     d = best ^ bi
@@ -327,7 +326,7 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
             kept &= kept - 1
             bj = 1 << j
             a = base_value + work[12 + j] - work[44 + k - lo] + work[45 + k - lo]
-            v = a + kept_score(kept0 ^ bj, best ^ bj, weights, kat, tables, t0)
+            v = a + kept_score(kept0 ^ bj, best ^ bj, tables, t0)
             if v > best_value:
                 moved = True
                 d = best ^ bj

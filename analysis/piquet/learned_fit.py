@@ -279,6 +279,8 @@ def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_on
                           "deals_per_hand": samples.deals}
                 if fitted:
                     record["scorer_fit"] = fitted
+                    record["scorer_hands"] = fitted["fitting_hands"]  # least squares on up to 4,000 of
+                    # each group of them, the softmax on up to learned_refine.MOST
             record.update(held_out_figures(w_int, test))
             doc["models"].setdefault(variant, {})[seat] = record
             print(variant, seat, {k: v for k, v in record.items() if k != "weights"}, flush=True)

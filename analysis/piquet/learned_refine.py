@@ -104,4 +104,5 @@ def refined_scorer(order: np.ndarray, train: list[dict]) -> tuple[np.ndarray, di
     best = min(costs, key=lambda name: costs[name].mean())
     report["chosen"] = best
     report["validation_hands"] = int(len(base))
+    report["fitting_hands"] = int(sum(len(g["idx"]) for g in fitting))
     return fits[best], report
