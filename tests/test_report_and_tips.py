@@ -13,6 +13,15 @@ from analysis.tips_registry import TIPS
 from analysis.verdicts import Verdict
 
 SHARED_TIPS = "../shared/TIPS.md"
+TIP_SEED, TIP_DEALS = 2, 30_000
+"""The tip tests and the report test judge the tips on the same seed and deals, and share a result
+store: the report reads back the Écarté and Piquet verdicts the tip tests computed (when they ran
+first, as they do in this file's order) instead of computing them again."""
+
+
+@pytest.fixture(scope="module")
+def tips_store(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("tips-store"))
 
 
 def test_registry_has_every_tip_of_tips_md():
@@ -64,8 +73,10 @@ def test_every_game_has_a_report_section_and_its_templates():
         assert all((templates / f"{g.name}.{ext}.j2").is_file() for ext in ("md", "html"))
 
 
-def test_tip_verdicts_are_real_or_not_yet_studied():
-    res = evaluate_tips("ecarte", "quick", seed=1, deals=40_000)
+@pytest.mark.uses_store
+def test_tip_verdicts_are_real_or_not_yet_studied(tips_store, monkeypatch):
+    monkeypatch.setenv("SALON_RESULTS", tips_store)
+    res = evaluate_tips("ecarte", "quick", seed=TIP_SEED, deals=TIP_DEALS)
     by_id = {t["id"]: t for t in res["tips"]}
     for tip_id in ("EC-T1", "EC-T2", "EC-T3", "EC-T5", "EC-T6", "EC-T8"):
         verdicts = by_id[tip_id]["verdicts"]
@@ -77,7 +88,7 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
             # Verdicts read from the shipped equilibrium tables carry the tables' seed, not the run's.
             tables = "equilibrium tables" in v["players"]
             # EC-T1 reads only its propose and accept points from them and plays the rest on the run's seed.
-            own_seed = 0 if tables and tip_id != "EC-T1" else 1
+            own_seed = 0 if tables and tip_id != "EC-T1" else TIP_SEED
             assert v["deals"] > 0 and v["seed"] == own_seed and v["variant"] in ("seed-de", "classic")
             assert tables == (tip_id in ("EC-T1", "EC-T2", "EC-T6"))
     # EC-T7: watching the discards (search players) and the two claims about a discard of three.
@@ -110,8 +121,10 @@ def test_tip_verdicts_are_real_or_not_yet_studied():
     json.dumps(res)
 
 
-def test_piquet_tip_verdicts_are_real():
-    res = evaluate_tips("piquet", "quick", seed=3, deals=30_000)
+@pytest.mark.uses_store
+def test_piquet_tip_verdicts_are_real(tips_store, monkeypatch):
+    monkeypatch.setenv("SALON_RESULTS", tips_store)
+    res = evaluate_tips("piquet", "quick", seed=TIP_SEED, deals=TIP_DEALS)
     by_id = {t["id"]: t for t in res["tips"]}
     for tip_id in ("PQ-T1", "PQ-T2", "PQ-T3", "PQ-T4", "PQ-T5", "PQ-T6", "PQ-T7", "PQ-T8", "PQ-T9", "PQ-T10",
                    "PQ-T11", "PQ-T12", "PQ-T13", "PQ-T14"):
@@ -119,7 +132,7 @@ def test_piquet_tip_verdicts_are_real():
         for v in by_id[tip_id]["verdicts"]:
             assert v["verdict"] in ("supported", "refuted", "inconclusive", "not testable")
             lo, hi = v["effect"]["ci95"]
-            assert lo <= v["effect"]["value"] <= hi and v["seed"] == 3
+            assert lo <= v["effect"]["value"] <= hi and v["seed"] == TIP_SEED
     # Elder's declarations edge is large and certain even on 30,000 deals.
     assert all(v["verdict"] == "supported" for v in by_id["PQ-T9"]["verdicts"])
     assert [v["variant"] for v in by_id["PQ-T2"]["verdicts"]] == ["seed-de, elder", "seed-de, younger"]
@@ -153,10 +166,12 @@ def test_bezique_tip_verdicts_are_real():
     json.dumps(res)
 
 
-def test_report_is_written_with_exact_values_and_verdicts(tmp_path):
-    paths = build_report(str(tmp_path), quick=True, seed=2,
+@pytest.mark.uses_store
+def test_report_is_written_with_exact_values_and_verdicts(tmp_path, tips_store, monkeypatch):
+    monkeypatch.setenv("SALON_RESULTS", tips_store)
+    paths = build_report(str(tmp_path), quick=True, seed=TIP_SEED,
                          budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "piquet_search_deals": 60,
-                                 "tip_deals": 30_000,
+                                 "tip_deals": TIP_DEALS,
                                  "bezique_deals": 10_000, "bezique_games": 100, "bezique_search_deals": 4,
                                  "bezique_search_games": 1, "bezique_advice_deals": 6,
                                  "strategy_deals_per_hand": 3, "strategy_rounds": 1})
