@@ -234,20 +234,11 @@ def ordering_discard(hand, lo, hi, weights, tables, model, work):
     return _top(work, n, best_k, 0)
 
 
-@njit(cache=True)
-def learned_discard(hand, lo, hi, weights, tables, model, work):
-    """The learned exchange of lo..hi cards (module docstring). ``tables``: ``learned_tables``;
-    ``work``: 64 int32 slots (sort keys, then u1 by code from slot 12, then B1[k] from 44 + k - lo)."""
-    base = model * MODEL_SIZE
-    at = base + ORDER_SIZE
-    t0 = TABLES * model
-    ps = point_suit(hand)
-    n = _ordered(hand, ps, tables, t0, work, True)
-    g0, g1, g2, g3, g4 = count_terms(hand, ps)
-    for k in range(lo, hi + 1):
-        work[44 + k - lo] = size_bias(weights, at, k, g0, g1, g2, g3, g4)
-    # The candidates: every size's best by u0, whole or keeping one suit or one set whole. Each
-    # variant walks the order once; ties go to the fewer cards, then the earlier variant.
+@njit(cache=True, inline="always")
+def _best_candidate(hand, lo, hi, n, work, tables, t0):
+    """The scorer's best candidate and its score: every size's best by u0, whole or keeping one suit
+    or one set whole. Each variant walks the order once; ties go to the fewer cards, then the
+    earlier variant (``work`` as ``learned_discard`` fills it)."""
     best = 0
     best_value = -(1 << 62)
     best_rank = 1 << 30
@@ -287,10 +278,16 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
                     best_value = v
                     best_rank = rank
                     best = d
-    # First-improvement moves: swap, throw one fewer, throw one more. The additive part of the
-    # score changes by the cards moved and the size's bias only.
+    return best, best_value
+
+
+@njit(cache=True, inline="always")
+def _climb(hand, lo, hi, best, best_value, work, tables, t0):
+    """First-improvement moves from ``best`` while the score rises (at most MAX_MOVES): for each
+    thrown card a swap with each kept card, then throwing it no more; then throwing one more. The
+    additive part of the score changes by the cards moved and the size's bias only."""
     base_value = best_value - kept_score(hand & ~best, best, tables, t0)
-    for _ in range(MAX_MOVES if hi >= SEARCH_FROM else 0):
+    for _ in range(MAX_MOVES):
         k = popcount(best)
         kept0 = hand & ~best
         moved = False
@@ -338,11 +335,25 @@ def learned_discard(hand, lo, hi, weights, tables, model, work):
 
 
 @njit(cache=True)
+def learned_discard(hand, lo, hi, weights, tables, model, work):
+    """The learned exchange of lo..hi cards (module docstring). ``tables``: ``learned_tables``;
+    ``work``: 64 int32 slots (sort keys, then u1 by code from slot 12, then B1[k] from 44 + k - lo)."""
+    at = model * MODEL_SIZE + ORDER_SIZE
+    t0 = TABLES * model
+    ps = point_suit(hand)
+    n = _ordered(hand, ps, tables, t0, work, True)
+    g0, g1, g2, g3, g4 = count_terms(hand, ps)
+    for k in range(lo, hi + 1):
+        work[44 + k - lo] = size_bias(weights, at, k, g0, g1, g2, g3, g4)
+    best, best_value = _best_candidate(hand, lo, hi, n, work, tables, t0)
+    return _climb(hand, lo, hi, best, best_value, work, tables, t0) if hi >= SEARCH_FROM else best
+
+
+@njit(cache=True)
 def learned_tables(weights, parts=2):
-    """For every model (``weights``: N_MODELS * MODEL_SIZE ints), the suit-only part of u0 and of u1
-    for every lane and rank (table[TABLES * model + 8 * lane + r], the scorer's from SCORER_TABLE),
-    and the scorer's kept-point and kept-set weights (``parts`` 1: the ordering's only, for
-    learned-fast)."""
+    """For every model (``weights``: N_MODELS * MODEL_SIZE ints), from TABLES * model: the tables the
+    choice reads (their layout: the docstring under SCORER_TABLE); ``parts`` 1: the ordering's only, for
+    learned-fast."""
     table = np.zeros(TABLES * N_MODELS, dtype=np.int32)
     row = np.zeros(N_LANE, dtype=np.int64)
     for m in range(N_MODELS):
