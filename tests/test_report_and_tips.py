@@ -6,7 +6,7 @@ import pytest
 
 from analysis.ecarte.report_section import exact_values
 from analysis.games import GAMES
-from analysis.report.build import build_report
+from analysis.report.build import build_report, load_context, write_report
 from analysis.stats import Estimate
 from analysis.tips import evaluate_tips, tips_text
 from analysis.tips_registry import TIPS
@@ -210,3 +210,7 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path, tips_store, 
     assert "rubicon" in players[0]
     assert (tmp_path / "figures" / "bezique_overview_melds.png").stat().st_size > 10_000
     assert len(exact_values()) == 9
+    # The saved context renders the same report again without a study.
+    again = write_report(load_context(str(tmp_path)), str(tmp_path / "again"))
+    for kind in ("markdown", "html"):
+        assert open(again[kind], encoding="utf-8").read() == open(paths[kind], encoding="utf-8").read()

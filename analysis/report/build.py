@@ -4,7 +4,9 @@ figures."""
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
+import time
 from fractions import Fraction
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -73,8 +75,10 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
     from tqdm.auto import tqdm
 
     from analysis.games import GAMES
+    from analysis.store import code_fingerprint
     from analysis.tips import evaluate_tips
 
+    started = time.perf_counter()
     budget_name = "quick" if quick else "full"
     budget = {**BUDGETS[budget_name], **(budget or {})}
     os.makedirs(out_dir, exist_ok=True)
@@ -95,8 +99,41 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
         "games": [{"name": g.name, "title": g.title} for g in games], "sections": sections, "tips": tips,
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "not_built": not_built(tips),
+        "code": code_fingerprint(), "seconds": round(time.perf_counter() - started),
     }
-    return write_report(context, out_dir)
+    paths = write_report(context, out_dir)
+    save_context(context, out_dir)
+    return paths
+
+
+CONTEXT_FILE = "report_context.json"
+"""Every number the report shows, as the templates receive them: the report can be rendered again
+(``write_report(load_context(out_dir), out_dir)``) without running a study again."""
+
+
+def _plain(x):
+    """A numpy or pandas value as plain JSON (json.dump's ``default``)."""
+    if hasattr(x, "tolist"):
+        return x.tolist()
+    if hasattr(x, "to_dict"):
+        return x.to_dict(orient="records")
+    if isinstance(x, (set, frozenset)):
+        return sorted(x)
+    raise TypeError(f"{type(x).__name__} is not JSON")
+
+
+def save_context(context: dict, out_dir: str) -> str:
+    """Write the report's context as JSON into ``out_dir``; its path."""
+    path = os.path.join(out_dir, CONTEXT_FILE)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(context, fh, default=_plain, indent=1)
+    return path
+
+
+def load_context(out_dir: str) -> dict:
+    """The context a report run saved in ``out_dir``."""
+    with open(os.path.join(out_dir, CONTEXT_FILE), encoding="utf-8") as fh:
+        return json.load(fh)
 
 
 def write_report(context: dict, out_dir: str) -> dict[str, str]:
@@ -105,6 +142,7 @@ def write_report(context: dict, out_dir: str) -> dict[str, str]:
     env = Environment(loader=PackageLoader("analysis", "report/templates"),
                       autoescape=select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["f"] = lambda x, spec=".4f": "—" if x is None else format(x, spec)
+    os.makedirs(out_dir, exist_ok=True)
     paths = {"html": os.path.join(out_dir, "index.html"), "markdown": os.path.join(out_dir, "README.md")}
     with open(paths["html"], "w", encoding="utf-8") as fh:
         fh.write(env.get_template("report.html.j2").render(**context))
