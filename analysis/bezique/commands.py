@@ -9,7 +9,7 @@ from analysis.clikit import emit, non_negative, positive, rules_options
 
 @click.group("bezique", epilog="Examples:\n\n\b\n  salon bezique melds \"QS JD KH QH\" --trump H\n  salon bezique explain --seed 1 --deal 0")
 def group():
-    """Bezique: legal melds, a deal explained, a record replayed."""
+    """Bezique: legal melds, one hand advised, the end game solved, a deal explained, a record replayed."""
 
 
 @group.command(epilog="""Examples:\n
@@ -51,6 +51,35 @@ def solve(hand, opponent, trump, leader, rules, rule, as_json):
 
     res = S.solve(hand, opponent, trump, leader, get_rules(rules, list(rule)))
     emit(res, as_json, S.text(res))
+
+
+@group.command(epilog="""Examples:\n
+\b
+  salon bezique advise "AS 10S KH QH 9D JD QS 7C" --trump H --stock 40 --seen "7H 8S 9C AC 10C KC"
+  salon bezique advise "AS 10S KH 9D JD 7C" --trump H --stock 2 --led QD --table "KS QS" --opp-table "KC QC"
+  salon bezique advise "AS 10S KH 9D" --trump H --stock 0 --led QD --rules classic --json""")
+@click.argument("hand")
+@click.option("--trump", required=True, help="Trump suit: S H D C or ♠ ♥ ♦ ♣.")
+@click.option("--seen", default=None, help="Cards played in earlier tricks (those not listed are drawn among the unseen).")
+@click.option("--stock", default=48, show_default=True, type=int,
+              help="Cards left in the stock, the turn-up counted: 48 at trick 1, 2 at trick 24, 0 in the end phase.")
+@click.option("--led", default=None, help="The card the opponent led: you follow (otherwise you lead).")
+@click.option("--table", default=None, help='Your melds on the table, one group per meld: "KH QH; QS JD" (as in melds).')
+@click.option("--opp-table", default=None, help="The opponent's melds on the table, written the same way.")
+@click.option("--turn-up", default=None, help="The turn-up, if you want it fixed (otherwise drawn among the unseen trumps).")
+@click.option("--samples", default=500, show_default=True, type=int, help="Layouts of the unseen cards.")
+@click.option("--seed", default=0, show_default=True, type=int)
+@rules_options
+@click.option("--json", "as_json", is_flag=True)
+def advise(hand, trump, seen, stock, led, table, opp_table, turn_up, samples, seed, rules, rule, as_json):
+    """What to play from HAND (and whether to meld or hold after it): each card's expected net points
+    to the end of the deal over layouts of the unseen cards, both players rolled out by the heuristic."""
+    from analysis.bezique import one_hand
+    from analysis.bezique.rules import get_rules
+
+    res = one_hand.advise(hand, trump, seen=seen, stock=stock, led=led, table=table, opp_table=opp_table,
+                          turn_up=turn_up, rules=get_rules(rules, list(rule)), samples=samples, seed=seed)
+    emit(res, as_json, one_hand.advise_text(res))
 
 
 @click.group("bezique", epilog="Example:\n\n\b\n  salon study bezique players --search-deals 200")
