@@ -19,6 +19,8 @@ from analysis.stats import Estimate, mean_from_sums, proportion
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Policy = HeuristicPolicy | RandomPolicy
 
@@ -147,58 +149,67 @@ def invariant_checks(table: pd.DataFrame) -> list[dict]:
     return out
 
 
-def overview_figures(table: pd.DataFrame, stem: str) -> list[str]:
-    """Meld rates per kind and points per deal by variant with 95% interval bars, as PNG and SVG;
-    returns the paths (``stem_melds.*``, ``stem_points.*``)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+def _interval_bars(ax: Axes, table: pd.DataFrame, names, horizontal: bool = False) -> np.ndarray:
+    """One bar per variant for each statistic in ``names``, with its 95% interval; the positions."""
     variants = table.attrs["variants"]
-    by_name = table.set_index("statistic")
     w = 0.8 / len(variants)
-    paths = []
+    xs = np.arange(len(names))
+    rows = table.set_index("statistic").loc[list(names)]
+    for i, v in enumerate(variants):
+        err = np.vstack([rows[v] - rows[f"{v}_lo"], rows[f"{v}_hi"] - rows[v]])
+        pos = xs + i * w - 0.4 + w / 2
+        if horizontal:
+            ax.barh(pos, rows[v], w, xerr=err, capsize=2, label=v)
+        else:
+            ax.bar(pos, rows[v], w, yerr=err, capsize=3, label=v)
+    return xs
 
-    def bars(ax, names, horizontal=False):
-        xs = np.arange(len(names))
-        rows = by_name.loc[list(names)]
-        for i, v in enumerate(variants):
-            err = np.vstack([rows[v] - rows[f"{v}_lo"], rows[f"{v}_hi"] - rows[v]])
-            pos = xs + i * w - 0.4 + w / 2
-            if horizontal:
-                ax.barh(pos, rows[v], w, xerr=err, capsize=2, label=v)
-            else:
-                ax.bar(pos, rows[v], w, yerr=err, capsize=3, label=v)
-        return xs
 
-    def save(fig, name):
-        fig.tight_layout()
-        for ext in ("png", "svg"):
-            fig.savefig(f"{stem}_{name}.{ext}")
-            paths.append(f"{stem}_{name}.{ext}")
-        plt.close(fig)
+def plot_meld_rates(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """The share of deals in which each meld is laid, by variant with 95% intervals (``overview``'s
+    table); draws into ``ax`` if given, else a new figure; returns the figure."""
+    from analysis.plots import axes_for
 
+    fig, ax, new = axes_for(ax, (8, 4.5))
     melds = OVERVIEW_STATS["meld"]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    ys = bars(ax, melds, horizontal=True)
+    ys = _interval_bars(ax, table, melds, horizontal=True)
     ax.set_yticks(ys, [m.replace("_", " ") for m in melds])
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of deals in which the meld is laid (either player)")
     ax.set_title(f"Bezique melds per deal, {table.attrs['deals']:,} deals per variant (95% intervals)")
     ax.legend(loc="center right")
-    save(fig, "melds")
+    if new:
+        fig.tight_layout()
+    return fig
+
+
+def plot_points(table: pd.DataFrame) -> Figure:
+    """Points per deal (elder, dealer, sevens) and elder's edge, by variant with 95% intervals
+    (``overview``'s table): a new figure of two panels, returned."""
+    import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [3, 1]})
-    xs = bars(axes[0], ("points_per_deal_elder", "points_per_deal_dealer", "seven_points"))
+    xs = _interval_bars(axes[0], table, ("points_per_deal_elder", "points_per_deal_dealer", "seven_points"))
     axes[0].set_xticks(xs, ["elder", "dealer", "sevens (both)"])
     axes[0].set_ylabel("points per deal")
     axes[0].set_title("Points per deal (95% intervals)")
     axes[0].legend()
-    xs = bars(axes[1], ("elder_minus_dealer",))
+    xs = _interval_bars(axes[1], table, ("elder_minus_dealer",))
     axes[1].set_xticks(xs, ["elder − dealer"])
+    axes[1].set_ylabel("points per deal")
     axes[1].axhline(0, color="black", lw=0.5)
     axes[1].set_title("Elder's edge")
-    save(fig, "points")
-    return paths
+    fig.tight_layout()
+    return fig
+
+
+def overview_figures(table: pd.DataFrame, stem: str) -> list[str]:
+    """Meld rates per kind and points per deal by variant with 95% interval bars, as PNG and SVG;
+    returns the paths (``stem_melds.*``, ``stem_points.*``). The figures are ``plot_meld_rates``
+    and ``plot_points``."""
+    from analysis.plots import headless, save_figure
+
+    headless()
+    return (save_figure(plot_meld_rates(table), f"{stem}_melds")
+            + save_figure(plot_points(table), f"{stem}_points"))

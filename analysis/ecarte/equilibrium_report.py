@@ -5,8 +5,12 @@ against it. Reads the shipped tables; computes nothing heavy."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def _grid(df, masks, weights, bucket: int, sets) -> np.ndarray:
@@ -26,12 +30,11 @@ def _grid(df, masks, weights, bucket: int, sets) -> np.ndarray:
     return grid
 
 
-def figure(df, stem: str, rules_name: str, summary: dict) -> list[str]:
+def plot_equilibrium(df, rules_name: str, summary: dict) -> Figure:
     """Elder's share of hands proposed and the dealer's share of proposals refused, by trumps and
-    kings held, one panel per turn-up bucket, on one colour scale."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    kings held, one panel per turn-up bucket, on one colour scale (the shipped tables and their
+    summary, ``equilibrium_tables.shipped``): a new figure of 2 x 3 panels and a colour bar,
+    returned."""
     import matplotlib.pyplot as plt
 
     from analysis.ecarte import branch_kernel as BK
@@ -62,12 +65,17 @@ def figure(df, stem: str, rules_name: str, summary: dict) -> list[str]:
     fig.colorbar(im, ax=axes, shrink=0.7, label="share of hands (weighted by how often they occur)")
     fig.suptitle(f"Écarté equilibrium of the first proposal, rules {rules_name} ({summary['budget']} budget, "
                  f"{summary['play_policy']})", fontsize=10)
-    out = []
-    for ext in ("png", "svg"):
-        fig.savefig(f"{stem}.{ext}", dpi=100)
-        out.append(f"{stem}.{ext}")
-    plt.close(fig)
-    return out
+    return fig
+
+
+def figure(df, stem: str, rules_name: str, summary: dict) -> list[str]:
+    """Elder's share of hands proposed and the dealer's share of proposals refused, by trumps and
+    kings held, one panel per turn-up bucket, on one colour scale, as PNG and SVG; returns the
+    paths. The figure is ``plot_equilibrium``."""
+    from analysis.plots import headless, save_figure
+
+    headless()
+    return save_figure(plot_equilibrium(df, rules_name, summary), stem, dpi=100)
 
 
 def section(out_dir: str, fig_dir: str, rules) -> dict | None:

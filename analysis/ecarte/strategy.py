@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +22,9 @@ from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import ECARTE_RANKS, EcarteRules, get_rules
 from analysis.errors import InputError
 from analysis.runner import run_ranges
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 PLAY, PROPOSE = 0, 1
 ACCEPT, REFUSE = 0, 1
@@ -473,11 +477,10 @@ def lookup(codes, turnup: int, rules: EcarteRules, policy, out_dir: str,
 
 
 # ------------------------------------------------------------------------------ figures
-def figures(result: Strategy, score_df, stem: str) -> list[str]:
-    """The play/propose and refusal frontiers by trumps and kings, and the changes by score."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+def plot_frontiers(result: Strategy) -> Figure:
+    """The play/propose and refusal frontiers: the weighted share of hands whose best decision is
+    to propose (elder) or to refuse (the dealer), by trumps and kings held (``compute``'s result):
+    a new figure of two panels on one colour scale, returned."""
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -498,34 +501,46 @@ def figures(result: Strategy, score_df, stem: str) -> list[str]:
         ax.set_xlabel("kings held (trump king included)")
         ax.set_ylabel("trumps held")
         ax.set_title(title, fontsize=10)
-    fig.colorbar(im, ax=axes, shrink=0.8)
+    fig.colorbar(im, ax=axes, shrink=0.8, label="share of hands (weighted by how often they occur)")
     discards = "chosen discards" if isinstance(result.spec.get("discards"), dict) else "heuristic discards"
     fig.suptitle(f"Écarté strategy tables ({result.spec['rules']}, {result.spec['deals_per_hand']:,} deals per "
                  f"hand class, {discards}, heuristic trick play)", fontsize=9)
-    out = []
-    for ext in ("png", "svg"):
-        fig.savefig(f"{stem}_frontiers.{ext}", dpi=110)
-        out.append(f"{stem}_frontiers.{ext}")
-    plt.close(fig)
+    return fig
+
+
+def plot_by_score(score_df) -> Figure:
+    """Where playing to win the game changes the points tables' clear decisions: the share of
+    elder's hands and of the dealer's answers that change, by the score (``by_score``'s table): a
+    new figure of two panels, each with its colour bar, returned."""
+    import matplotlib.pyplot as plt
+
     T = int(score_df["elder_score"].max()) + 1
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), gridspec_kw={"wspace": 0.45})
     for ax, col, title in ((axes[0], "elder_clear_changed", "elder: share of hands whose decision changes"),
                            (axes[1], "dealer_clear_changed", "dealer: share of proposals whose answer changes")):
         grid = score_df.pivot(index="elder_score", columns="dealer_score", values=col).to_numpy()
-        ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=max(0.05, np.nanmax(grid)))
+        im = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=max(0.05, np.nanmax(grid)))
         for x in range(T):
             for y in range(T):
                 ax.text(y, x, f"{grid[x, y]:.2f}", ha="center", va="center", fontsize=8, color="white")
         ax.set_xlabel("dealer's score")
         ax.set_ylabel("elder's score")
         ax.set_title(title, fontsize=10)
+        fig.colorbar(im, ax=ax, shrink=0.8, label="share that changes")
     fig.suptitle("Decisions that maximise the chance of winning the game and differ from the points tables' "
                  "(only where the points decision is clear at 95%)", fontsize=9)
-    for ext in ("png", "svg"):
-        fig.savefig(f"{stem}_by_score.{ext}", dpi=110)
-        out.append(f"{stem}_by_score.{ext}")
-    plt.close(fig)
-    return out
+    return fig
+
+
+def figures(result: Strategy, score_df, stem: str) -> list[str]:
+    """The play/propose and refusal frontiers by trumps and kings, and the changes by score, as PNG
+    and SVG; returns the paths (``stem_frontiers.*``, ``stem_by_score.*``). The figures are
+    ``plot_frontiers`` and ``plot_by_score``."""
+    from analysis.plots import headless, save_figure
+
+    headless()
+    return (save_figure(plot_frontiers(result), f"{stem}_frontiers", dpi=110)
+            + save_figure(plot_by_score(score_df), f"{stem}_by_score", dpi=110))
 
 
 def summary(result: Strategy, score_df) -> dict:

@@ -22,6 +22,8 @@ from analysis.stats import Estimate, mean_from_sums, paired_difference, proporti
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Policy = HeuristicPolicy | RandomPolicy
 
@@ -241,15 +243,13 @@ def _table_frame(per_class: np.ndarray, rules: EcarteRules, policy: Policy, seed
     return df
 
 
-def propose_table_figure(df: pd.DataFrame, path_stem: str) -> list[str]:
-    """Figure of the table: net points of proposing minus playing by class, with 95% intervals."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def plot_propose_table(df: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """Net points of proposing minus playing by hand class, with 95% intervals (``propose_table``'s
+    table); draws into ``ax`` if given, else a new figure; returns the figure."""
+    from analysis.plots import axes_for
 
     d = df.sort_values(["trumps", "trump_king", "plain_kings"])
-    fig, ax = plt.subplots(figsize=(8, 9))
+    fig, ax, new = axes_for(ax, (8, 9))
     y = np.arange(len(d))
     colors = ["tab:blue" if b == "propose" else "tab:red" for b in d["better"]]
     ax.errorbar(d["propose_minus_play"], y, xerr=[d["propose_minus_play"] - d["diff_lo"],
@@ -260,13 +260,18 @@ def propose_table_figure(df: pd.DataFrame, path_stem: str) -> list[str]:
     ax.set_xlabel("net points per hand: propose minus play (blue: propose better, red: play better)")
     ax.set_title(f"Écarté elder: propose or play, by hand class ({df.attrs.get('rules', '')})\n"
                  f"{df.attrs.get('caption', '')}", fontsize=9)
-    fig.tight_layout()
-    out = []
-    for ext in ("png", "svg"):
-        fig.savefig(f"{path_stem}.{ext}", dpi=110)
-        out.append(f"{path_stem}.{ext}")
-    plt.close(fig)
-    return out
+    if new:
+        fig.tight_layout()
+    return fig
+
+
+def propose_table_figure(df: pd.DataFrame, path_stem: str) -> list[str]:
+    """Figure of the table: net points of proposing minus playing by class, with 95% intervals, as
+    PNG and SVG; returns the paths. The figure is ``plot_propose_table``."""
+    from analysis.plots import headless, save_figure
+
+    headless()
+    return save_figure(plot_propose_table(df), path_stem, dpi=110)
 
 
 # ------------------------------------------------------------------ cells (tips)

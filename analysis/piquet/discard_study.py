@@ -10,6 +10,8 @@ and a larger study reuses the hands it has; ``hand_rows`` is also the Dask task.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from analysis.piquet import reference as ref
@@ -17,6 +19,9 @@ from analysis.piquet.discards import analyse_hand, exchange_bounds
 from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import PiquetRules, get_rules
 from analysis.stats import Estimate, mean_from_sums
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 RULES_OF_THUMB = {
     "shortest_weakest": "throw the shortest suits' weakest cards first (PQ-T2)",
@@ -306,11 +311,9 @@ def summary(df) -> dict:
     return out
 
 
-def study_figures(df, stem: str) -> list[str]:
-    """Cards taken by the best exchange, and the cost of each rule of thumb (PNG and SVG)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+def plot_discard_study(df) -> Figure:
+    """Cards taken by the best exchange, and the cost of each rule of thumb with 95% intervals
+    (``study_hands``' table): a new figure of two panels, returned."""
     import matplotlib.pyplot as plt
 
     s = summary(df)
@@ -329,9 +332,13 @@ def study_figures(df, stem: str) -> list[str]:
     axes[1].set_yticks(y, names)
     axes[1].set_xlabel("points per deal given up against the best exchange (95%)")
     fig.tight_layout()
-    paths = []
-    for ext in ("png", "svg"):
-        fig.savefig(f"{stem}.{ext}")
-        paths.append(f"{stem}.{ext}")
-    plt.close(fig)
-    return paths
+    return fig
+
+
+def study_figures(df, stem: str) -> list[str]:
+    """Cards taken by the best exchange, and the cost of each rule of thumb (PNG and SVG); returns
+    the paths (``stem.png``, ``stem.svg``). The figure is ``plot_discard_study``."""
+    from analysis.plots import headless, save_figure
+
+    headless()
+    return save_figure(plot_discard_study(df), stem)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +19,10 @@ from analysis.errors import InputError
 from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import RANK_NAMES, PiquetRules, get_rules, mask_of, name_of
 from analysis.stats import confidence_sequence_halfwidth
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 SEATS = ("elder", "younger")
 FLAG_COLUMNS = (("p_point", 1), ("p_sequences", 2), ("p_sets", 4), ("p_repique", 8), ("p_pique", 16),
@@ -362,31 +367,35 @@ def grade(table, mine_row) -> dict:
             "net_score": {"value": mine_row["net"], "ci95": [mine_row["net_lo"], mine_row["net_hi"]]}}
 
 
-def plot_top(table, path: str, top: int = 15) -> list[str]:
-    """Expected net score with 95% intervals of the top options (PNG or SVG by the file's name;
-    without a suffix both)."""
-    import os
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def plot_top_options(table, top: int = 15, ax: Axes | None = None) -> Figure:
+    """Expected net score with 95% intervals of the ``top`` best options (``analyse_hand``'s
+    table); draws into ``ax`` if given, else a new figure sized to the rows; returns the figure."""
+    from analysis.plots import axes_for
 
     rows = table.head(top)[::-1]
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
+    fig, ax, new = axes_for(ax, (8, 0.35 * len(rows) + 1.5))
     y = np.arange(len(rows))
     ax.errorbar(rows["net"], y, xerr=[rows["net"] - rows["net_lo"], rows["net_hi"] - rows["net"]], fmt="o",
                 capsize=3)
     ax.set_yticks(y, [" ".join(d) for d in rows["discard"]], fontsize=8)
     ax.set_xlabel("expected net score per deal (mine minus the opponent's), 95% interval")
     ax.set_title(f"Throw what? {table.attrs.get('seat', '')}, {table.attrs.get('hand', '')}", fontsize=9)
-    fig.tight_layout()
+    if new:
+        fig.tight_layout()
+    return fig
+
+
+def plot_top(table, path: str, top: int = 15) -> list[str]:
+    """Expected net score with 95% intervals of the top options (PNG or SVG by the file's name;
+    without a suffix both); returns the paths. The figure is ``plot_top_options``."""
+    import os
+
+    from analysis.plots import headless, save_figure
+
+    headless()
     stem, ext = os.path.splitext(path)
-    paths = [path] if ext in (".png", ".svg") else [stem + ".png", stem + ".svg"]
-    for p in paths:
-        fig.savefig(p)
-    plt.close(fig)
-    return paths
+    exts = (ext[1:],) if ext in (".png", ".svg") else ("png", "svg")
+    return save_figure(plot_top_options(table, top), stem, exts)
 
 
 def draw_probability(taken: int, named: int, unseen: int = 20, at_least: int = 1) -> float:

@@ -18,6 +18,8 @@ from analysis.stats import Estimate, mean_from_sums, proportion
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Policy = HeuristicPolicy | RandomPolicy
 
@@ -182,15 +184,12 @@ def overview(n: int, seed: int = 0, variants: tuple[str, ...] = tuple(VARIANTS),
     return table, distribution
 
 
-def overview_figures(table: pd.DataFrame, distribution: pd.DataFrame, stem: str) -> list[str]:
-    """Score distribution and elder's edge by variant, as PNG and SVG; returns the paths."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+def plot_score_distribution(distribution: pd.DataFrame, variants: list[str] | None = None) -> Figure:
+    """Each seat's score per deal, binned, by variant (``overview``'s distribution; ``variants``
+    defaults to its ``attrs``): a new figure of two panels (elder, younger), returned."""
     import matplotlib.pyplot as plt
 
-    variants = table.attrs["variants"]
-    paths = []
+    variants = list(variants or distribution.attrs["variants"])
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     x = np.arange(len(distribution))
     w = 0.8 / len(variants)
@@ -203,12 +202,18 @@ def overview_figures(table: pd.DataFrame, distribution: pd.DataFrame, stem: str)
     axes[0].set_ylabel("share of deals")
     axes[0].legend()
     fig.tight_layout()
-    for ext in ("png", "svg"):
-        fig.savefig(f"{stem}_scores.{ext}")
-        paths.append(f"{stem}_scores.{ext}")
-    plt.close(fig)
+    return fig
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+
+def plot_elder_edge(table: pd.DataFrame, ax: Axes | None = None) -> Figure:
+    """Elder's edge per deal, in total and split into declarations and play, by variant with 95%
+    intervals (``overview``'s table); draws into ``ax`` if given, else a new figure; returns the
+    figure."""
+    from analysis.plots import axes_for
+
+    variants = table.attrs["variants"]
+    w = 0.8 / len(variants)
+    fig, ax, new = axes_for(ax, (7, 4))
     parts = ("elder_minus_younger", "elder_edge_declarations", "elder_edge_play")
     rows = table.set_index("statistic").loc[list(parts)]
     xs = np.arange(len(parts))
@@ -220,9 +225,17 @@ def overview_figures(table: pd.DataFrame, distribution: pd.DataFrame, stem: str)
     ax.set_title("Elder's edge per deal, split (95% intervals)")
     ax.axhline(0, color="black", lw=0.5)
     ax.legend()
-    fig.tight_layout()
-    for ext in ("png", "svg"):
-        fig.savefig(f"{stem}_edge.{ext}")
-        paths.append(f"{stem}_edge.{ext}")
-    plt.close(fig)
-    return paths
+    if new:
+        fig.tight_layout()
+    return fig
+
+
+def overview_figures(table: pd.DataFrame, distribution: pd.DataFrame, stem: str) -> list[str]:
+    """Score distribution and elder's edge by variant, as PNG and SVG; returns the paths
+    (``stem_scores.*``, ``stem_edge.*``). The figures are ``plot_score_distribution`` and
+    ``plot_elder_edge``."""
+    from analysis.plots import headless, save_figure
+
+    headless()
+    return (save_figure(plot_score_distribution(distribution, table.attrs["variants"]), f"{stem}_scores")
+            + save_figure(plot_elder_edge(table), f"{stem}_edge"))
