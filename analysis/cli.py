@@ -237,17 +237,27 @@ def tips(game, budget, seed, as_json, quiet):
     emit(res, as_json, tips_text(res))
 
 
-@cli.command(epilog="Examples:\n\n\b\n  salon report --quick --out reports/quick\n  salon report")
+@cli.command(epilog="Examples:\n\n\b\n  salon report --quick --out reports/quick\n  salon report\n"
+                     "  salon report --from-saved --out reports")
 @click.option("--quick", is_flag=True, help="Small budgets: a few minutes.")
 @click.option("--out", default="reports", show_default=True, type=click.Path(file_okay=False))
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def report(quick, out, seed, quiet):
-    """Write the strategy report (index.html, README.md and figures) into OUT."""
-    from analysis.report.build import build_report
+@click.option("--from-saved", is_flag=True, help="Render again from the numbers a run saved in OUT "
+              "(report_context.json), running no study.")
+def report(quick, out, seed, quiet, from_saved):
+    """Write the strategy guide (index.html, README.md and figures) into OUT."""
+    from analysis.report.build import CONTEXT_FILE, build_report, load_context, write_report
     from analysis.runner import show_progress
 
-    paths = build_report(out, quick=quick, seed=seed, progress=show_progress(quiet))
+    if from_saved:
+        try:
+            context = load_context(out)
+        except (OSError, ValueError) as e:
+            fail(f"cannot render again from {os.path.join(out, CONTEXT_FILE)}: {e}")
+        paths = write_report(context, out)
+    else:
+        paths = build_report(out, quick=quick, seed=seed, progress=show_progress(quiet))
     click.echo(f"report written: {paths['html']} and {paths['markdown']}")
 
 

@@ -33,6 +33,7 @@ SECONDS = {"test_ecarte_watching.py": 40, "test_store.py": 28, "ecarte.ipynb": 2
 SLOW = (
     "notebooks/",
     "tests/test_report_and_tips.py::test_report_is_written_with_exact_values_and_verdicts",
+    "tests/test_report_and_tips.py::test_report_reads_in_a_browser",
     "tests/test_report_and_tips.py::test_tip_verdicts_are_real_or_not_yet_studied",
     "tests/test_report_and_tips.py::test_piquet_tip_verdicts_are_real",
     "tests/test_ecarte_strategy.py::test_strategy_command_writes_tables_and_propose_reads_them",

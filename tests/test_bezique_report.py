@@ -99,14 +99,14 @@ def test_templates_render_the_section(section, tmp_path):
     html = open(paths["html"], encoding="utf-8").read()
     for text in (md, html):
         assert "Bezique: the variants side by side" in text and "1/8" in text
-        assert "four_aces" in text and "double_bezique" in text and "dealer_first_wins" in text
-        assert "brisque_points" in text and "last_trick_points" in text
+        assert "four aces" in text and "double bezique" in text and "the first dealer wins" in text
+        assert "brisque points" in text and "last trick points" in text and "four_aces" not in text
         assert "figures/bezique_overview_melds.png" in text
         assert "Not in this report yet" not in text  # nothing missing: no empty sentence
         assert not re.search(r"\bnan\b", text.lower()), "a nan in the report"
         assert "**no**" not in text and 'class="no"' not in text
-    assert "| turnup_seven | 1/8 = 0.12500 |" in md
-    assert "| brisque_points | seed-de | 160 | 160.0000 | [160.0000, 160.0000] | yes |" in md
+    assert "| turnup seven | 1/8 = 0.12500 |" in md
+    assert "| brisque points | seed-de | 160 | 160.0000 | [160.0000, 160.0000] | yes |" in md
     assert f"{DEALS:,} deals per variant" in md and f"{GAMES:,} games per variant" in md
 
 

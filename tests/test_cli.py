@@ -62,6 +62,7 @@ BAD = [
     (["bezique", "melds", "QS JZ", "--trump", "H"], "'JZ'"),
     (["bezique", "replay", "/nonexistent/bz.json"], "bz.json"),
     (["no-such-command"], "no-such-command"),
+    (["report", "--from-saved", "--out", "/nonexistent/reports"], "report_context.json"),
 ]
 
 

@@ -1,6 +1,9 @@
 """The tips registry and the report: every TIPS.md tip listed, real verdicts only where studied."""
 import json
+import os
+import pathlib
 import re
+import shutil
 
 import pytest
 
@@ -13,6 +16,7 @@ from analysis.tips_registry import TIPS
 from analysis.verdicts import Verdict
 
 SHARED_TIPS = "../shared/TIPS.md"
+REPORT_GAMES = [name for name, g in GAMES.items() if g.report is not None]
 TIP_SEED, TIP_DEALS = 2, 30_000
 """The tip tests and the report test judge the tips on the same seed and deals, and share a result
 store: the report reads back the Écarté and Piquet verdicts the tip tests computed (when they ran
@@ -166,15 +170,24 @@ def test_bezique_tip_verdicts_are_real():
     json.dumps(res)
 
 
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory, tips_store):
+    """A quick report at small budgets, built once for this file's report tests: (folder, paths)."""
+    out = tmp_path_factory.mktemp("report")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SALON_RESULTS", tips_store)
+        paths = build_report(str(out), quick=True, seed=TIP_SEED,
+                             budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000,
+                                     "piquet_search_deals": 60, "tip_deals": TIP_DEALS,
+                                     "bezique_deals": 10_000, "bezique_games": 100, "bezique_search_deals": 4,
+                                     "bezique_search_games": 1, "bezique_advice_deals": 6,
+                                     "strategy_deals_per_hand": 3, "strategy_rounds": 1})
+    return out, paths
+
+
 @pytest.mark.uses_store
-def test_report_is_written_with_exact_values_and_verdicts(tmp_path, tips_store, monkeypatch):
-    monkeypatch.setenv("SALON_RESULTS", tips_store)
-    paths = build_report(str(tmp_path), quick=True, seed=TIP_SEED,
-                         budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "piquet_search_deals": 60,
-                                 "tip_deals": TIP_DEALS,
-                                 "bezique_deals": 10_000, "bezique_games": 100, "bezique_search_deals": 4,
-                                 "bezique_search_games": 1, "bezique_advice_deals": 6,
-                                 "strategy_deals_per_hand": 3, "strategy_rounds": 1})
+def test_report_is_written_with_exact_values_and_verdicts(quick_report):
+    tmp_path, paths = quick_report
     md = open(paths["markdown"], encoding="utf-8").read()
     html = open(paths["html"], encoding="utf-8").read()
     for text in (md, html):
@@ -185,7 +198,8 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path, tips_store, 
         assert "Which cards to throw" in text and "a random legal exchange" in text
         assert "the players beside Cavendish" in text and "62.5" in text and "search" in text and "dd" in text
         assert "Bezique: the variants side by side" in text and "BZ-T1" in text
-        assert "The players side by side" in text and "heuristic-new" in text and "net_vs_tuned" in text
+        assert "The players side by side" in text and "heuristic-new" in text
+        assert "net points against the tuned heuristic" in text and "net_vs_tuned" not in text
         assert "The period advice against the search player" in text and "keep tens until they count" in text
         assert "Best-response tables" in text and "38,304 classes" in text
         # The shipped equilibrium, with its certificate and the Britannica's rules beside it.
@@ -210,7 +224,74 @@ def test_report_is_written_with_exact_values_and_verdicts(tmp_path, tips_store, 
     assert "rubicon" in players[0]
     assert (tmp_path / "figures" / "bezique_overview_melds.png").stat().st_size > 10_000
     assert len(exact_values()) == 9
+    # The guide: per game its advice, its tips in words and its evidence; the validation in an appendix.
+    for text in (md, html):
+        assert text.count("What to do") >= len(REPORT_GAMES) and "The rulebooks' tips" in text
+        assert "Appendix: validation and provenance" in text and "Which to follow" in text
+    for game in REPORT_GAMES:
+        assert f'<a id="{game}-advice"></a>' in md and f'id="{game}-advice"' in html
+    # The Markdown twin: every image it shows exists and every internal link has its anchor.
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', md))
+    assert set(re.findall(r"\]\(#([^)]+)\)", md)) <= anchors
+    for src in re.findall(r"!\[[^]]*\]\(([^)]+)\)", md):
+        assert (tmp_path / src).exists(), src
     # The saved context renders the same report again without a study.
     again = write_report(load_context(str(tmp_path)), str(tmp_path / "again"))
     for kind in ("markdown", "html"):
         assert open(again[kind], encoding="utf-8").read() == open(paths[kind], encoding="utf-8").read()
+
+
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync"]
+"""Chromium's flags on a closed network (../.library/env: without them it keeps trying Google's hosts)."""
+
+
+def _browser():
+    """Playwright and a Chromium to drive, or a skip that says which is missing."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("no browser check: playwright is not installed (it is in the dev extras)")
+    exe = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(exe):
+        pytest.skip("no browser check: no Chromium (scripts/test installs Debian's chromium where it can)")
+    return sync_playwright, exe
+
+
+JS_BROKEN_IMAGES = "[...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)"
+JS_DEAD_LINKS = ("[...document.querySelectorAll('a[href^=\"#\"]')].map(a => a.getAttribute('href').slice(1))"
+                 ".filter(id => !document.getElementById(id))")
+JS_OUTSIDE = ("[...document.querySelectorAll('[src],[href]')].map(e => e.getAttribute('src') || e.getAttribute('href'))"
+              ".filter(u => /^[a-z]+:/i.test(u))")
+
+
+@pytest.mark.uses_store
+def test_report_reads_in_a_browser(quick_report):
+    """The HTML in headless Chromium, at a desktop and at a phone width: offline (no outside address),
+    every figure loads, every internal link has its target, nothing wider than the screen, the
+    navigation scrolls to each game, and each game's advice is there."""
+    out, paths = quick_report
+    sync_playwright, exe = _browser()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, args=BROWSER_ARGS)
+        try:
+            for width, height in ((1400, 900), (390, 844)):
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.goto(pathlib.Path(paths["html"]).as_uri())
+                assert page.evaluate("document.images.length") >= 10
+                assert page.evaluate(JS_BROKEN_IMAGES) == []
+                assert page.evaluate(JS_DEAD_LINKS) == []
+                assert page.evaluate(JS_OUTSIDE) == []
+                assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+                for game in REPORT_GAMES:
+                    page.click(f'nav a[href="#{game}"]')
+                    assert page.evaluate("location.hash") == f"#{game}"
+                    top = page.evaluate(f"document.getElementById('{game}').getBoundingClientRect().top")
+                    assert 0 <= top < height / 2, (game, width, top)
+                    advice = page.locator(f"#{game}-advice")
+                    assert advice.is_visible() and "What to do" in advice.inner_text()
+                    assert page.locator(f"#{game}-advice li").count() >= 1
+                page.screenshot(path=str(out / f"landing-{width}.png"))
+                page.close()
+        finally:
+            browser.close()

@@ -51,7 +51,7 @@ def players(deals: int, games: int, seed: int = 0, rules: str = "seed-de", *, se
     table = pd.DataFrame(rows)
     table.attrs.update({"rules": rules, "seed": seed, "samples": samples, "caption": (
         f"Bezique's players in self-play ({rules}; search: {samples} samples a decision, heuristic rollouts, "
-        "exact end game), 95% intervals; net_vs_tuned: against tuned on the same deals, both seats.")})
+        "exact end game), 95% intervals; net points against the tuned heuristic: on the same deals, both seats.")})
     return table
 
 

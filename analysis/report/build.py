@@ -12,6 +12,7 @@ from fractions import Fraction
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from analysis import __version__
+from analysis.report.guide import effect_text, guide, label
 
 BUDGETS = {
     "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "piquet_search_deals": 4_000,
@@ -101,9 +102,8 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
         "not_built": not_built(tips),
         "code": code_fingerprint(), "seconds": round(time.perf_counter() - started),
     }
-    paths = write_report(context, out_dir)
-    save_context(context, out_dir)
-    return paths
+    save_context(context, out_dir)  # first: a render that fails loses no study
+    return write_report(context, out_dir)
 
 
 CONTEXT_FILE = "report_context.json"
@@ -112,14 +112,15 @@ CONTEXT_FILE = "report_context.json"
 
 
 def _plain(x):
-    """A numpy or pandas value as plain JSON (json.dump's ``default``)."""
+    """A numpy or pandas value as plain JSON (json.dump's ``default``); anything else as its text,
+    so that saving never fails."""
     if hasattr(x, "tolist"):
         return x.tolist()
     if hasattr(x, "to_dict"):
         return x.to_dict(orient="records")
     if isinstance(x, (set, frozenset)):
-        return sorted(x)
-    raise TypeError(f"{type(x).__name__} is not JSON")
+        return sorted(x, key=str)
+    return str(x)
 
 
 def save_context(context: dict, out_dir: str) -> str:
@@ -137,15 +138,18 @@ def load_context(out_dir: str) -> dict:
 
 
 def write_report(context: dict, out_dir: str) -> dict[str, str]:
-    """Render the templates with ``context`` into ``index.html`` and ``README.md``; their paths.
+    """Render the templates with ``context`` (and the guide derived from it) into ``index.html`` and
+    ``README.md``; their paths.
     The HTML escapes every value (a reading with "<" or "&" stays text); the Markdown does not."""
     env = Environment(loader=PackageLoader("analysis", "report/templates"),
                       autoescape=select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["f"] = lambda x, spec=".4f": "—" if x is None else format(x, spec)
+    env.filters["label"] = label
+    env.filters["effect"] = effect_text
     os.makedirs(out_dir, exist_ok=True)
     paths = {"html": os.path.join(out_dir, "index.html"), "markdown": os.path.join(out_dir, "README.md")}
     with open(paths["html"], "w", encoding="utf-8") as fh:
-        fh.write(env.get_template("report.html.j2").render(**context))
+        fh.write(env.get_template("report.html.j2").render(**context, guide=guide(context)))
     with open(paths["markdown"], "w", encoding="utf-8") as fh:
-        fh.write(env.get_template("report.md.j2").render(**context))
+        fh.write(env.get_template("report.md.j2").render(**context, guide=guide(context)))
     return paths

@@ -1,0 +1,147 @@
+"""The strategy guide's reader-facing parts, derived from the report's context at render time:
+each game's advice (rules in plain words with their margin, confidence, players and variant), the
+tip verdicts in a player's words, and readable labels. Nothing here runs a study: the numbers are the
+context's, so the guide renders again from a saved context (``build.load_context``)."""
+from __future__ import annotations
+
+import math
+
+from analysis.report.guide_words import ADVICE_ORDER, READINGS
+
+GAME_OF = {"PQ": "piquet", "EC": "ecarte", "BZ": "bezique"}
+
+LABELS = {
+    "p_point": "P(point)", "net": "net points", "elder_net": "elder's net points", "dealer_first_wins":
+    "the first dealer wins", "net_vs_tuned": "net points against the tuned heuristic",
+}
+"""Labels that plain word-splitting would get wrong; every other snake_case name reads with its
+underscores as spaces."""
+
+
+def label(name) -> str:
+    """A snake_case statistic name as words: ``elder_wins_point`` -> ``elder wins point``."""
+    text = str(name)
+    return LABELS.get(text, text.replace("_", " "))
+
+
+def anchor(*parts: str) -> str:
+    """An HTML id (and Markdown anchor) from words: ``anchor("tip", "PQ-T2")`` -> ``tip-pq-t2``."""
+    return "-".join(p.lower().replace(" ", "-").replace(",", "").replace(":", "-") for p in parts)
+
+
+def split_label(label_: str) -> tuple[str, str | None]:
+    """A verdict's label as (variant, part): ``"seed-de, elder"`` -> ``("seed-de", "elder")``."""
+    variant, _, part = label_.partition(", ")
+    return variant, part or None
+
+
+def reading(tip_id: str, part: str | None, verdict: str) -> str | None:
+    """What the verdict means for a player (guide_words.READINGS), or None when it has no sentence."""
+    for key in (f"{tip_id}:{part}", tip_id):
+        if key in READINGS:
+            return READINGS[key].get(verdict)
+    return None
+
+
+def effect_text(e: dict | None) -> str:
+    """An estimate as "+0.003 [+0.001, +0.005]", to as many decimals as its interval's width warrants."""
+    if not e:
+        return ""
+    lo, hi = e["ci95"]
+    half = (hi - lo) / 2 or abs(e["value"]) or 1.0
+    places = max(0, min(4, 1 - math.floor(math.log10(half))))
+    return f"{e['value']:+.{places}f} [{lo:+.{places}f}, {hi:+.{places}f}]"
+
+
+def clear(v: dict) -> bool:
+    """A verdict a player can act on: supported or refuted (the study's threshold decides it)."""
+    return v["verdict"] in ("supported", "refuted")
+
+
+def tip_rows(tips: dict, game: str) -> list[dict]:
+    """One row per verdict of the game's tips: the tip's words, the verdict, its number with
+    interval, what it means for a player, the players and the variant, and the evidence's anchor."""
+    rows = []
+    for t in tips["tips"]:
+        if GAME_OF.get(t["id"].split("-")[0]) != game:
+            continue
+        if not t["verdicts"]:
+            rows.append({"id": t["id"], "tip": t["tip"], "verdict": "not yet studied", "variant": "", "part": None,
+                         "effect": None, "effect_name": "", "reading": None, "players": "",
+                         "anchor": anchor("tip", t["id"])})
+        for v in t["verdicts"]:
+            variant, part = split_label(v["variant"])
+            rows.append({"id": t["id"], "tip": t["tip"], "verdict": v["verdict"], "variant": variant, "part": part,
+                         "effect": v["effect"], "effect_name": v["effect_name"], "deals": v["deals"],
+                         "reading": reading(t["id"], part, v["verdict"]), "players": v["players"],
+                         "anchor": anchor("tip", t["id"])})
+    return rows
+
+
+def tip_advice(rows: list[dict], game: str) -> list[dict]:
+    """The game's advice from its clear tip verdicts, in guide_words.ADVICE_ORDER (one item per tip
+    or clause, the verdicts of all its variants as its margins)."""
+    out = []
+    for key in ADVICE_ORDER[game]:
+        tip_id, _, part = key.partition(":")
+        mine = [r for r in rows if r["id"] == tip_id and (not part or r["part"] == part) and r["effect"]]
+        acted = [r for r in mine if clear(r) and r["reading"]]
+        verdicts = {r["verdict"] for r in mine}
+        if not acted or not (verdicts <= {"supported"} or verdicts <= {"refuted", "partly"}):
+            continue  # no clear verdict, or the variants disagree: the tip table shows it, the advice does not
+        first = acted[0]
+        out.append({"text": first["reading"], "short": first["reading"], "tip": tip_id, "anchor": first["anchor"],
+                    "margins": [{"variant": r["variant"] + (f", {r['part']}" if r["part"] and not part else ""),
+                                 "effect": r["effect"], "effect_name": r["effect_name"], "players": r["players"]}
+                                for r in mine]})
+    return out
+
+
+def piquet_advice(section: dict) -> list[dict]:
+    """Piquet's exchange in one line per seat, from the discard study: how many cards the best
+    exchange takes, and what taking every card allowed costs against it."""
+    out = []
+    for d in section.get("discards", []):
+        s = d["summary"]
+        takes = sorted(s["best_takes"].items(), key=lambda kv: -kv[1])
+        k, share = takes[0]
+        short = f"As {d['seat']}, the best exchange takes {k} cards in {100 * share:.0f}% of hands."
+        out.append({"text": f"{short} Always taking every card allowed gives up:", "short": short,
+                    "tip": None, "anchor": anchor("piquet", "discards", d["seat"]),
+                    "margins": [{"variant": "seed-de", "effect": s["take_all_cost"],
+                                 "effect_name": "points per deal given up against each hand's best exchange",
+                                 "players": "heuristic trick play, every exchange raced per hand"}]})
+    return out
+
+
+def ecarte_advice(section: dict) -> list[dict]:
+    """Écarté's proposal game in one line per variant, from the shipped equilibrium."""
+    out = []
+    for v in section.get("variants", []):
+        eq = v.get("equilibrium")
+        if not eq:
+            continue
+        es = eq["summary"]
+        short = (f"Under {v['name']} rules, elder proposes with {100 * es['elder_propose_share']:.0f}% of hands and "
+                 f"the dealer refuses {100 * es['dealer_refuse_share']:.0f}% of proposals (the solved game's chart).")
+        out.append({"text": f"{short} Elder's expected points per hand:", "short": short,
+                    "tip": None, "anchor": anchor("ecarte", v["name"], "equilibrium"),
+                    "margins": [{"variant": v["name"], "effect": es["value"],
+                                 "effect_name": "value of the game for elder, points per hand",
+                                 "players": f"equilibrium tables, {es['play_policy']}"}]})
+    return out
+
+
+SECTION_ADVICE = {"piquet": piquet_advice, "ecarte": ecarte_advice}
+
+
+def guide(context: dict) -> dict:
+    """Per game: its advice (section rules first, then the clear tips, at most eight) and its tip rows."""
+    out = {}
+    for g in context["games"]:
+        name = g["name"]
+        rows = tip_rows(context["tips"], name)
+        section = context["sections"].get(name) or {}
+        items = (SECTION_ADVICE[name](section) if name in SECTION_ADVICE else []) + tip_advice(rows, name)
+        out[name] = {"advice": items[:8], "tips": rows}
+    return out

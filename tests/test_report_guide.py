@@ -1,0 +1,69 @@
+"""The strategy guide's derived parts (analysis/report/guide.py): advice from verdicts, readings by
+part, numbers to their interval's precision, readable labels."""
+from analysis.report import guide as G
+from analysis.report.guide_words import ADVICE_ORDER, READINGS
+from analysis.tips_registry import TIPS
+from analysis.verdicts import WORDS
+
+
+def _verdict(variant, verdict, value=1.0, lo=0.5, hi=1.5):
+    return {"variant": variant, "verdict": verdict, "effect": {"value": value, "ci95": [lo, hi]},
+            "effect_name": "points", "deals": 100, "players": "heuristic"}
+
+
+def _tips(*tips):
+    return {"tips": [{"id": i, "tip": f"tip {i}", "verdicts": list(vs)} for i, vs in tips]}
+
+
+def test_every_reading_is_a_known_tip_and_verdict_word():
+    ids = {t["id"] for t in TIPS}
+    for key, by_verdict in READINGS.items():
+        assert key.partition(":")[0] in ids, key
+        assert set(by_verdict) <= set(WORDS), key
+    for game, keys in ADVICE_ORDER.items():
+        assert all(k in READINGS or k.partition(":")[0] in READINGS for k in keys), game
+
+
+def test_advice_takes_clear_agreeing_verdicts_and_leaves_out_the_rest():
+    tips = _tips(("EC-T5", [_verdict("seed-de", "supported"), _verdict("classic", "supported")]),
+                 ("EC-T6", [_verdict("seed-de", "refuted"), _verdict("classic", "partly")]),
+                 ("EC-T2", [_verdict("seed-de", "supported"), _verdict("classic", "refuted")]),
+                 ("EC-T4", [_verdict("seed-de", "inconclusive")]),
+                 ("EC-T3", []))
+    rows = G.tip_rows(tips, "ecarte")
+    assert [r["id"] for r in rows] == ["EC-T5", "EC-T5", "EC-T6", "EC-T6", "EC-T2", "EC-T2", "EC-T4", "EC-T3"]
+    assert rows[-1]["verdict"] == "not yet studied" and rows[-1]["anchor"] == "tip-ec-t3"
+    advice = G.tip_advice(rows, "ecarte")
+    # EC-T6 (refuted and partly agree), EC-T5 (supported twice); not EC-T2 (variants disagree) nor EC-T4.
+    assert [a["tip"] for a in advice] == ["EC-T6", "EC-T5"]
+    assert advice[0]["text"] == READINGS["EC-T6"]["refuted"]
+    assert [m["variant"] for m in advice[1]["margins"]] == ["seed-de", "classic"]
+    assert G.tip_rows(tips, "piquet") == []
+
+
+def test_a_tip_judged_by_part_reads_each_part_by_its_own_sentence():
+    tips = _tips(("BZ-T3", [_verdict("seed-de, lead", "supported"), _verdict("seed-de, keep", "refuted", -5, -6, -4)]))
+    rows = G.tip_rows(tips, "bezique")
+    assert [(r["variant"], r["part"]) for r in rows] == [("seed-de", "lead"), ("seed-de", "keep")]
+    assert rows[0]["reading"] == READINGS["BZ-T3:lead"]["supported"]
+    assert rows[1]["reading"] == READINGS["BZ-T3:keep"]["refuted"]
+    texts = [a["text"] for a in G.tip_advice(rows, "bezique")]
+    assert texts == [READINGS["BZ-T3:lead"]["supported"], READINGS["BZ-T3:keep"]["refuted"]]
+    assert G.reading("PQ-T2", "elder", "refuted") == READINGS["PQ-T2"]["refuted"]  # no part entry: the tip's
+    assert G.reading("PQ-T2", None, "inconclusive") is None
+
+
+def test_numbers_carry_the_decimals_their_interval_warrants():
+    assert G.effect_text({"value": 0.0031, "ci95": [0.0012, 0.0052]}) == "+0.0031 [+0.0012, +0.0052]"
+    assert G.effect_text({"value": 29.54, "ci95": [29.0, 30.08]}) == "+29.54 [+29.00, +30.08]"
+    assert G.effect_text({"value": -5.25, "ci95": [-10.34, -0.16]}) == "-5.2 [-10.3, -0.2]"
+    assert G.effect_text({"value": 0.0, "ci95": [0.0, 0.0]}) == "+0.0 [+0.0, +0.0]"
+    assert G.effect_text(None) == ""
+
+
+def test_labels_and_anchors():
+    assert G.label("elder_wins_point") == "elder wins point"
+    assert G.label("net_vs_tuned") == "net points against the tuned heuristic"
+    assert G.anchor("tip", "PQ-T2") == "tip-pq-t2"
+    assert G.anchor("piquet", "discards", "elder") == "piquet-discards-elder"
+    assert G.split_label("seed-de, middle cards") == ("seed-de", "middle cards")
