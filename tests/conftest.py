@@ -92,3 +92,20 @@ def no_result_store(monkeypatch, request):
     """Tests compute their numbers: the result store is off unless a test turns it on."""
     if "uses_store" not in request.keywords:
         monkeypatch.setenv("SALON_RESULTS", "off")
+
+
+@pytest.fixture
+def salon(capsys):
+    """``salon(args)`` runs the command line in-process: (exit code, stdout, stderr)."""
+    from analysis.cli import main
+
+    def run(args):
+        try:
+            main(args)
+            code = 0
+        except SystemExit as e:
+            code = e.code
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run

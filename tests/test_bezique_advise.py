@@ -14,20 +14,8 @@ from analysis.bezique.reference_cards import follower_wins, is_brisque
 from analysis.bezique.reference_endgame import end_legal_follows
 from analysis.bezique.rules import code_of, get_rules, name_of
 from analysis.cards import parse_cards
-from analysis.cli import main
 
 SEED_DE, CLASSIC = get_rules("seed-de"), get_rules("classic")
-
-
-def _run(capsys, args):
-    """``salon ARGS`` in-process: (exit code, stdout, stderr)."""
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _faces(text):
@@ -251,10 +239,10 @@ def test_meld_at_trick_24_is_worth_exactly_its_points():
     assert m["meld_now_minus_hold"] == {"value": 40.0, "ci95": [40.0, 40.0], "n": 20} and m["clear"]
 
 
-def test_command_json_and_text(capsys):
+def test_command_json_and_text(salon):
     args = ["bezique", "advise", "AS 10S KH QH 9D JD QS 7C", "--trump", "H", "--stock", "40", "--seen",
             "7H 8S 9C AC 10C KC", "--samples", "30", "--seed", "2"]
-    code, out, _ = _run(capsys, [*args, "--json"])
+    code, out, _ = salon([*args, "--json"])
     res = json.loads(out)
     assert code == 0
     assert {"rules", "opponent", "rollout", "samples", "seed", "method", "candidates", "best", "clear",
@@ -262,7 +250,7 @@ def test_command_json_and_text(capsys):
     assert (res["rules"], res["samples"], res["seed"], res["trick"], res["you"]) == ("seed-de", 30, 2, 5, "lead")
     assert "heuristic-new" in res["opponent"] and "heuristic-new" in res["rollout"]
     assert len(res["candidates"]) == 8 and res["best"] == res["candidates"][0]["card"]
-    code, text, _ = _run(capsys, args)
+    code, text, _ = salon(args)
     assert code == 0 and "trick 5, stock 40 · you lead" in text and "30 layouts of 50 unseen cards" in text
     runner = res["candidates"][1]
     lo, hi = runner["vs_best"]["ci95"]
@@ -287,7 +275,7 @@ def test_command_json_and_text(capsys):
     (["AS 10S KH QH 9D JD QS 7C", "--led", "AS AS"], "one card"),
     (["AS 10S KH QH 9D JD QS 7C", "--samples", "1"], "--samples"),
 ])
-def test_bad_input_is_one_line_and_exit_code_2(capsys, args, words):
+def test_bad_input_is_one_line_and_exit_code_2(salon, args, words):
     full = ["bezique", "advise", *args] + ([] if "--trump" in args else ["--trump", "H"])
-    code, out, err = _run(capsys, full)
+    code, out, err = salon(full)
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err

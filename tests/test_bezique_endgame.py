@@ -16,7 +16,6 @@ from analysis.bezique import reference_endgame as R
 from analysis.bezique.policies import TUNED, HeuristicPolicy
 from analysis.bezique.rules import get_rules
 from analysis.bezique.solve import mask
-from analysis.cli import main
 
 
 def _table():
@@ -147,32 +146,21 @@ def test_the_exact_end_game_gains_against_the_heuristic():
     assert d.mean() > 2 * d.std() / np.sqrt(len(d))
 
 
-def _run(capsys, args):
-    """``salon ARGS`` in-process: (exit code, stdout, stderr)."""
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def test_solve_command_answers_and_rejects_bad_input(capsys):
+def test_solve_command_answers_and_rejects_bad_input(salon):
     base = ["bezique", "solve", "--hand", "9H 10H", "--opponent", "7H AH", "--trump", "S", "--json"]
-    code, out, _ = _run(capsys, base)
+    code, out, _ = salon(base)
     res = json.loads(out)
     assert code == 0 and (res["value"], res["best"], res["rules"]) == (-10, ["10H"], "seed-de") and res["nodes"] > 0
-    res = json.loads(_run(capsys, [*base, "--rules", "classic"])[1])
+    res = json.loads(salon([*base, "--rules", "classic"])[1])
     assert (res["value"], res["best"]) == (10, ["9H"])
-    res = json.loads(_run(capsys, [*base, "--leader", "opponent"])[1])
+    res = json.loads(salon([*base, "--leader", "opponent"])[1])
     assert res["value"] == R.solve([10, 14], [8, 15], 0, False)[0] and set(res["best"]) <= {"7H", "AH"}
     for args, words in ((["--hand", "9H 10H", "--opponent", "7H"], "same number"),
                         (["--hand", "AH AH", "--opponent", "AH 7H"], "more than two copies"),
                         (["--hand", "AH", "--opponent", "7H", "--trump", "X"], "not a suit"),
                         (["--hand", "AH 9S 9S 9S", "--opponent", "7H 8H 9H JH"], "--hand")):
         full = ["bezique", "solve", *args] + ([] if "--trump" in args else ["--trump", "S"])
-        code, out, err = _run(capsys, full)
+        code, out, err = salon(full)
         assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
 
 

@@ -171,28 +171,18 @@ def test_watching_reads_consistently_and_reading_nothing_changes_nothing():
         watching(10, 0, read="minds")
 
 
-def test_watching_command(capsys):
+def test_watching_command(salon):
     """``salon study ecarte watching``: the JSON names its players and carries the gains with
     intervals and the table by discard count; bad input gets one line and exit code 2."""
     import json
 
-    from analysis.cli import main
-
-    def run(args):
-        try:
-            main(args)
-            code = 0
-        except SystemExit as e:
-            code = e.code
-        return code, capsys.readouterr()
-
-    code, out = run(["study", "ecarte", "watching", "--deals", "200", "--json", "--quiet"])
-    res = json.loads(out.out)
+    code, out, _ = salon(["study", "ecarte", "watching", "--deals", "200", "--json", "--quiet"])
+    res = json.loads(out)
     assert code == 0 and res["players"]["trick_play"].startswith("search") and res["deals"] == 200
     assert set(res["mean_gain"]) == {"value", "ci95", "n"} and res["by_count"][0]["side"] == "elder"
     for bad in (["--deals", "0"], ["--read", "minds"], ["--rules", "nope"]):
-        code, out = run(["study", "ecarte", "watching", *bad])
-        assert code == 2 and len(out.err.strip().splitlines()) == 1 and "Traceback" not in out.err
+        code, _, err = salon(["study", "ecarte", "watching", *bad])
+        assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
 def test_reading_mixed_first_answers_draws_the_exact_posterior():

@@ -9,24 +9,12 @@ import numpy as np
 import pytest
 
 from analysis.cards import parse_cards
-from analysis.cli import main
 from analysis.piquet import solver as S
 from analysis.piquet.rules import get_rules, mask_of, name_of
 from analysis.piquet.solve import parse_position, solve_answer
 from analysis.piquet.solve_reference import brute_force, line_value
 
 VARIANTS = ("seed-de", "seed-no", "cavendish")
-
-
-def _run(capsys, args):
-    """``salon ARGS`` in-process: (exit code, stdout, stderr)."""
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _random_position(rng, n):
@@ -130,15 +118,15 @@ def test_values_of_a_worked_position():
     assert [t["winner"] for t in r["line"]] == ["elder"] * 3 + ["younger"]
 
 
-def test_solve_command_json_contract(capsys):
-    code, out, err = _run(capsys, ["piquet", "solve", "--elder", "AS KS", "--younger", "JS 9H", "--won", "5-5",
+def test_solve_command_json_contract(salon):
+    code, out, err = salon(["piquet", "solve", "--elder", "AS KS", "--younger", "JS 9H", "--won", "5-5",
                                    "--rules", "cavendish", "--json"])
     assert code == 0, err
     obj = json.loads(out)
     assert obj["value"] == 13  # two lead points (2), the last trick (1), 7 tricks: the cards (10)
     assert obj["best"] == ["KS", "AS"] and obj["rules"] == "cavendish"
     assert obj["nodes"] >= 0 and "open hands" in obj["player"]
-    code, out, _ = _run(capsys, ["piquet", "solve", "--elder", "AS KS", "--younger", "JS 9H", "--won", "5-5"])
+    code, out, _ = salon(["piquet", "solve", "--elder", "AS KS", "--younger", "JS 9H", "--won", "5-5"])
     assert code == 0 and "Value: +13" in out
 
 
@@ -152,19 +140,19 @@ def test_solve_command_json_contract(capsys):
     (["--elder", "AS XX", "--younger", "JS 9S", "--won", "5-5"], "--elder"),
     (["--elder", "AS KS", "--younger", "JS 9S", "--won", "5-5", "--scores", "3"], "--scores"),
 ])
-def test_solve_bad_input_is_one_line_and_exit_2(capsys, args, message):
-    code, out, err = _run(capsys, ["piquet", "solve", *args])
+def test_solve_bad_input_is_one_line_and_exit_2(salon, args, message):
+    code, out, err = salon(["piquet", "solve", *args])
     assert code == 2 and out == "", (out, err)
     lines = err.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], err
 
 
-def test_twelve_cards_and_younger_leading_is_refused(capsys):
+def test_twelve_cards_and_younger_leading_is_refused(salon):
     cards = list(range(24))
     e = " ".join(name_of(c) for c in cards[:12])
     y = " ".join(name_of(c) for c in cards[12:])
-    code, _, err = _run(capsys, ["piquet", "solve", "--elder", e, "--younger", y, "--leader", "younger"])
+    code, _, err = salon(["piquet", "solve", "--elder", e, "--younger", y, "--leader", "younger"])
     assert code == 2 and "elder leads the first trick" in err
-    code, _, err = _run(capsys, ["piquet", "solve", "--elder", "AS", "--younger", "7S", "--won", "11-0",
+    code, _, err = salon(["piquet", "solve", "--elder", "AS", "--younger", "7S", "--won", "11-0",
                                  "--leader", "younger"])
     assert code == 2 and "has won no trick" in err
