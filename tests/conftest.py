@@ -23,8 +23,8 @@ FIRST = ("test_cli.py",              # hands_block, the Bezique and Piquet deals
 # The others longest first (seconds in a cold-cache run of two workers, compilation included;
 # files not listed count 2 s), the notebooks after the files that compile their kernels.
 SECONDS = {"test_ecarte_watching.py": 40, "test_store.py": 28, "ecarte.ipynb": 25, "test_dask.py": 21, "test_runner_ranges.py": 13,
-           "test_bezique_differential.py": 12, "piquet.ipynb": 12, "test_ecarte_differential.py": 9,
-           "test_piquet_differential.py": 8, "test_bezique_tips.py": 7, "bezique.ipynb": 6,
+           "test_bezique_differential.py": 12, "piquet.ipynb": 26, "test_ecarte_differential.py": 9,
+           "test_piquet_differential.py": 8, "test_bezique_tips.py": 7, "bezique.ipynb": 33,
            "test_bezique_reference.py": 6, "test_ecarte_solver.py": 6, "test_ecarte_kernel_decisions.py": 4,
            "test_compare.py": 3, "test_review_fixes.py": 3}
 
