@@ -160,3 +160,7 @@ def test_every_bezique_tip_has_well_formed_verdicts():
     text = tips_text(res)
     assert "BZ-T5" in text and "[classic]" in text and "not yet studied" not in text
     json.dumps(res)
+
+
+def test_bz_t5_search_study_takes_a_thousandth_of_the_deals_within_its_bounds():
+    assert [bz_t5_search_deals(n) for n in (1, 20_000, 300_000, 1_000_000, 5_000_000)] == [20, 20, 300, 1000, 1000]

@@ -89,18 +89,21 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
     with tqdm(total=1 + len(games), desc="report", unit=" parts", leave=False, disable=not progress) as bar:
         bar.set_postfix_str("tip studies")
         tips = evaluate_tips(None, budget["tips"], seed, deals=budget.get("tip_deals"), progress=progress)
+        part_seconds = {"tip studies": round(time.perf_counter() - started)}
         bar.update(1)
         sections = {}
         for g in games:
             bar.set_postfix_str(g.title)
+            t0 = time.perf_counter()
             sections[g.name] = g.report(out_dir, fig_dir, budget, seed, threads, tips)
+            part_seconds[g.title] = round(time.perf_counter() - t0)
             bar.update(1)
     context = {
         "version": __version__, "numba": numba.__version__, "seed": seed, "budget": budget_name,
         "games": [{"name": g.name, "title": g.title} for g in games], "sections": sections, "tips": tips,
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "not_built": not_built(tips),
-        "code": code_fingerprint(), "seconds": round(time.perf_counter() - started),
+        "code": code_fingerprint(), "seconds": round(time.perf_counter() - started), "part_seconds": part_seconds,
     }
     save_context(context, out_dir)  # first: a render that fails loses no study
     return write_report(context, out_dir)
