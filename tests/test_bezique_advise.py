@@ -257,7 +257,7 @@ def test_command_json_and_text(salon):
     verdict = "clear" if res["clear"] else "not clear"
     assert (f"play {res['best']}: {verdict} (the runner-up {runner['card']} is "
             f"{runner['vs_best']['value']:+.1f} [{lo:+.1f}, {hi:+.1f}]") in text
-    assert "meld or hold after" in text and "royal_marriage QH KH 40" in text
+    assert "meld or hold after" in text and "royal marriage QH KH 40" in text
 
 
 @pytest.mark.parametrize("args, words", [

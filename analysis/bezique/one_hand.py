@@ -322,6 +322,11 @@ def _num(est: dict | None) -> str:
     return f"{est['value']:+.1f} [{lo:+.1f}, {hi:+.1f}]" if lo is not None else f"{est['value']:+.1f}"
 
 
+def _words(name: str) -> str:
+    """A meld's name as words: ``royal_marriage`` -> ``royal marriage``."""
+    return name.replace("_", " ")
+
+
 def advise_text(res: dict) -> str:
     """The text form of ``advise``."""
     who = f"you follow {res['led']}" if res["led"] else "you lead"
@@ -340,11 +345,11 @@ def advise_text(res: dict) -> str:
         lines.append(f"  play {res['best']}: " + ("clear" if res["clear"] else "not clear")
                      + f" (the runner-up {res['runner_up']} is {gap} against it)")
     m = res["melds"]
-    legal = "; ".join(f"{x['name']} {' '.join(x['cards'])} {x['points']}" for x in m["legal_now"])
+    legal = "; ".join(f"{_words(x['name'])} {' '.join(x['cards'])} {x['points']}" for x in m["legal_now"])
     lines.append(f"  melds with your cards now: {legal or 'none'}")
     if "occasions" in m:
         lines.append(f"  meld or hold after {m['after']}: you win the trick with a meld to lay in {m['occasions']} "
-                     f"of {m['layouts']} layouts" + (f" ({', '.join(f'{k} {n}' for k, n in m['laid'].items())})"
+                     f"of {m['layouts']} layouts" + (f" ({', '.join(f'{_words(k)} {n}' for k, n in m['laid'].items())})"
                                                       if m["laid"] else ""))
         if m["meld_now_minus_hold"]:
             verdict = ("meld now" if m["meld_now_minus_hold"]["value"] > 0 else "hold") if m["clear"] else "no clear answer"
