@@ -67,3 +67,20 @@ def test_labels_and_anchors():
     assert G.anchor("tip", "PQ-T2") == "tip-pq-t2"
     assert G.anchor("piquet", "discards", "elder") == "piquet-discards-elder"
     assert G.split_label("seed-de, middle cards") == ("seed-de", "middle cards")
+
+
+def test_charts_to_act_on_come_from_the_sections():
+    summary = {"best_takes": {"5": 0.75, "4": 0.25}, "best_exchange": {"throws_whole_suit": 0.5, "keeps_sets": 1.0},
+               "take_all_cost": {"value": 0.9, "ci95": [0.5, 1.3]}}
+    section = {"discards": [{"seat": "elder", "hands": 40, "summary": summary},
+                            {"seat": "younger", "hands": 40, "summary": {**summary, "best_takes": {"3": 1.0}}}]}
+    chart = G.piquet_chart(section)
+    assert chart["columns"] == ["elder (40 hands)", "younger (40 hands)"]
+    assert chart["rows"][:3] == [("takes 5 cards", [0.75, 0.0]), ("takes 4 cards", [0.25, 0.0]),
+                                 ("takes 3 cards", [0.0, 1.0])]
+    assert ("keeps every set (three or four of a rank)", [1.0, 1.0]) in chart["rows"]
+    assert G.piquet_chart({}) is None
+    eq = {"figure": "figures/eq.png", "summary": {}}
+    chart = G.ecarte_chart({"variants": [{"name": "seed-de", "equilibrium": eq}, {"name": "classic", "equilibrium": None}]})
+    assert chart["figures"] == [("seed-de", "figures/eq.png")]
+    assert G.ecarte_chart({"variants": []}) is None

@@ -132,16 +132,47 @@ def ecarte_advice(section: dict) -> list[dict]:
     return out
 
 
+PATTERNS = {"throws_whole_suit": "throws a whole suit", "throws_only_shortest": "throws only from the shortest suits",
+            "keeps_point_suit": "keeps the point's suit whole", "keeps_sequences": "keeps every sequence",
+            "keeps_sets": "keeps every set (three or four of a rank)", "keeps_guards": "keeps the guards"}
+"""The discard study's patterns of the best exchange (discard_study.summary's ``best_exchange``), in words."""
+
+
+def piquet_chart(section: dict) -> dict | None:
+    """What each seat's best exchange does, as shares of hands: how many cards it takes, then each pattern."""
+    discards = section.get("discards") or []
+    if not discards:
+        return None
+    takes = sorted({k for d in discards for k in d["summary"]["best_takes"]}, key=int, reverse=True)
+    rows = [(f"takes {k} cards", [d["summary"]["best_takes"].get(k, 0.0) for d in discards]) for k in takes]
+    rows += [(words, [d["summary"]["best_exchange"].get(key) for d in discards]) for key, words in PATTERNS.items()
+             if any(key in d["summary"]["best_exchange"] for d in discards)]
+    return {"kind": "table", "caption": "What the best exchange does (share of hands; seed-de, heuristic trick play, "
+                                        "every legal exchange raced per hand)",
+            "columns": [f"{d['seat']} ({d['hands']} hands)" for d in discards], "rows": rows}
+
+
+def ecarte_chart(section: dict) -> dict | None:
+    """The solved game's chart of each variant: its figure (propose or play, accept or refuse, by trumps,
+    kings and turn-up)."""
+    figs = [(v["name"], v["equilibrium"]["figure"]) for v in section.get("variants", []) if v.get("equilibrium")]
+    return {"kind": "figures", "caption": "The solved game's chart: elder's proposals and the dealer's refusals by "
+                                          "trumps, kings and the turn-up", "figures": figs} if figs else None
+
+
 SECTION_ADVICE = {"piquet": piquet_advice, "ecarte": ecarte_advice}
+SECTION_CHART = {"piquet": piquet_chart, "ecarte": ecarte_chart}
 
 
 def guide(context: dict) -> dict:
-    """Per game: its advice (section rules first, then the clear tips, at most eight) and its tip rows."""
+    """Per game: its advice (section rules first, then the clear tips, at most eight), a chart to act
+    on at the table where the sections give one, and its tip rows."""
     out = {}
     for g in context["games"]:
         name = g["name"]
         rows = tip_rows(context["tips"], name)
         section = context["sections"].get(name) or {}
         items = (SECTION_ADVICE[name](section) if name in SECTION_ADVICE else []) + tip_advice(rows, name)
-        out[name] = {"advice": items[:8], "tips": rows}
+        chart = SECTION_CHART[name](section) if name in SECTION_CHART else None
+        out[name] = {"advice": items[:8], "tips": rows, "chart": chart}
     return out
