@@ -12,7 +12,8 @@ def _verdict(variant, verdict, value=1.0, lo=0.5, hi=1.5):
 
 
 def _tips(*tips):
-    return {"tips": [{"id": i, "tip": f"tip {i}", "verdicts": list(vs)} for i, vs in tips]}
+    games = {"PQ": "piquet", "EC": "ecarte", "BZ": "bezique"}
+    return {"tips": [{"id": i, "game": games[i[:2]], "tip": f"tip {i}", "verdicts": list(vs)} for i, vs in tips]}
 
 
 def test_every_reading_is_a_known_tip_and_verdict_word():

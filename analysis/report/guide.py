@@ -8,10 +8,8 @@ import math
 
 from analysis.report.guide_words import ADVICE_ORDER, READINGS
 
-GAME_OF = {"PQ": "piquet", "EC": "ecarte", "BZ": "bezique"}
-
 LABELS = {
-    "p_point": "P(point)", "net": "net points", "elder_net": "elder's net points", "dealer_first_wins":
+    "net": "net points", "elder_net": "elder's net points", "dealer_first_wins":
     "the first dealer wins", "net_vs_tuned": "net points against the tuned heuristic",
 }
 """Labels that plain word-splitting would get wrong; every other snake_case name reads with its
@@ -63,7 +61,7 @@ def tip_rows(tips: dict, game: str) -> list[dict]:
     interval, what it means for a player, the players and the variant, and the evidence's anchor."""
     rows = []
     for t in tips["tips"]:
-        if GAME_OF.get(t["id"].split("-")[0]) != game:
+        if t["game"] != game:
             continue
         if not t["verdicts"]:
             rows.append({"id": t["id"], "tip": t["tip"], "verdict": "not yet studied", "variant": "", "part": None,
