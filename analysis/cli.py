@@ -114,7 +114,7 @@ def simulate(game, deals, seed, rules, rule, policy, param, threads, games, part
         mode = found[0]
     r = g.rules(rules, rule)
     pol = _policy(g, policy, param)
-    res = mode.run(deals, seed, r, pol, pol, threads=threads, quiet=quiet)
+    res = mode.run(deals, seed, r, pol, pol, threads=threads, quiet=quiet).to_dict()
     res.pop("tallies", None)
     if records:
         recs = [g.record(seed, i, r, pol) for i in range(min(record_count, deals))]

@@ -292,7 +292,7 @@ def confidence_sequence_halfwidth(sd, n, alpha: float = 0.05, tuned_n: int = 10_
     return float(half) if half.ndim == 0 else half
 
 
-def _policy_words(p) -> str:
+def policy_words(p) -> str:
     """A policy's description in a few words: its kind and the parameters that name a player."""
     if not isinstance(p, dict):
         return str(p)
@@ -305,7 +305,7 @@ def result_text(res: dict) -> str:
     lines = [f"{res['game']} · rules {res['rules']} · {res['deals']:,} {res.get('mode', 'hands')} · seed {res['seed']}"
              f" · salon {res['version']}"]
     if res.get("policies"):
-        lines.append("  players: " + "; ".join(f"{role} {_policy_words(p)}" for role, p in res["policies"].items()))
+        lines.append("  players: " + "; ".join(f"{role} {policy_words(p)}" for role, p in res["policies"].items()))
     width = max(len(k) for k in res["stats"])
     for name, s in res["stats"].items():
         lo, hi = s["ci95"] if s["ci95"] else (float("nan"), float("nan"))

@@ -31,6 +31,7 @@ from analysis.bezique.rules import BeziqueRules, name_of
 from analysis.bezique.solve import _codes, mask
 from analysis.cards import SUITS
 from analysis.errors import InputError
+from analysis.results import Result, options_frame
 from analysis.rng import Stream
 
 DEFAULT_SAMPLES = 500
@@ -271,7 +272,7 @@ def _meld_question(pos: Position, ro: Rollouts, layouts: list, first: int) -> di
 
 def advise(hand: str, trump: str, *, seen: str | None = None, stock: int = FULL_STOCK, led: str | None = None,
            table: str | None = None, opp_table: str | None = None, turn_up: str | None = None,
-           rules: BeziqueRules, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> dict:
+           rules: BeziqueRules, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Result:
     """Each card I may play ranked by expected net points to the end of the deal, with intervals,
     paired differences against the best, and the meld-now-or-hold comparison after the best card."""
     if not 2 <= samples <= 100_000:
@@ -299,7 +300,7 @@ def advise(hand: str, trump: str, *, seen: str | None = None, stock: int = FULL_
         melds.update(_meld_question(pos, ro, layouts, cands[best]))
     else:
         melds["note"] = "no melds: the stock is exhausted (BZ-END)"
-    return {"rules": rules.name, "trump": SUITS[pos.trump], "stock": pos.stock, "trick": pos.trick,
+    res = {"rules": rules.name, "trump": SUITS[pos.trump], "stock": pos.stock, "trick": pos.trick,
             "you": "follow" if pos.led is not None else "lead",
             "led": None if pos.led is None else name_of(pos.led),
             "turn_up": None if pos.turn_up is None else name_of(pos.turn_up),
@@ -312,6 +313,7 @@ def advise(hand: str, trump: str, *, seen: str | None = None, stock: int = FULL_
                        "minus the opponent's from now to the end of the deal (game target ignored)"),
             "candidates": rows, "best": rows[0]["card"], "runner_up": runner["card"] if runner else None,
             "clear": runner is None or _excludes_zero(runner["vs_best"]), "melds": melds}
+    return Result(res, options_frame(rows), title=f"Bezique: what to play from {hand} (trumps {SUITS[pos.trump]})")
 
 
 def _num(est: dict | None) -> str:

@@ -14,6 +14,7 @@ from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
 from analysis.bezique.reference import KINDS
 from analysis.bezique.rules import VARIANTS, BeziqueRules, get_rules
 from analysis.provenance import provenance
+from analysis.results import Result, simulation
 from analysis.runner import run_tallies
 from analysis.stats import Estimate, mean_from_sums, proportion
 
@@ -29,16 +30,15 @@ MELD_NAMES = {"marriage": "common_marriage", "sequence": "trump_sequence"}
 
 
 def simulate_deals(n: int, seed: int = 0, rules: BeziqueRules | None = None, dealer: Policy | None = None,
-                   elder: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> dict:
+                   elder: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> Result:
     """Play n independent deals; summary statistics (the JSON contract of ``salon simulate``)."""
     rules = rules or get_rules()
     dealer = dealer or HeuristicPolicy()
     elder = elder or dealer
     t = run_tallies(K.deals_block, (rules.to_array(), dealer.to_array(), elder.to_array()), n, seed,
                     chunk=1 << 9, threads=threads, quiet=quiet)
-    return {**provenance("bezique", rules, {"dealer": dealer.describe(), "elder": elder.describe()}, n, seed,
-                         mode="deals"),
-            "stats": {k: v.to_dict() for k, v in deal_stats(t).items()}, "tallies": t.tolist()}
+    return simulation(provenance("bezique", rules, {"dealer": dealer.describe(), "elder": elder.describe()}, n, seed,
+                                 mode="deals"), deal_stats(t), t)
 
 
 def deal_stats(t: np.ndarray) -> dict[str, Estimate]:
@@ -64,7 +64,7 @@ def deal_stats(t: np.ndarray) -> dict[str, Estimate]:
 
 
 def simulate_games(n: int, seed: int = 0, rules: BeziqueRules | None = None, player_a: Policy | None = None,
-                   player_b: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> dict:
+                   player_b: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> Result:
     """Play n games to the target (player B deals first); game statistics."""
     rules = rules or get_rules()
     player_a = player_a or HeuristicPolicy()
@@ -78,9 +78,8 @@ def simulate_games(n: int, seed: int = 0, rules: BeziqueRules | None = None, pla
         "undecided": proportion(int(t[K.G_UNDECIDED]), games),
         "ended_in_stock_phase": proportion(int(t[K.G_IN_STOCK]), games),
     }
-    return {**provenance("bezique", rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed,
-                         mode="games"),
-            "stats": {k: v.to_dict() for k, v in stats.items()}, "tallies": t.tolist()}
+    return simulation(provenance("bezique", rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed,
+                                 mode="games"), stats, t)
 
 
 OVERVIEW_STATS = {

@@ -17,6 +17,7 @@ from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
 from analysis.ecarte.rules import EcarteRules, code_of, get_rules
 from analysis.errors import InputError
 from analysis.provenance import provenance as _provenance
+from analysis.results import Result, estimates_frame, simulation
 from analysis.runner import run_tallies
 from analysis.stats import Estimate, mean_from_sums, paired_difference, proportion
 
@@ -69,15 +70,15 @@ def provenance(rules: EcarteRules, policies: dict, n: int, seed: int, **extra) -
 
 def simulate_hands(n: int, seed: int = 0, rules: EcarteRules | None = None, elder: Policy | None = None,
                    dealer: Policy | None = None, *, threads: int | None = None, chunk: int = 1 << 14,
-                   quiet: bool = True) -> dict:
+                   quiet: bool = True) -> Result:
     """Play n independent hands; summary statistics (JSON contract of ``salon simulate``)."""
     rules = rules or get_rules()
     elder = elder or HeuristicPolicy()
     dealer = dealer or elder
     t = K.hand_tallies(run_tallies(K.hands_block, (rules.to_array(), elder.to_array(), dealer.to_array()), n,
                                    seed, chunk=chunk, threads=threads, quiet=quiet, desc="hands"))
-    return {**provenance(rules, {"elder": elder.describe(), "dealer": dealer.describe()}, n, seed),
-            "stats": {k: v.to_dict() for k, v in hand_stats(t).items()}, "tallies": t.tolist()}
+    return simulation(provenance(rules, {"elder": elder.describe(), "dealer": dealer.describe()}, n, seed),
+                      hand_stats(t), t)
 
 
 def hand_stats(t: np.ndarray) -> dict[str, Estimate]:
@@ -107,7 +108,7 @@ def hand_stats(t: np.ndarray) -> dict[str, Estimate]:
 
 def simulate_games(n: int, seed: int = 0, rules: EcarteRules | None = None, player_a: Policy | None = None,
                    player_b: Policy | None = None, *, threads: int | None = None, chunk: int = 1 << 12,
-                   quiet: bool = True) -> dict:
+                   quiet: bool = True) -> Result:
     """Play n games to the target (player B deals first); game statistics."""
     rules = rules or get_rules()
     player_a = player_a or HeuristicPolicy()
@@ -119,8 +120,8 @@ def simulate_games(n: int, seed: int = 0, rules: EcarteRules | None = None, play
         "first_dealer_wins": proportion(int(t[K.G_FIRST_DEALER_WINS]), games),
         "hands_per_game": mean_from_sums(int(t[K.G_HANDS]), int(t[K.G_HANDS_SQ]), games),
     }
-    return {**provenance(rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed, mode="games"),
-            "stats": {k: v.to_dict() for k, v in stats.items()}, "tallies": t.tolist()}
+    return simulation(provenance(rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed, mode="games"),
+                      stats, t)
 
 
 # ------------------------------------------------------------------ paired comparisons
@@ -167,7 +168,7 @@ def parse_elder_hand(hand: str, turnup: str) -> tuple[np.ndarray, int]:
 
 def propose_hand(hand: str, turnup: str, samples: int = 20_000, seed: int = 0,
                  rules: EcarteRules | None = None, policy: Policy | None = None, *,
-                 threads: int | None = None, quiet: bool = True) -> dict:
+                 threads: int | None = None, quiet: bool = True) -> Result:
     """Play without proposing against proposing, for one elder hand, on the same sampled deals.
 
     The unseen 26 cards are dealt at random (dealer's five, then the stock); the dealer answers by
@@ -184,7 +185,7 @@ def propose_hand(hand: str, turnup: str, samples: int = 20_000, seed: int = 0,
     diff = est["difference"]
     recommendation = "propose" if diff.value > 0 else "play"
     n = int(t[K.C_N])
-    return {
+    res = {
         **provenance(rules, {"elder": policy.describe(), "dealer": policy.describe()}, samples, seed,
                      hand=hand, turnup=turnup),
         "play": est["a"].to_dict(), "propose": est["b"].to_dict(), "difference": diff.to_dict(),
@@ -196,6 +197,10 @@ def propose_hand(hand: str, turnup: str, samples: int = 20_000, seed: int = 0,
         "opponent": "the heuristic dealer (refuses from hand strength "
                     f"{getattr(policy, 'dealer_refuse_threshold', '?')}); play: the heuristic's",
     }
+    table = estimates_frame({"play without proposing": est["a"], "propose": est["b"], "propose minus play": diff},
+                            index="option")
+    table["p_point"] = [est["a_point"].value, est["b_point"].value, float("nan")]
+    return Result(res, table, title=f"Écarté: elder holds {hand}, turn-up {turnup}: play or propose?")
 
 
 # ------------------------------------------------------------------ the propose table

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.results import Result, options_frame
 from analysis.stats import mean_from_sums, paired_difference, proportion
 
 SEED_OFFSETS = {"dd_choose": 1_000_003, "dd_report": 2_000_003, "search_choose": 3_000_003,
@@ -71,7 +72,7 @@ def _policy_arrays(player, younger: bool, elder_took: int):
 
 
 def strong_analysis(a, rules, play: str, *, candidates: int = 20, deals: int = 1_000, search_top: int = 4,
-                    search_deals: int = 200, seed: int = 0, threads: int | None = None) -> dict:
+                    search_deals: int = 200, seed: int = 0, threads: int | None = None) -> Result:
     """The heuristic analysis ``a``'s leading exchanges under ``play`` (dd or search): rankings,
     held-out figures, Kendall's tau against the heuristic ranking and each best's cost under the
     other's ranking."""
@@ -124,7 +125,8 @@ def strong_analysis(a, rules, play: str, *, candidates: int = 20, deals: int = 1
         out["method"] += f"; the {len(top)} dd leaders played again by search players, chosen and reported likewise"
     best = out["search"]["exchanges"][0] if play == "search" else out["exchanges"][0]
     out["best"] = best["discard"]
-    return out
+    shown = out["search"]["exchanges"] if play == "search" else out["exchanges"]
+    return Result(out, options_frame(shown), title=f"Piquet: the leading exchanges under {play} play")
 
 
 def strong_text(s: dict) -> str:

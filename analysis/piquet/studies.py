@@ -13,6 +13,7 @@ from analysis.piquet import kernel as K
 from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
 from analysis.piquet.rules import VARIANTS, PiquetRules, get_rules
 from analysis.provenance import provenance
+from analysis.results import Result, simulation
 from analysis.runner import run_tallies
 from analysis.stats import Estimate, mean_from_sums, proportion
 
@@ -41,16 +42,14 @@ def deal_tallies(n: int, seed: int = 0, rules: PiquetRules | None = None, elder:
 
 
 def simulate_deals(n: int, seed: int = 0, rules: PiquetRules | None = None, elder: Policy | None = None,
-                   younger: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> dict:
+                   younger: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> Result:
     """Play n independent deals; summary statistics (the JSON contract of ``salon simulate``)."""
     rules = rules or get_rules()
     elder = elder or HeuristicPolicy()
     younger = younger or elder
     t = deal_tallies(n, seed, rules, elder, younger, threads=threads, quiet=quiet)
-    return {**provenance("piquet", rules, {"elder": elder.describe(), "younger": younger.describe()}, n, seed,
-                         mode="deals"),
-            "stats": {k: v.to_dict() for k, v in deal_stats(t).items()},
-            "score_bins": score_bins(t), "tallies": t.tolist()}
+    return simulation(provenance("piquet", rules, {"elder": elder.describe(), "younger": younger.describe()}, n,
+                                 seed, mode="deals"), deal_stats(t), t, score_bins=score_bins(t))
 
 
 def deal_stats(t: np.ndarray) -> dict[str, Estimate]:
@@ -101,7 +100,7 @@ def score_bins(t: np.ndarray) -> dict[str, dict[str, int]]:
 
 
 def simulate_parties(n: int, seed: int = 0, rules: PiquetRules | None = None, player_a: Policy | None = None,
-                     player_b: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> dict:
+                     player_b: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> Result:
     """Play n parties of six deals (the first dealer drawn per partie, PQ-FIRST); partie statistics."""
     rules = rules or get_rules()
     player_a = player_a or HeuristicPolicy()
@@ -111,10 +110,8 @@ def simulate_parties(n: int, seed: int = 0, rules: PiquetRules | None = None, pl
     chunk = max(1, deals_per_chunk(6 << 10, player_a, player_b) // 6)  # parties of six deals
     t = run_tallies(K.parties_block, (rules.to_array(), player_a.to_array(), player_b.to_array()), n, seed,
                     chunk=chunk, threads=threads, quiet=quiet, desc="parties")
-    stats = partie_stats(t)
-    return {**provenance("piquet", rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed,
-                         mode="parties"),
-            "stats": {k: v.to_dict() for k, v in stats.items()}, "tallies": t.tolist()}
+    return simulation(provenance("piquet", rules, {"a": player_a.describe(), "b": player_b.describe()}, n, seed,
+                                 mode="parties"), partie_stats(t), t)
 
 
 def partie_stats(t: np.ndarray) -> dict[str, Estimate]:
