@@ -75,13 +75,53 @@ def test_charts_to_act_on_come_from_the_sections():
                "take_all_cost": {"value": 0.9, "ci95": [0.5, 1.3]}}
     section = {"discards": [{"seat": "elder", "hands": 40, "summary": summary},
                             {"seat": "younger", "hands": 40, "summary": {**summary, "best_takes": {"3": 1.0}}}]}
-    chart = G.piquet_chart(section)
+    chart = G.piquet_chart(section, [], None)
     assert chart["columns"] == ["elder (40 hands)", "younger (40 hands)"]
-    assert chart["rows"][:3] == [("takes 5 cards", [0.75, 0.0]), ("takes 4 cards", [0.25, 0.0]),
-                                 ("takes 3 cards", [0.0, 1.0])]
-    assert ("keeps every set (three or four of a rank)", [1.0, 1.0]) in chart["rows"]
-    assert G.piquet_chart({}) is None
+    assert chart["rows"][:3] == [("takes 5 cards", ["75%", "0%"]), ("takes 4 cards", ["25%", "0%"]),
+                                 ("takes 3 cards", ["0%", "100%"])]
+    assert ("keeps every set (three or four of a rank)", ["100%", "100%"]) in chart["rows"]
+    assert chart["figures"] == []  # no per-hand tables to draw the shapes from
+    assert G.piquet_chart({}, [], None) is None
     eq = {"figure": "figures/eq.png", "summary": {}}
-    chart = G.ecarte_chart({"variants": [{"name": "seed-de", "equilibrium": eq}, {"name": "classic", "equilibrium": None}]})
-    assert chart["figures"] == [("seed-de", "figures/eq.png")]
-    assert G.ecarte_chart({"variants": []}) is None
+    chart = G.ecarte_chart({"variants": [{"name": "seed-de", "equilibrium": eq}, {"name": "classic", "equilibrium": None}]},
+                           [], None)
+    assert chart["figures"] == [("seed-de: the solved game's chart", "figures/eq.png")]
+    assert G.ecarte_chart({"variants": []}, [], None) is None
+
+
+def test_bezique_chart_is_bz_t5_by_stock_size():
+    def row(t, value):
+        return {"hold_while_stock_at_least": t, "verdict": "refuted",
+                "net": {"value": value, "ci95": [value - 0.25, value + 0.25], "n": 100}}
+
+    tips = [{"id": "BZ-T5", "verdicts": [
+        {"variant": v, "players": "heuristic", "deals": 100, "details": {"by_threshold": [row(0, -1.5), row(20, d)]}}
+        for v, d in (("seed-de", -0.5), ("classic", -2.0))]}]
+    chart = G.bezique_chart({}, tips, None)
+    assert chart["columns"] == ["seed-de", "classic"]
+    assert chart["rows"] == [("hold as long as the stock lasts", ["-1.50 [-1.75, -1.25] (refuted)"] * 2),
+                             ("hold while the stock has 20 cards or more",
+                              ["-0.50 [-0.75, -0.25] (refuted)", "-2.00 [-2.25, -1.75] (refuted)"])]
+    assert G.bezique_chart({}, [{"id": "BZ-T5", "verdicts": []}], None) is None
+
+
+def test_piquet_shapes_from_the_per_hand_tables(tmp_path):
+    import pandas as pd
+
+    from analysis.piquet.discard_shapes import patterns_by_shape, shape_of
+
+    assert shape_of("AH 8D 10D JD QD KD AD 7S 8H 9H JH 7C") == "6 or more"
+    assert shape_of("AH KH QH JH 7S 8S 9S 10S 7C 8C 7D 8D") == "4 or fewer"
+    flags = {f"best_{k}": [True, False, True] for k in ("throws_whole_suit", "throws_only_shortest",
+                                                        "keeps_point_suit", "keeps_sequences", "keeps_sets",
+                                                        "keeps_guards")}
+    df = pd.DataFrame({"cards": ["AH KH QH JH 10H 7S 8S 9S 7C 8C 7D 8D"] * 2 + ["AH KH QH JH 7S 8S 9S 10S 7C 8C 7D 8D"],
+                       "best_takes": [5, 3, 5], **flags})
+    t = patterns_by_shape(df, "elder")
+    assert list(t.columns) == ["4 or fewer", "5"] and t.attrs["hands"] == {"4 or fewer": 1, "5": 2}
+    assert t.loc["takes every card it may", "5"] == 0.5 and t.loc["throws a whole suit", "4 or fewer"] == 1.0
+    (tmp_path / "figures").mkdir()
+    for seat in ("elder", "younger"):
+        df.to_csv(tmp_path / f"piquet_discards_{seat}.csv", index=False)
+    path = G.piquet_shapes_figure(["elder", "younger"], str(tmp_path))
+    assert path == "figures/piquet_discard_shapes.png" and (tmp_path / path).stat().st_size > 10_000

@@ -151,7 +151,7 @@ def write_report(context: dict, out_dir: str) -> dict[str, str]:
     env.filters["effect"] = effect_text
     os.makedirs(out_dir, exist_ok=True)
     paths = {"html": os.path.join(out_dir, "index.html"), "markdown": os.path.join(out_dir, "README.md")}
-    derived = guide(context)
+    derived = guide(context, out_dir)
     with open(paths["html"], "w", encoding="utf-8") as fh:
         fh.write(env.get_template("report.html.j2").render(**context, guide=derived))
     with open(paths["markdown"], "w", encoding="utf-8") as fh:

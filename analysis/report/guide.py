@@ -130,47 +130,93 @@ def ecarte_advice(section: dict) -> list[dict]:
     return out
 
 
-PATTERNS = {"throws_whole_suit": "throws a whole suit", "throws_only_shortest": "throws only from the shortest suits",
-            "keeps_point_suit": "keeps the point's suit whole", "keeps_sequences": "keeps every sequence",
-            "keeps_sets": "keeps every set (three or four of a rank)", "keeps_guards": "keeps the guards"}
-"""The discard study's patterns of the best exchange (discard_study.summary's ``best_exchange``), in words."""
+def _share(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.0f}%"
 
 
-def piquet_chart(section: dict) -> dict | None:
-    """What each seat's best exchange does, as shares of hands: how many cards it takes, then each pattern."""
+def piquet_chart(section: dict, tips: list[dict], out_dir: str | None) -> dict | None:
+    """What each seat's best exchange does, as shares of hands (how many cards it takes, then each
+    pattern), and the same by hand shape as a heat map drawn from the study's per-hand tables
+    (``piquet_discards_<seat>.csv`` in ``out_dir``) when they are there."""
+    from analysis.piquet.discard_shapes import PATTERNS
+
     discards = section.get("discards") or []
     if not discards:
         return None
     takes = sorted({k for d in discards for k in d["summary"]["best_takes"]}, key=int, reverse=True)
-    rows = [(f"takes {k} cards", [d["summary"]["best_takes"].get(k, 0.0) for d in discards]) for k in takes]
-    rows += [(words, [d["summary"]["best_exchange"].get(key) for d in discards]) for key, words in PATTERNS.items()
-             if any(key in d["summary"]["best_exchange"] for d in discards)]
-    return {"kind": "table", "caption": "What the best exchange does (share of hands; seed-de, heuristic trick play, "
-                                        "every legal exchange raced per hand)",
-            "columns": [f"{d['seat']} ({d['hands']} hands)" for d in discards], "rows": rows}
+    rows = [(f"takes {k} cards", [_share(d["summary"]["best_takes"].get(k, 0.0)) for d in discards]) for k in takes]
+    rows += [(words, [_share(d["summary"]["best_exchange"].get(key)) for d in discards])
+             for key, words in PATTERNS.items() if any(key in d["summary"]["best_exchange"] for d in discards)]
+    chart = {"caption": "What the best exchange does (share of hands; seed-de, heuristic trick play, every legal "
+                        "exchange raced per hand)",
+             "columns": [f"{d['seat']} ({d['hands']} hands)" for d in discards], "rows": rows, "figures": []}
+    shapes = piquet_shapes_figure([d["seat"] for d in discards], out_dir)
+    if shapes:
+        chart["figures"].append(("what the best exchange does, by the hand's longest suit", shapes))
+    return chart
 
 
-def ecarte_chart(section: dict) -> dict | None:
+def piquet_shapes_figure(seats: list[str], out_dir: str | None) -> str | None:
+    """Draw the by-shape heat map from the per-hand tables in ``out_dir``; its path relative to it."""
+    import os
+
+    import pandas as pd
+
+    from analysis.piquet.discard_shapes import patterns_by_shape, plot_patterns_by_shape
+    from analysis.plots import save_figure
+
+    paths = [os.path.join(out_dir or "", f"piquet_discards_{seat}.csv") for seat in seats]
+    if out_dir is None or not all(os.path.exists(p) for p in paths):
+        return None
+    tables = [patterns_by_shape(pd.read_csv(p), seat) for p, seat in zip(paths, seats, strict=True)]
+    stem = os.path.join(out_dir, "figures", "piquet_discard_shapes")
+    save_figure(plot_patterns_by_shape(tables, "seed-de; each hand's best exchange raced over every legal "
+                                               "exchange, heuristic trick play"), stem, ("png",))
+    return os.path.relpath(stem + ".png", out_dir)
+
+
+def ecarte_chart(section: dict, tips: list[dict], out_dir: str | None) -> dict | None:
     """The solved game's chart of each variant: its figure (propose or play, accept or refuse, by trumps,
     kings and turn-up)."""
-    figs = [(v["name"], v["equilibrium"]["figure"]) for v in section.get("variants", []) if v.get("equilibrium")]
-    return {"kind": "figures", "caption": "The solved game's chart: elder's proposals and the dealer's refusals by "
-                                          "trumps, kings and the turn-up", "figures": figs} if figs else None
+    figs = [(f"{v['name']}: the solved game's chart", v["equilibrium"]["figure"])
+            for v in section.get("variants", []) if v.get("equilibrium")]
+    return {"caption": "The solved game's chart: elder's proposals and the dealer's refusals by trumps, kings and "
+                       "the turn-up", "columns": [], "rows": [], "figures": figs} if figs else None
+
+
+def bezique_chart(section: dict, tips: list[dict], out_dir: str | None) -> dict | None:
+    """Holding a single bezique for the double, by the stock's size (BZ-T5's thresholds): the net
+    points per deal and seat against declaring it at once, per variant."""
+    verdicts = [v for t in tips if t["id"] == "BZ-T5" for v in t["verdicts"] if (v.get("details") or {}).get(
+        "by_threshold")]
+    if not verdicts:
+        return None
+    by_variant = {v["variant"]: {r["hold_while_stock_at_least"]: r for r in v["details"]["by_threshold"]}
+                  for v in verdicts}
+    thresholds = sorted({t for rows in by_variant.values() for t in rows})
+    rows = [(f"hold while the stock has {t} cards or more" if t else "hold as long as the stock lasts",
+             [f"{effect_text(rows[t]['net'])} ({rows[t]['verdict']})" if t in rows else "—"
+              for rows in by_variant.values()]) for t in thresholds]
+    return {"caption": "Hold a single bezique for the double? Net points per deal and seat against declaring it at "
+                       f"once, 95% intervals (players: {verdicts[0]['players']}; {verdicts[0]['deals']:,} deals, "
+                       "each played by every option in both seats)",
+            "columns": list(by_variant), "rows": rows, "figures": []}
 
 
 SECTION_ADVICE = {"piquet": piquet_advice, "ecarte": ecarte_advice}
-SECTION_CHART = {"piquet": piquet_chart, "ecarte": ecarte_chart}
+SECTION_CHART = {"piquet": piquet_chart, "ecarte": ecarte_chart, "bezique": bezique_chart}
 
 
-def guide(context: dict) -> dict:
+def guide(context: dict, out_dir: str | None = None) -> dict:
     """Per game: its advice (section rules first, then the clear tips, at most eight), a chart to act
-    on at the table where the sections give one, and its tip rows."""
+    on at the table where the sections give one (drawing its figures into ``out_dir``), and its tip rows."""
     out = {}
     for g in context["games"]:
         name = g["name"]
         rows = tip_rows(context["tips"], name)
         section = context["sections"].get(name) or {}
         items = (SECTION_ADVICE[name](section) if name in SECTION_ADVICE else []) + tip_advice(rows, name)
-        chart = SECTION_CHART[name](section) if name in SECTION_CHART else None
+        game_tips = [t for t in context["tips"]["tips"] if t["game"] == name]
+        chart = SECTION_CHART[name](section, game_tips, out_dir) if name in SECTION_CHART else None
         out[name] = {"advice": items[:8], "tips": rows, "chart": chart}
     return out
