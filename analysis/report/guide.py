@@ -107,7 +107,8 @@ def piquet_advice(section: dict) -> list[dict]:
         out.append({"text": f"{short} Always taking every card allowed gives up:", "short": short,
                     "tip": None, "anchor": anchor("piquet", "discards", d["seat"]),
                     "margins": [{"variant": "seed-de", "effect": s["take_all_cost"],
-                                 "effect_name": "points per deal given up against each hand's best exchange",
+                                 "effect_name": "points per deal given up against each hand's best exchange, "
+                                                "measured on held-out deals",
                                  "players": "heuristic trick play, every exchange raced per hand"}]})
     return out
 
