@@ -245,16 +245,22 @@ def tips(game, budget, seed, as_json, quiet):
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--from-saved", is_flag=True, help="Render again from the numbers a run saved in OUT "
               "(report_context.json), running no study.")
-def report(quick, out, seed, quiet, from_saved):
+@click.option("--refresh", "refresh", multiple=True, metavar="GAME.PART",
+              help="With --from-saved: compute this part again with the current code first (piquet.strong_discards).")
+def report(quick, out, seed, quiet, from_saved, refresh):
     """Write the strategy guide (index.html, README.md and figures) into OUT."""
-    from analysis.report.build import CONTEXT_FILE, build_report, load_context, write_report
+    from analysis.report.build import CONTEXT_FILE, build_report, load_context, refresh_part, write_report
     from analysis.runner import show_progress
 
+    if refresh and not from_saved:
+        fail("--refresh needs --from-saved: it computes one part of a saved report again")
     if from_saved:
         try:
             context = load_context(out)
         except (OSError, ValueError) as e:
             fail(f"cannot render again from {os.path.join(out, CONTEXT_FILE)}: {e}")
+        for name in refresh:
+            context = refresh_part(out, name)
         paths = write_report(context, out)
     else:
         paths = build_report(out, quick=quick, seed=seed, progress=show_progress(quiet))

@@ -181,7 +181,9 @@ def quick_report(tmp_path_factory, tips_store):
                                      "piquet_search_deals": 60, "tip_deals": TIP_DEALS,
                                      "bezique_deals": 10_000, "bezique_games": 100, "bezique_search_deals": 4,
                                      "bezique_search_games": 1, "bezique_advice_deals": 6,
-                                     "strategy_deals_per_hand": 3, "strategy_rounds": 1})
+                                     "strategy_deals_per_hand": 3, "strategy_rounds": 1, "piquet_dd_hands": 2,
+                                     "piquet_dd_race_samples": 200, "piquet_dd_candidates": 4,
+                                     "piquet_dd_deals": 30})
     return out, paths
 
 
@@ -196,6 +198,7 @@ def test_report_is_written_with_exact_values_and_verdicts(quick_report):
         assert "seed-de" in text and "classic" in text
         assert "323/578956" in text and "PQ-T9" in text and "cavendish" in text
         assert "Which cards to throw" in text and "a random legal exchange" in text
+        assert "The same hands under strong play" in text and "elder: dd play" in text
         assert "the players beside Cavendish" in text and "62.5" in text and "search" in text and "dd" in text
         assert "Bezique: the variants side by side" in text and "BZ-T1" in text
         assert "The players side by side" in text and "heuristic-new" in text

@@ -248,9 +248,11 @@ def study_hands(hands: int, seat: str = "elder", rules: PiquetRules | None = Non
     return df
 
 
-def _run_locally(missing: list[int], rows: dict, stored, bar, args: tuple) -> None:
-    """Compute the missing hands one by one; write the finished rows to the store every
-    SAVE_HANDS hands or SAVE_SECONDS seconds, and what is finished when stopped (Ctrl-C)."""
+def _run_locally(missing: list[int], rows: dict, stored, bar, args: tuple, row=None) -> None:
+    """Compute the missing hands one by one (``row(h, *args)``, by default ``hand_row``); write the
+    finished rows to the store every SAVE_HANDS hands or SAVE_SECONDS seconds, and what is finished
+    when stopped (Ctrl-C)."""
+    row = row or hand_row
     import time
 
     pending: list[int] = []
@@ -267,7 +269,7 @@ def _run_locally(missing: list[int], rows: dict, stored, bar, args: tuple) -> No
         for h in missing:
             if pending and h != pending[-1] + 1:
                 flush()  # a stored file holds consecutive hands
-            rows[h] = hand_row(h, *args)
+            rows[h] = row(h, *args)
             pending.append(h)
             bar.update(1)
             if len(pending) >= SAVE_HANDS or time.monotonic() - last >= SAVE_SECONDS:

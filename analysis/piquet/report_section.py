@@ -18,7 +18,54 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
     out = overview_section(out_dir, fig_dir, budget["piquet_deals"], seed, threads)
     out["players"] = players_section(out_dir, budget["piquet_search_deals"], seed, threads)
     out["discards"] = discard_section(out_dir, fig_dir, tips["deals_per_study"], seed)
+    out["strong_discards"] = strong_discard_section(out_dir, budget, seed, out["discards"])
     return out
+
+
+def _strong_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict | None:
+    return strong_discard_section(out_dir, budget, seed, section.get("discards") or [])
+
+
+PARTS = {"strong_discards": _strong_part}
+"""Parts that ``salon report --from-saved --refresh piquet.PART`` computes again into a saved report:
+``part(out_dir, fig_dir, budget, seed, threads, tips, section)``."""
+
+STRONG_ROWS = (("race_best", "the heuristic race's best exchange"), ("take_all", "always take every card allowed"),
+               ("shortest_weakest", "the book's rule: the shortest suits' weakest cards (PQ-T2)"),
+               ("keep_point", "keep the point suit, throw the weakest other cards"),
+               ("keep_guards", "younger: shortest and weakest, but keep the guards"),
+               ("heuristic", "the engine's heuristic exchange"), ("learned", "the learned exchange"))
+
+
+def strong_discard_section(out_dir: str, budget: dict, seed: int, discards: list[dict]) -> dict | None:
+    """The discard study under double-dummy play (strong_discard_study) for elder and younger, and
+    each exchange's cost under heuristic play (the discard study, ``discards``) beside it."""
+    from analysis.piquet.rules import get_rules
+    from analysis.piquet.strong_discard_study import strong_study, strong_summary
+
+    hands = budget.get("piquet_dd_hands", 0)
+    if not hands:
+        return None
+    heuristic = {d["seat"]: d["summary"] for d in discards}
+    seats = []
+    for seat in ("elder", "younger"):
+        df = strong_study(hands, seat, get_rules("seed-de"), race_samples=budget["piquet_dd_race_samples"],
+                          candidates=budget["piquet_dd_candidates"], deals=budget["piquet_dd_deals"], seed=seed)
+        df.to_csv(os.path.join(out_dir, f"piquet_discards_dd_{seat}.csv"), index=False)
+        seats.append({"seat": seat, "summary": strong_summary(df)})
+    rows = []
+    for name, words in STRONG_ROWS:
+        cells = []
+        for s in seats:
+            h = heuristic.get(s["seat"], {})
+            under_h = (h.get("take_all_cost") if name == "take_all" else
+                       (h.get("rules", {}).get(name) or {}).get("cost"))
+            cells += [under_h, s["summary"]["costs"].get(name)]
+        if any(cells):
+            rows.append({"exchange": words, "cells": cells})
+    return {"hands": hands, "race_samples": budget["piquet_dd_race_samples"],
+            "candidates": budget["piquet_dd_candidates"], "deals": budget["piquet_dd_deals"], "seats": seats,
+            "rows": rows}
 
 
 def players_section(out_dir: str, search_deals: int, seed: int, threads: int | None) -> dict:

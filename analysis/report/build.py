@@ -20,13 +20,16 @@ BUDGETS = {
               "bezique_games": 2_000, "bezique_search_deals": 100, "bezique_search_games": 4,
               "bezique_advice_deals": 40,
               "strategy_deals_per_hand": 20, "strategy_rounds": 2, "strategy_discard_deals": 0,
+              "piquet_dd_hands": 3, "piquet_dd_race_samples": 300, "piquet_dd_candidates": 6, "piquet_dd_deals": 60,
               "tips": "quick"},
     "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "piquet_search_deals": 40_000,
              "bezique_deals": 1_000_000,
              "bezique_games": 20_000, "bezique_search_deals": 4_000, "bezique_search_games": 100,
              "bezique_advice_deals": 1_000,
              "strategy_deals_per_hand": 300, "strategy_rounds": 3,
-             "strategy_discard_deals": 0, "tips": "full"},
+             "strategy_discard_deals": 0,
+             "piquet_dd_hands": 200, "piquet_dd_race_samples": 1_000, "piquet_dd_candidates": 10,
+             "piquet_dd_deals": 400, "tips": "full"},
 }
 """Deals and rounds per study (``piquet_search_deals``: the Piquet players' table plays that many deals
 with the search player, ten times as many with dd and the heuristic). The Écarté strategy tables play every one of the 38,304 hand classes
@@ -138,6 +141,35 @@ def load_context(out_dir: str) -> dict:
     """The context a report run saved in ``out_dir``."""
     with open(os.path.join(out_dir, CONTEXT_FILE), encoding="utf-8") as fh:
         return json.load(fh)
+
+
+def refresh_part(out_dir: str, name: str, threads: int | None = None) -> dict:
+    """Compute one part of a saved report again (``GAME.PART``, a key of the game's
+    ``report_section.PARTS``) at the saved report's budget and seed, with the current code, into its
+    context; the context records which parts were computed later, with which code. The context."""
+    import importlib
+
+    from analysis.errors import InputError
+    from analysis.store import code_fingerprint
+
+    context = load_context(out_dir)
+    game, _, part = name.partition(".")
+    try:
+        parts = importlib.import_module(f"analysis.{game}.report_section").PARTS
+    except (ImportError, AttributeError):
+        parts = {}
+    if part not in parts or game not in context["sections"]:
+        raise InputError(f"--refresh: no report part {name!r} (parts: piquet.strong_discards)")
+    started = time.perf_counter()
+    budget = {**BUDGETS[context["budget"]]}
+    section = context["sections"][game]
+    section[part] = parts[part](out_dir, os.path.join(out_dir, "figures"), budget, context["seed"], threads,
+                                context["tips"], section)
+    context.setdefault("refreshed", []).append({
+        "part": name, "code": code_fingerprint(), "seconds": round(time.perf_counter() - started),
+        "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")})
+    save_context(context, out_dir)
+    return context
 
 
 def write_report(context: dict, out_dir: str) -> dict[str, str]:

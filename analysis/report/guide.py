@@ -96,20 +96,28 @@ def tip_advice(rows: list[dict], game: str) -> list[dict]:
 
 
 def piquet_advice(section: dict) -> list[dict]:
-    """Piquet's exchange in one line per seat, from the discard study: how many cards the best
-    exchange takes, and what taking every card allowed costs against it."""
+    """Piquet's exchange in one line per seat: how many cards the best exchange takes, and what
+    taking every card allowed costs against it, from the strongest study there is (open-hands play
+    when the report has it), with the heuristic-play figure beside it."""
+    strong = {s["seat"]: s["summary"] for s in (section.get("strong_discards") or {}).get("seats", [])}
     out = []
     for d in section.get("discards", []):
-        s = d["summary"]
+        s = strong.get(d["seat"]) or d["summary"]
         takes = sorted(s["best_takes"].items(), key=lambda kv: -kv[1])
         k, share = takes[0]
-        short = f"As {d['seat']}, the best exchange takes {k} cards in {100 * share:.0f}% of hands."
+        played = " when the cards are played well (open hands)" if d["seat"] in strong else ""
+        short = f"As {d['seat']}, the best exchange takes {k} cards in {100 * share:.0f}% of hands{played}."
+        margins = [{"variant": "seed-de", "effect": d["summary"]["take_all_cost"],
+                    "effect_name": "points per deal given up against each hand's best exchange, measured on held-out "
+                                   "deals", "players": "heuristic trick play, every exchange raced per hand"}]
+        if d["seat"] in strong:
+            margins.insert(0, {"variant": "seed-de", "effect": s["costs"]["take_all"],
+                               "effect_name": "the same under open-hands play (best chosen on one set of deals, "
+                                              "measured on another)",
+                               "players": "dd (open hands) trick play, the heuristic race's leaders"})
         out.append({"text": f"{short} Always taking every card allowed gives up:", "short": short,
-                    "tip": None, "anchor": anchor("piquet", "discards", d["seat"]),
-                    "margins": [{"variant": "seed-de", "effect": s["take_all_cost"],
-                                 "effect_name": "points per deal given up against each hand's best exchange, "
-                                                "measured on held-out deals",
-                                 "players": "heuristic trick play, every exchange raced per hand"}]})
+                    "tip": None, "anchor": anchor("piquet", "discards", "dd" if d["seat"] in strong else d["seat"]),
+                    "margins": margins})
     return out
 
 
