@@ -123,5 +123,14 @@ def test_piquet_shapes_from_the_per_hand_tables(tmp_path):
     (tmp_path / "figures").mkdir()
     for seat in ("elder", "younger"):
         df.to_csv(tmp_path / f"piquet_discards_{seat}.csv", index=False)
-    path = G.piquet_shapes_figure(["elder", "younger"], str(tmp_path))
+    discards = [{"seat": "elder"}, {"seat": "younger"}]
+    path = G.piquet_shapes_figure(discards, str(tmp_path))  # from the per-hand tables (an older saved report)
     assert path == "figures/piquet_discard_shapes.png" and (tmp_path / path).stat().st_size > 10_000
+    from analysis.piquet.discard_shapes import shape_record, shape_table
+
+    back = shape_table(shape_record(t))
+    assert back.equals(t) and back.attrs == t.attrs
+    elsewhere = tmp_path / "elsewhere"  # from the context alone: no per-hand tables there
+    with_tables = [{"seat": s, "by_shape": shape_record(patterns_by_shape(df, s))} for s in ("elder", "younger")]
+    assert G.piquet_shapes_figure(with_tables, str(elsewhere)) == path and (elsewhere / path).exists()
+    assert G.piquet_shapes_figure(discards, str(elsewhere / "empty")) is None

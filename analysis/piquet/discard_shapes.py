@@ -43,6 +43,21 @@ def patterns_by_shape(df: pd.DataFrame, seat: str) -> pd.DataFrame:
     return shares
 
 
+def shape_record(t: pd.DataFrame) -> dict:
+    """A ``patterns_by_shape`` table as JSON (the report's context keeps it)."""
+    return {"seat": t.attrs["seat"], "hands": t.attrs["hands"], "patterns": list(t.index),
+            "shapes": list(t.columns), "shares": t.to_numpy(dtype=float).tolist()}
+
+
+def shape_table(record: dict) -> pd.DataFrame:
+    """The table a ``shape_record`` holds."""
+    import pandas as pd
+
+    t = pd.DataFrame(record["shares"], index=record["patterns"], columns=record["shapes"])
+    t.attrs.update({"seat": record["seat"], "hands": record["hands"]})
+    return t
+
+
 def plot_patterns_by_shape(tables: list[pd.DataFrame], caption: str = "") -> Figure:
     """One heat map per seat (``patterns_by_shape`` tables) on a shared 0–100% scale with a colour bar."""
     import matplotlib.pyplot as plt

@@ -115,6 +115,7 @@ def overview_section(out_dir: str, fig_dir: str, deals: int, seed: int, threads:
 
 def discard_section(out_dir: str, fig_dir: str, n: int, seed: int) -> list[dict]:
     """The discard strategy study for elder and younger (the one behind the PQ tips, reused)."""
+    from analysis.piquet.discard_shapes import patterns_by_shape, shape_record
     from analysis.piquet.discard_study import study_figures, summary
     from analysis.piquet.rules import get_rules
     from analysis.piquet.tipstudies import _hands
@@ -126,5 +127,6 @@ def discard_section(out_dir: str, fig_dir: str, n: int, seed: int) -> list[dict]
         study_figures(df, stem)
         df.to_csv(os.path.join(out_dir, f"piquet_discards_{seat}.csv"), index=False)
         out.append({"seat": seat, "hands": len(df), "samples": df.attrs["samples"], "summary": summary(df),
+                    "by_shape": shape_record(patterns_by_shape(df, seat)),
                     "figure": os.path.relpath(stem + ".png", out_dir)})
     return out

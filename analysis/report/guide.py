@@ -159,25 +159,33 @@ def piquet_chart(section: dict, tips: list[dict], out_dir: str | None) -> dict |
     chart = {"caption": "What the best exchange does (share of hands; seed-de, heuristic trick play, every legal "
                         "exchange raced per hand)",
              "columns": [f"{d['seat']} ({d['hands']} hands)" for d in discards], "rows": rows, "figures": []}
-    shapes = piquet_shapes_figure([d["seat"] for d in discards], out_dir)
+    shapes = piquet_shapes_figure(discards, out_dir)
     if shapes:
         chart["figures"].append(("what the best exchange does, by the hand's longest suit", shapes))
     return chart
 
 
-def piquet_shapes_figure(seats: list[str], out_dir: str | None) -> str | None:
-    """Draw the by-shape heat map from the per-hand tables in ``out_dir``; its path relative to it."""
+def piquet_shapes_figure(discards: list[dict], out_dir: str | None) -> str | None:
+    """Draw the by-shape heat map into ``out_dir``/figures from the context's tables (``by_shape``),
+    or, for a report saved before it had them, from the per-hand tables in ``out_dir``; its path
+    relative to ``out_dir``, or None when neither is there."""
     import os
 
     import pandas as pd
 
-    from analysis.piquet.discard_shapes import patterns_by_shape, plot_patterns_by_shape
+    from analysis.piquet.discard_shapes import patterns_by_shape, plot_patterns_by_shape, shape_table
     from analysis.plots import save_figure
 
-    paths = [os.path.join(out_dir or "", f"piquet_discards_{seat}.csv") for seat in seats]
-    if out_dir is None or not all(os.path.exists(p) for p in paths):
+    if out_dir is None or not discards:
         return None
-    tables = [patterns_by_shape(pd.read_csv(p), seat) for p, seat in zip(paths, seats, strict=True)]
+    if all(d.get("by_shape") for d in discards):
+        tables = [shape_table(d["by_shape"]) for d in discards]
+    else:
+        paths = [os.path.join(out_dir, f"piquet_discards_{d['seat']}.csv") for d in discards]
+        if not all(os.path.exists(p) for p in paths):
+            return None
+        tables = [patterns_by_shape(pd.read_csv(p), d["seat"]) for p, d in zip(paths, discards, strict=True)]
+    os.makedirs(os.path.join(out_dir, "figures"), exist_ok=True)
     stem = os.path.join(out_dir, "figures", "piquet_discard_shapes")
     save_figure(plot_patterns_by_shape(tables, "seed-de; each hand's best exchange raced over every legal "
                                                "exchange, heuristic trick play"), stem, ("png",))
