@@ -153,7 +153,8 @@ def piquet_chart(section: dict, tips: list[dict], out_dir: str | None) -> dict |
     if not discards:
         return None
     takes = sorted({k for d in discards for k in d["summary"]["best_takes"]}, key=int, reverse=True)
-    rows = [(f"takes {k} cards", [_share(d["summary"]["best_takes"].get(k, 0.0)) for d in discards]) for k in takes]
+    rows = [(f"takes {k} card{'' if str(k) == '1' else 's'}", [_share(d["summary"]["best_takes"].get(k, 0.0))
+                                                              for d in discards]) for k in takes]
     rows += [(words, [_share(d["summary"]["best_exchange"].get(key)) for d in discards])
              for key, words in PATTERNS.items() if any(key in d["summary"]["best_exchange"] for d in discards)]
     chart = {"caption": "What the best exchange does (share of hands; seed-de, heuristic trick play, every legal "
