@@ -42,17 +42,36 @@ def younger_took(h: int) -> int:
     return 5 if h % 5 else 1 + (h // 5) % 4
 
 
+CHUNK = 500
+"""Hands per stored chunk: a sampling run stopped or killed resumes from its finished chunks."""
+
+
 def sample(variant: str, seat: str, hands: int, deals: int, data: pathlib.Path, threads: int) -> None:
     """Store the mean net of every legal exchange of ``hands`` dealt hands (two independent halves of
-    ``deals`` deals each: one to fit, one to check)."""
+    ``deals`` deals each: one to fit, one to check), CHUNK hands per file under data/<variant>-<seat>/,
+    then all of them in data/<variant>-<seat>.npz (its held-out fifth chosen by ``split``)."""
+    parts = data / f"{variant}-{seat}"
+    parts.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    for start in range(0, hands, CHUNK):
+        path = parts / f"hands-{start:06d}-{min(hands, start + CHUNK):06d}-deals-{deals}.npz"
+        if not path.exists():
+            tmp = path.with_suffix(".tmp.npz")
+            np.savez(tmp, **sample_hands(variant, seat, range(start, min(hands, start + CHUNK)), deals, threads))
+            tmp.replace(path)
+            print(f"{variant} {seat}: {min(hands, start + CHUNK)} hands, {time.time() - t0:.0f} s", flush=True)
+    merge(parts, data / f"{variant}-{seat}.npz", hands, deals)
+
+
+def sample_hands(variant: str, seat: str, hands: range, deals: int, threads: int) -> dict:
+    """The hands' sampled values (``values_<took>``, ``checks_<took>``: one row per hand, in order)."""
     rules = get_rules(variant)
     me = HeuristicPolicy()
     younger = seat == "younger"
-    out = {"hand": np.zeros(hands, np.int64), "took": np.zeros(hands, np.int8)}
+    out = {"hand": np.zeros(len(hands), np.int64), "took": np.zeros(len(hands), np.int8)}
     values: dict[int, list] = {}
     checks: dict[int, list] = {}
-    t0 = time.time()
-    for h in range(hands):
+    for i, h in enumerate(hands):
         hand = dealt_hand(HAND_SEED, h, seat)
         took = younger_took(h) if younger else 5
         opts = legal_options(hand, seat, rules, took)
@@ -60,15 +79,24 @@ def sample(variant: str, seat: str, hands: int, deals: int, data: pathlib.Path, 
         net, _ = play_options(hand, younger, opts, rules, pe, me.to_array(), HAND_SEED + 1 + h, deals, threads)
         chk, _ = play_options(hand, younger, opts, rules, pe, me.to_array(), HAND_SEED + 5_000_003 + h, deals,
                               threads)
-        out["hand"][h] = hand
-        out["took"][h] = took
+        out["hand"][i] = hand
+        out["took"][i] = took
         values.setdefault(took, []).append(net.mean(axis=0).astype(np.float32))
         checks.setdefault(took, []).append(chk.mean(axis=0).astype(np.float32))
-        if h % 1000 == 999:
-            print(f"{variant} {seat}: {h + 1} hands, {time.time() - t0:.0f} s", flush=True)
-    arrays = {f"values_{k}": np.array(v) for k, v in values.items()}
-    arrays.update({f"checks_{k}": np.array(v) for k, v in checks.items()})
-    np.savez(data / f"{variant}-{seat}.npz", deals=deals, **out, **arrays)
+    out.update({f"values_{k}": np.array(v) for k, v in values.items()})
+    out.update({f"checks_{k}": np.array(v) for k, v in checks.items()})
+    return out
+
+
+def merge(parts: pathlib.Path, target: pathlib.Path, hands: int, deals: int) -> None:
+    """Join the chunks of hands 0 .. hands - 1 (in order) into one file for ``fit``."""
+    chunks = [np.load(parts / f"hands-{s:06d}-{min(hands, s + CHUNK):06d}-deals-{deals}.npz")
+              for s in range(0, hands, CHUNK)]
+    out = {"deals": deals, "split": "mix64", "hand": np.concatenate([c["hand"] for c in chunks]),
+           "took": np.concatenate([c["took"] for c in chunks])}
+    for key in sorted({k for c in chunks for k in c.files if k.startswith(("values_", "checks_"))}):
+        out[key] = np.concatenate([c[key] for c in chunks if key in c.files])
+    np.savez(target, **out)
 
 
 def main() -> None:
