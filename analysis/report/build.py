@@ -180,6 +180,7 @@ def write_report(context: dict, out_dir: str) -> dict[str, str]:
                       autoescape=select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["f"] = lambda x, spec=".4f": "—" if x is None else format(x, spec)
     env.filters["label"] = label
+    env.filters["pct"] = lambda v: "under 1%" if v > 0 and f"{100 * v:.0f}" == "0" else f"{100 * v:.0f}%"
     env.filters["effect"] = effect_text
     os.makedirs(out_dir, exist_ok=True)
     paths = {"html": os.path.join(out_dir, "index.html"), "markdown": os.path.join(out_dir, "README.md")}

@@ -8,7 +8,7 @@ READINGS: dict[str, dict[str, str]] = {
               "refuted": "A good exchange helps, but the play of the cards moves more points than the exchange does."},
     "PQ-T2": {"supported": "Throw your short suits and low cards.",
               "refuted": "Do not throw by the book's rule (short suits, low cards): it gives up many points against the "
-                         "best exchange. Keep what scores (point, sequences, sets) and take every card you may."},
+                         "best exchange. Keep what scores (point, sequences, sets), and usually take every card you may."},
     "PQ-T3": {"supported": "Count the cards: after the exchange you know where most of them are, and it is worth "
                            "points in the play.",
               "refuted": "Counting the cards gains little here."},
