@@ -1,7 +1,8 @@
 """The strategy guide's reader-facing parts, derived from the report's context at render time:
 each game's advice (rules in plain words with their margin, confidence, players and variant), the
-tip verdicts in a player's words, and readable labels. Nothing here runs a study: the numbers are the
-context's, so the guide renders again from a saved context (``build.load_context``)."""
+tip verdicts in a player's words, the charts to act on, and readable labels. Nothing here runs a
+study: the numbers are the context's, so the guide renders again from a saved context
+(``build.load_context``); the one figure drawn here (Piquet by hand shape) is drawn from them too."""
 from __future__ import annotations
 
 import math
@@ -145,8 +146,7 @@ def _share(x: float | None) -> str:
 
 def piquet_chart(section: dict, tips: list[dict], out_dir: str | None) -> dict | None:
     """What each seat's best exchange does, as shares of hands (how many cards it takes, then each
-    pattern), and the same by hand shape as a heat map drawn from the study's per-hand tables
-    (``piquet_discards_<seat>.csv`` in ``out_dir``) when they are there."""
+    pattern), and the same by hand shape as a heat map (``piquet_shapes_figure``)."""
     from analysis.piquet.discard_shapes import PATTERNS
 
     discards = section.get("discards") or []
