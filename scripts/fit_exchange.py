@@ -11,6 +11,8 @@ maximising the value of a softmax choice whose temperature is lowered to a greed
 80% of the hands fit, 20% (held out) report the kernel's choice's cost against the best exchange
 measured on other deals. The weights go to analysis/piquet/data/learned_exchange.json.
 Step 3 (optional), ``check``: the shipped weights' held-out figures measured again.
+``cost``: the shipped weights' cost against the discard study's raced best (reports/ CSV), on the
+study's own held-out deals, beside the figure the study recorded.
 Usage: .venv/bin/python scripts/fit_exchange.py sample|fit|check [--hands N] [--deals D] [--rules V ...]
        [--scorer-only]  (fit: keep the shipped ordering, fit the scorer)
        [--refine]  (fit: the scorer by least squares or by its softmax choice's value, whichever costs
@@ -99,21 +101,57 @@ def merge(parts: pathlib.Path, target: pathlib.Path, hands: int, deals: int) -> 
     np.savez(target, **out)
 
 
+def study_cost(study_csv: str, seat: str, seed: int = 0, samples: int = 4_000, threads: int = 2):
+    """The shipped learned exchange's cost against each hand's raced best in a seed-de discard study
+    (``study_hands``' CSV, e.g. reports/piquet_discards_elder.csv), on the study's own held-out deals:
+    per hand the same deals and seeds as the study's ``learned_cost`` column, so weights fitted since
+    are measured exactly as the study measured the ones it ran with. (new estimate, the study's)."""
+    import pandas as pd
+
+    from analysis.cards import parse_cards
+    from analysis.piquet.discard_study import HELD_OUT_OFFSET, mean_over_hands, rule_discards
+    from analysis.piquet.rules import mask_of
+
+    df = pd.read_csv(study_csv)
+    rules = get_rules("seed-de")
+    me = HeuristicPolicy()
+    younger = seat == "younger"
+    pe = me.to_array(force_count=5) if younger else me.to_array()
+    costs = []
+    for h, best_names in zip(df["hand"], df["best_discard"], strict=True):
+        hand = dealt_hand(seed, int(h), seat)
+        best = mask_of(parse_cards(best_names))
+        learned = rule_discards(hand, seat, rules)["learned"]
+        if learned == best:
+            costs.append(0.0)
+            continue
+        net, _ = play_options(hand, younger, np.array([best, learned], dtype=np.int64), rules, pe, me.to_array(),
+                              seed + HELD_OUT_OFFSET + int(h), max(100, samples // 2), threads)
+        costs.append(float((net[:, 0] - net[:, 1]).mean()))
+    return mean_over_hands(costs), mean_over_hands(df["learned_cost"]), np.array(costs)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("step", choices=("sample", "fit", "check"))
+    ap.add_argument("step", choices=("sample", "fit", "check", "cost"))
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--deals", type=int, default=48)
     ap.add_argument("--rules", nargs="*", default=list(VARIANTS))
     ap.add_argument("--seats", nargs="*", default=["elder", "younger"])
     ap.add_argument("--data", default="data/exchange")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--study", default="reports", help="cost: the folder of the discard study's CSV files")
     ap.add_argument("--scorer-only", action="store_true", help="fit: keep the shipped ordering")
     ap.add_argument("--refine", action="store_true",
                     help="fit: choose the scorer's fit on validation hands among least squares and the softmax stages")
     a = ap.parse_args()
     data = pathlib.Path(a.data)
     data.mkdir(parents=True, exist_ok=True)
+    if a.step == "cost":
+        for seat in a.seats:
+            new, study, _ = study_cost(f"{a.study}/piquet_discards_{seat}.csv", seat, threads=a.threads)
+            print(f"{seat}: the shipped learned exchange costs {new}; the study measured {study}", flush=True)
+        return
     if a.step == "sample":
         for variant in a.rules:
             for seat in a.seats:

@@ -42,3 +42,15 @@ def test_the_new_held_out_fifth_ignores_how_many_cards_elder_took():
     held = np.array([is_held_out_mix(int(x)) for x in h])
     assert abs(held.mean() - 0.2) < 0.01
     assert abs(held[h % 5 == 0].mean() - 0.2) < 0.015  # younger's hands after a short take: one in five too
+
+
+def test_study_cost_reproduces_the_discard_study_learned_cost(tmp_path):
+    from analysis.piquet.discard_study import study_hands
+
+    fx = _script()
+    for seat in ("elder", "younger"):
+        df = study_hands(3, seat, get_rules("seed-de"), samples=200, seed=0)
+        df.to_csv(tmp_path / f"{seat}.csv", index=False)
+        new, study, costs = fx.study_cost(str(tmp_path / f"{seat}.csv"), seat, samples=200, threads=1)
+        assert np.allclose(costs, df["learned_cost"].to_numpy(), atol=1e-9)
+        assert new.value == study.value and new.n == 3
