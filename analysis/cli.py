@@ -260,7 +260,7 @@ def report(quick, out, seed, quiet, from_saved, refresh):
         except (OSError, ValueError) as e:
             fail(f"cannot render again from {os.path.join(out, CONTEXT_FILE)}: {e}")
         for name in refresh:
-            context = refresh_part(out, name)
+            context = refresh_part(context, out, name)
         paths = write_report(context, out)
     else:
         paths = build_report(out, quick=quick, seed=seed, progress=show_progress(quiet))

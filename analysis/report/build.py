@@ -143,28 +143,34 @@ def load_context(out_dir: str) -> dict:
         return json.load(fh)
 
 
-def refresh_part(out_dir: str, name: str, threads: int | None = None) -> dict:
-    """Compute one part of a saved report again (``GAME.PART``, a key of the game's
-    ``report_section.PARTS``) at the saved report's budget and seed, with the current code, into its
-    context; the context records which parts were computed later, with which code. The context."""
+def report_parts() -> dict:
+    """Every part a saved report can compute again: ``GAME.PART`` -> the game's ``report_section.PARTS`` entry."""
     import importlib
 
+    from analysis.games import GAMES
+
+    out = {}
+    for game in GAMES:
+        module = importlib.import_module(f"analysis.{game}.report_section")
+        out.update({f"{game}.{part}": f for part, f in getattr(module, "PARTS", {}).items()})
+    return out
+
+
+def refresh_part(context: dict, out_dir: str, name: str, threads: int | None = None) -> dict:
+    """Compute one part of the report saved in ``out_dir`` (its ``context``) again, ``GAME.PART`` at
+    the saved budget and seed with the current code; the context records which parts were computed
+    later, with which code, and is saved. The context."""
     from analysis.errors import InputError
     from analysis.store import code_fingerprint
 
-    context = load_context(out_dir)
-    game, _, part = name.partition(".")
-    try:
-        parts = importlib.import_module(f"analysis.{game}.report_section").PARTS
-    except (ImportError, AttributeError):
-        parts = {}
-    if part not in parts or game not in context["sections"]:
-        raise InputError(f"--refresh: no report part {name!r} (parts: piquet.strong_discards)")
+    parts = report_parts()
+    game = name.partition(".")[0]
+    if name not in parts or game not in context["sections"]:
+        raise InputError(f"--refresh: no report part {name!r} (parts: {', '.join(parts)})")
     started = time.perf_counter()
-    budget = {**BUDGETS[context["budget"]]}
     section = context["sections"][game]
-    section[part] = parts[part](out_dir, os.path.join(out_dir, "figures"), budget, context["seed"], threads,
-                                context["tips"], section)
+    section[name.partition(".")[2]] = parts[name](out_dir, os.path.join(out_dir, "figures"), BUDGETS[context["budget"]],
+                                                  context["seed"], threads, context["tips"], section)
     context.setdefault("refreshed", []).append({
         "part": name, "code": code_fingerprint(), "seconds": round(time.perf_counter() - started),
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")})
