@@ -183,22 +183,28 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
     import json
     import os
 
+    from analysis.ecarte import discard_rule
     from analysis.ecarte import equilibrium as E
 
-    eq = E.compute(r, budget, seed, pol, threads=threads, quiet=quiet)
+    # The discards inside the tables: the rule fitted on pooled exchanges when its gain is confirmed
+    # on other deals, else the policy's own.
+    rule = discard_rule.fit(r, DISCARD_DEALS[budget], seed + 11, pol, threads)
+    play = discard_rule.play_policy(pol, rule)
+    rule["used_in_tables"] = play != pol
+    eq = E.compute(r, budget, seed, play, threads=threads, quiet=quiet)
     files = E.write_tables(eq, out)
     obj = {**E.summary(eq), "files": files}
+    if play != pol:
+        obj["base_policy"] = pol.describe()
     from analysis.ecarte.equilibrium_search import second_round
 
     sets, deals = SECOND_ROUND[budget]
-    obj["second_round"] = second_round(eq, sets, deals, seed + 7, r, pol, threads)
-    from analysis.ecarte import discard_rule
-
-    obj["discard_rule"] = discard_rule.fit(r, DISCARD_DEALS[budget], seed + 11, pol, threads)
+    obj["second_round"] = second_round(eq, sets, deals, seed + 7, r, play, threads)
+    obj["discard_rule"] = rule
     if search_sets:
         from analysis.ecarte.equilibrium_search import check
 
-        obj["search_check"] = check(eq, search_sets, SEARCH_DEALS, SEARCH_SAMPLES, seed, r, pol, threads)
+        obj["search_check"] = check(eq, search_sets, SEARCH_DEALS, SEARCH_SAMPLES, seed, r, play, threads)
         obj["search_check"].pop("per_set")  # per-set arrays, for paired comparisons in Python
     with open(os.path.join(out, f"ecarte_equilibrium_{r.name}_summary.json"), "w") as f:
         json.dump(obj, f, indent=1)
@@ -227,14 +233,20 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
     bs = obj["by_score"]
     if bs:
         w0 = bs["win_from_0_0"]
-        lines.append(f"  by score (game to {bs['target']}, equilibrium at every score, {bs['deals_per_set']} deals per set "
-                     f"and side): the first elder wins from 0-0 with {w0['value']:.4f} "
+        lines.append(f"  by score (game to {bs['target']}, equilibrium at every score, up to {bs['deals_per_set_cap']:,} "
+                     f"deals per set and side, {bs['deals']['fit']:,} records fitted, {bs['iterations']} CFR+ iterations, "
+                     f"{bs['seconds']:.0f} s): the first elder wins from 0-0 with {w0['value']:.4f} "
                      f"[{w0['ci95'][0]:.4f}, {w0['ci95'][1]:.4f}] (deciding by points at 0-0 only: "
                      f"{bs['win_from_0_0_points_solution']:.4f}); clear changes from the points solution: elder "
                      f"{bs['clear_changes']['elder']:,}, dealer {bs['clear_changes']['dealer']:,} (set x score); "
                      f"largest exploitability over the scores (95% upper, chance of winning): elder "
                      f"{bs['largest_exploitability_upper']['elder']:.4f}, dealer "
                      f"{bs['largest_exploitability_upper']['dealer']:.4f}")
+        k = bs["king"]
+        lines.append("  the king's announcement by score (EC-T5), chance of winning it adds per announcing hand, "
+                     "smallest over the scores: " + "; ".join(
+                         f"{side} {k[side]['smallest']:+.4f} [{k[side]['ci95'][0]:+.4f}, {k[side]['ci95'][1]:+.4f}] at "
+                         f"{k[side]['at']}" for side in E.SIDES))
     sr = obj["second_round"]
 
     def ci4(d):

@@ -29,6 +29,17 @@ def _diff(deals: int, seed: int, rules, keep: int, base: HeuristicPolicy, thread
     return {"value": e.value / 2, "ci95": [x / 2 for x in e.ci95]}
 
 
+def play_policy(base: HeuristicPolicy, rule: dict) -> HeuristicPolicy:
+    """The policy the equilibrium's records are played with: ``base`` with the fitted rule's
+    discards when the rule differs from the base's and its gain is confirmed on other deals (95%)."""
+    import dataclasses
+
+    check = rule.get("check_on_other_deals")
+    if rule["chosen"] == base.keep_plain_min_rank or not check or check["ci95"][0] <= 0:
+        return base
+    return dataclasses.replace(base, keep_plain_min_rank=rule["chosen"])
+
+
 def rank_words(keep: int) -> str:
     return "no plain card" if keep >= 8 else f"plain cards from the {ECARTE_RANKS[keep]} up"
 

@@ -25,7 +25,7 @@ import numpy as np
 from analysis import __version__
 from analysis.ecarte import branch_kernel as BK
 from analysis.ecarte import equilibrium_solver as S
-from analysis.ecarte.equilibrium_score import first_deals, solve_scores
+from analysis.ecarte.equilibrium_score import first_deals, raced_deals, solve_scores
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import EcarteRules, get_rules
 from analysis.errors import InputError
@@ -46,7 +46,8 @@ the fit uses seed and seed + 1."""
 @dataclass(frozen=True)
 class Budget:
     """Deals per information set at the start and at most, race rounds, CFR+ iterations per solve
-    (of the points game, and of the game at each score)."""
+    (of the points game, and of the game at each score), and the most deals per set the game at
+    each score is solved and measured on (the race's first ones)."""
 
     name: str
     first: int
@@ -54,9 +55,11 @@ class Budget:
     rounds: int
     iterations: int
     score_iterations: int
+    score_cap: int
 
 
-BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 40), "standard": Budget("standard", 256, 8192, 5, 400, 150)}
+BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 40, 16),
+           "standard": Budget("standard", 256, 8192, 5, 400, 200, 2048)}
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,16 @@ def info_sets() -> InfoSets:
     counts = np.array([bin(int(t)).count("1") for t in turnups])
     w = np.repeat(h.multiplicity, BK.N_BUCKETS) * counts
     return InfoSets(turnups, w / w.sum(), np.arange(n) // BK.N_BUCKETS, np.arange(n) % BK.N_BUCKETS)
+
+
+def play_words(policy: HeuristicPolicy) -> str:
+    """Who plays inside the records after the first proposal and answer."""
+    from analysis.ecarte.discard_rule import rank_words
+
+    if policy.keep_plain_min_rank == HeuristicPolicy().keep_plain_min_rank:
+        return "heuristic (discards, later proposals and trick play)"
+    return (f"heuristic (later proposals and trick play); discards by the fitted rule: keep trumps and "
+            f"{rank_words(policy.keep_plain_min_rank)}")
 
 
 # ------------------------------------------------------------------------------ records
@@ -213,7 +226,7 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
     w = sets.weight
     spec = {"game": "ecarte", "study": "strategy", "method": "CFR+ over every branch of the first proposal, "
             "raced deals, held-out measures", "rules": rules.name, "switches": rules.switches(),
-            "policy": policy.describe(), "play": "heuristic (discards, later proposals and trick play)",
+            "policy": policy.describe(), "play": play_words(policy),
             "budget": b.__dict__, "seed": seed, "version": __version__, "information_sets": int(sets.valid.sum()),
             "buckets": list(BK.BUCKET_NAMES)}
     # The records depend on the race (its first deals, cap, rounds and the solves that steer it), not
@@ -256,7 +269,8 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
                 f"{ex[0]:.6f} / {ex[1]:.6f}, {rounds[-1]['seconds']} s")
         if stake < TARGET / 2 or not any(a.any() for a in add.values()):
             break
-    first = {side: parts[side][0] for side in SIDES}  # the first round: every set's first deals
+    # The game at each score: every set's first deals of the race, up to score_cap.
+    score_fit = {side: raced_deals(parts[side], b.score_cap) for side in SIDES}
     del elder, dealer, parts  # the fitted records: memory for the held-out ones
     held, held_first = {}, {}
     for side, offset in (("elder", 0), ("dealer", 1)):
@@ -267,26 +281,32 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
                            policies, threads)
             cache.save(phase, got)
         held[side] = _records([got])
-        held_first[side] = first_deals(got, b.first)
+        held_first[side] = first_deals(got, b.score_cap)
     measures = measure(held["elder"], held["dealer"], x, y)
     measures["fit"] = {side: {"q": g["q"], "se": g["se"]} for side, g in gains.items()}
     held_deals = int(held["elder"].fixed.size + held["dealer"].fixed.size)
     del held
     target = int(rules.switches().get("target", 5))
     n_sets = len(w)
-    fit_c = {s: S.Records(*first[s][:2], nets_of(first[s][2]), n_sets, cells=first[s][2]) for s in SIDES}
+    fit_c = {s: S.Records(*score_fit[s][:2], nets_of(score_fit[s][2]), n_sets, cells=score_fit[s][2]) for s in SIDES}
     held_c = {s: S.Records(*held_first[s][:2], nets_of(held_first[s][2]), n_sets, cells=held_first[s][2])
               for s in SIDES}
-    score_rows, score_changes, _ = solve_scores(fit_c, held_c, x, y, target, b.score_iterations)
+    score_deals = {"fit": int(sum(len(r.other) for r in fit_c.values())),
+                   "held_out": int(sum(len(r.other) for r in held_c.values()))}
+    del score_fit, held_first
+    t_score = time.time()
+    score_rows, score_changes, _ = solve_scores(fit_c, held_c, x, y, target, b.score_iterations,
+                                                log=None if quiet else log)
     if not quiet:
-        log(f"by score: {len(score_rows)} scores solved, {time.time() - t0:.0f} s")
+        log(f"by score: {len(score_rows)} scores solved, {time.time() - t_score:.0f} s")
     spec["deals"] = {"fit": int(sum(c.sum() for c in counts.values())),
                      "held_out": held_deals}
     spec["seconds"] = round(time.time() - t0, 1)
     eq = Equilibrium(x, y, spec, rounds, measures)
     eq.elder, eq.dealer = tables(eq, counts)
     eq.by_score = {"target": target, "rows": score_rows, "changes": score_changes,
-                   "deals_per_set": b.first}
+                   "deals_per_set_cap": b.score_cap, "deals": score_deals, "iterations": b.score_iterations,
+                   "seconds": round(time.time() - t_score, 1)}
     return eq
 
 
@@ -298,13 +318,9 @@ def measure(elder: S.Records, dealer: S.Records, x: np.ndarray, y: np.ndarray) -
     w = info_sets().weight
     eg = S.side_gains(S.side_means(elder.offsets, elder.other, elder.gain, elder.refusal, y), x, 1.0, w)
     dg = S.side_gains(S.side_means(dealer.offsets, dealer.other, dealer.zeros, dealer.refusal, x), y, -1.0, w)
-    v = S.elder_values(elder.offsets, elder.other, elder.play, elder.gain, elder.refusal, x, y)
-    n = np.maximum(elder.counts, 1)
-    value = float((w * v[:, 0]).sum())
-    value_se = float(np.sqrt((w ** 2 * np.maximum(v[:, 1] - v[:, 0] ** 2, 0) / np.maximum(n - 1, 1)).sum()))
     p_propose = np.zeros_like(y)
     S.side_q(dealer.offsets, dealer.other, dealer.zeros, dealer.ones, x, p_propose)
-    out = {"value": {"value": value, "ci95": [value - 1.96 * value_se, value + 1.96 * value_se]}}
+    out = {"value": measure_value(elder, x, y)}
     per_set = {}
     for side, g, strat in (("elder", eg, x), ("dealer", dg, y)):
         # Exploitability is at least 0; the cross-fitted gain (biased low) bounds it from below, the
@@ -325,6 +341,17 @@ def measure(elder: S.Records, dealer: S.Records, x: np.ndarray, y: np.ndarray) -
     out["per_set"] = per_set
     out["p_propose_given_dealer_set"] = p_propose
     return out
+
+
+def measure_value(elder: S.Records, x: np.ndarray, y: np.ndarray) -> dict:
+    """The payoff of elder's records under the strategy pair, per dealt hand (information sets by
+    weight), with a 95% interval from the per-set variances."""
+    w = info_sets().weight
+    v = S.elder_values(elder.offsets, elder.other, elder.play, elder.gain, elder.refusal, x, y)
+    n = np.maximum(elder.counts, 1)
+    value = float((w * v[:, 0]).sum())
+    se = float(np.sqrt((w ** 2 * np.maximum(v[:, 1] - v[:, 0] ** 2, 0) / np.maximum(n - 1, 1)).sum()))
+    return {"value": value, "ci95": [value - 1.96 * se, value + 1.96 * se]}
 
 
 def decision_words(p: np.ndarray, yes: str, no: str) -> np.ndarray:
@@ -401,14 +428,32 @@ def score_summary(by_score: dict) -> dict | None:
         return None
     rows = by_score["rows"]
     at0 = next(r for r in rows if r["elder_score"] == 0 and r["dealer_score"] == 0)
-    return {"target": by_score["target"], "deals_per_set": by_score["deals_per_set"],
+    return {"target": by_score["target"], "deals_per_set_cap": by_score["deals_per_set_cap"],
+            "deals": by_score["deals"], "iterations": by_score["iterations"], "seconds": by_score["seconds"],
             "win_from_0_0": {"value": at0["win"], "ci95": at0["win_ci95"]},
             "win_from_0_0_points_solution": at0["win_points_solution"],
             "largest_exploitability_upper": {s: max(r[f"exploitability_{s}_upper"] for r in rows) for s in SIDES},
             "largest_in_sample_exploitability": {s: max(r[f"in_sample_exploitability_{s}"] for r in rows)
                                                  for s in SIDES},
             "clear_changes": {s: sum(1 for c in by_score["changes"] if c["side"] == s) for s in SIDES},
+            "king": king_summary(rows),
             "scores": rows}
+
+
+def king_summary(rows: list[dict]) -> dict:
+    """EC-T5 over the scores: per side, the score where announcing the king adds least to the
+    announcing side's chance of winning (per hand where it is announced), with its interval."""
+    out = {}
+    for side in SIDES:
+        ok = [r for r in rows if np.isfinite(r[f"king_value_{side}"])]
+        low = min(ok, key=lambda r: r[f"king_value_{side}"])
+        out[side] = {"smallest": low[f"king_value_{side}"], "ci95": low[f"king_value_{side}_ci95"],
+                     "at": f"{low['elder_score']}-{low['dealer_score']}",
+                     "largest": max(r[f"king_value_{side}"] for r in ok)}
+    out["what"] = ("the announcing side's chance of winning the game with the king point scored against withheld, "
+                   "per hand where it is announced, under each score's equilibrium, held-out deals; the players "
+                   "inside the records do not read the announcement")
+    return out
 
 
 def table_stem(out_dir: str, rules_name: str) -> str:

@@ -6,8 +6,15 @@ passes), which depends on W at the scores it leads to. Every hand scores at leas
 the scores are solved from the highest totals down, each once: the records are re-valued by the
 cells' win chances, the equilibrium solved on the fitted records (CFR+, from the points solution)
 and measured on held-out records, where W[x, y], the chance that the player who is elder at x
-wins, is the solution's held-out value. Both record sets are the first ``Budget.first`` deals of
-every information set (the race's first round, and as many held-out deals).
+wins, is the solution's held-out value. Both record sets are the first deals of every information
+set, up to ``Budget.score_cap`` (so the sets the race found close keep more deals), and as many
+held-out deals. Each score's solve starts from the solution at the score above it already solved
+(the dealer one point further, else elder; the points solution at the highest totals).
+
+The king's announcement (EC-T5) is valued at every score on the held-out records under that
+score's solution: the announcing side's chance of winning with the point scored against withheld,
+the tricks unchanged (the players inside the records do not read an announcement, so withholding
+it hides nothing from them).
 
 A decision changes at a score when the pure decision there differs from the points solution's;
 it counts as clear under the held-out FDR control of that score (``equilibrium.measure``).
@@ -19,31 +26,71 @@ import numpy as np
 from analysis.ecarte import equilibrium_solver as S
 
 
+def king_values(vals: np.ndarray) -> dict:
+    """Per side, the payoff per outcome cell of announcing the king rather than withholding it
+    (elder's chance of winning, ``vals``, with and without the point; the dealer's sign turned),
+    and the indicator of the cells where that side announced it."""
+    from analysis.ecarte import score
+    from analysis.ecarte import table_kernel as TK
+
+    out = {}
+    for side, kind, sign in (("elder", TK.KING_ELDER, 1.0), ("dealer", TK.KING_DEALER, -1.0)):
+        has = score.KING == kind
+        out[side] = (np.where(has, sign * (vals - vals[score.WITHOUT_KING]), 0.0), has.astype(float))
+    return out
+
+
+def king_row(held: dict, vals: np.ndarray, x: np.ndarray, y: np.ndarray) -> dict:
+    """EC-T5 at one score: per side, the chance of winning that announcing the king adds, per hand
+    where that side announces it, with a 95% interval (the per-dealt-hand gain's interval divided
+    by the share of such hands), on the held-out records of elder's sets under (x, y)."""
+    from analysis.ecarte.equilibrium import measure_value
+
+    row = {}
+    for side, (gain, has) in king_values(vals).items():
+        g = measure_value(held["elder"].valued(gain), x, y)
+        share = measure_value(held["elder"].valued(has), x, y)["value"]
+        k = 1.0 / share if share > 0 else float("nan")
+        row[f"king_value_{side}"] = g["value"] * k
+        row[f"king_value_{side}_ci95"] = [g["ci95"][0] * k, g["ci95"][1] * k]
+        row[f"king_share_{side}"] = share
+    return row
+
+
 def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarray, target: int,
-                 iterations: int) -> tuple[list[dict], list[dict], np.ndarray]:
+                 iterations: int, log=None) -> tuple[list[dict], list[dict], np.ndarray]:
     """(one row per score, the changed decisions, W). ``fit``/``held``: Records with cells per side."""
+    import time
+
     from analysis.ecarte import score
     from analysis.ecarte.equilibrium import decision_words, info_sets, measure
 
     w = info_sets().weight
     W = np.zeros((target, target))
     rows, changes = [], []
+    solved = {}
     for total in range(2 * (target - 1), -1, -1):
         for xs in range(max(0, total - target + 1), min(total, target - 1) + 1):
             ys = total - xs
+            t0 = time.time()
             vals = score.cell_values(W, xs, ys, target)
             fe, fd = fit["elder"].valued(vals), fit["dealer"].valued(vals)
-            x, y = S.solve(fe, fd, iterations, x_points, y_points)
+            x0, y0 = solved.get((xs, ys + 1)) or solved.get((xs + 1, ys)) or (x_points, y_points)
+            x, y = S.solve(fe, fd, iterations, x0, y0)
+            solved[(xs, ys)] = (x, y)
             converged = S.exploitability_in_sample(fe, fd, x, y, w, w)
+            del fe, fd
             eh, dh = held["elder"].valued(vals), held["dealer"].valued(vals)
             m = measure(eh, dh, x, y)
             points = measure(eh, dh, x_points, y_points)["value"]["value"]
+            del eh, dh
             W[xs, ys] = m["value"]["value"]
             row = {"elder_score": xs, "dealer_score": ys, "win": m["value"]["value"],
                    "win_ci95": m["value"]["ci95"], "win_points_solution": points,
                    "exploitability_elder_upper": m["elder"]["ci95"][1],
                    "exploitability_dealer_upper": m["dealer"]["ci95"][1],
-                   "in_sample_exploitability_elder": converged[0], "in_sample_exploitability_dealer": converged[1]}
+                   "in_sample_exploitability_elder": converged[0], "in_sample_exploitability_dealer": converged[1],
+                   **king_row(held, vals, x, y)}
             for side, strat, base, yes, no in (("elder", x, x_points, "propose", "play"),
                                                ("dealer", y, y_points, "refuse", "accept")):
                 now, before = decision_words(strat, yes, no), decision_words(base, yes, no)
@@ -60,8 +107,21 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
                                     "points_decision": str(before[s]), "score_decision": str(now[s]),
                                     "probability": float(strat[s]), "value": float(m["per_set"][side]["q"][s])})
             rows.append(row)
+            if log is not None:
+                log(f"score {xs}-{ys}: win {row['win']:.4f}, exploitability upper {row['exploitability_elder_upper']:.5f}"
+                    f" / {row['exploitability_dealer_upper']:.5f} (in sample {converged[0]:.5f} / {converged[1]:.5f}),"
+                    f" {time.time() - t0:.0f} s")
     rows.sort(key=lambda r: (r["elder_score"], r["dealer_score"]))
     return rows, changes, W
+
+
+def raced_deals(parts: list, cap: int) -> tuple:
+    """The records of every set's first ``cap`` deals over the race's rounds (``parts``: one
+    (fixed, other, cells) per round, each in task order)."""
+    fixed = np.concatenate([p[0] for p in parts])
+    order = np.argsort(fixed, kind="stable")
+    return first_deals((fixed[order], np.concatenate([p[1] for p in parts])[order],
+                        np.concatenate([p[2] for p in parts])[order]), cap)
 
 
 def first_deals(records_parts: tuple, first: int) -> tuple:

@@ -92,6 +92,18 @@ def side_q(offsets, other, base, factor, strategy, q):
         q[s] = t / (b - a)
 
 
+@njit(cache=True, parallel=True)
+def cell_payoffs(cells, values, play, gain, refusal):
+    """Per record, elder's payoff by ``values`` (one per outcome cell) of its three branches, as
+    play, gain = accepted - play and refusal = refused - accepted (float32, into the arrays)."""
+    for k in prange(cells.shape[0]):
+        p = values[cells[k, 0]]
+        a = values[cells[k, 1]]
+        play[k] = p
+        gain[k] = a - p
+        refusal[k] = values[cells[k, 2]] - a
+
+
 @njit(cache=True)
 def regret_step(r_yes, r_no, q, sign, strategy, t, average):
     """One CFR+ update of a side whose action 'yes' (propose, refuse) is worth sign * q[s] more
@@ -136,7 +148,10 @@ class Records:
         """The same records with the payoff of each outcome cell given by ``cell_values`` (float)."""
         out = object.__new__(Records)
         out.fixed, out.other, out.offsets, out.cells = self.fixed, self.other, self.offsets, self.cells
-        out._set_payoffs(cell_values.astype(np.float32)[self.cells])
+        n = len(self.other)
+        out.play, out.gain, out.refusal = (np.empty(n, dtype=np.float32) for _ in range(3))
+        cell_payoffs(self.cells, cell_values.astype(np.float32), out.play, out.gain, out.refusal)
+        out.zeros, out.ones = np.zeros(n, dtype=np.float32), np.ones(n, dtype=np.float32)
         return out
 
     @property

@@ -74,7 +74,10 @@ def shipped(rules: EcarteRules, policy) -> tuple | None:
     with open(target + ".json") as f:
         summary_ = json.load(f)
     spec_switches = summary_.get("switches")
-    if spec_switches != json.loads(json.dumps(rules.switches())) or summary_.get("policy") != policy.describe():
+    # Tables answer for the policy they were played with, and for the policy whose discards were
+    # replaced by the fitted rule inside them (``base_policy``).
+    played_by = (summary_.get("policy"), summary_.get("base_policy"))
+    if spec_switches != json.loads(json.dumps(rules.switches())) or policy.describe() not in played_by:
         return None
     df = pd.read_parquet(target + ".parquet")
     for c in ("value", "half_width", "held_out", "held_out_half_width"):

@@ -15,7 +15,7 @@ PLAYERS_WORDS = "the equilibrium tables (CFR+, shipped), heuristic play after th
 def _players(summary: dict, policy) -> dict:
     return {"first_decisions": {"kind": "equilibrium tables", "budget": summary["budget"],
                                 "method": summary["method"]},
-            "exchanges_and_play": policy.describe()}
+            "exchanges_and_play": summary.get("policy", policy.describe())}
 
 
 def tip_propose_share(mask: int, bucket: int) -> float:
