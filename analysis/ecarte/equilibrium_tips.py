@@ -68,6 +68,39 @@ def ec_t2(rules, policy) -> Verdict | None:
                     "tip_proposes_share": float((w * tip).sum()), "tables": PLAYERS_WORDS})
 
 
+def ec_t5(rules, policy) -> Verdict | None:
+    """EC-T5 (always announce the trump king) from the equilibrium at every score: the smallest
+    chance of winning that announcing adds, per announcing hand, over the scores and both sides
+    (held-out deals). None without shipped tables that carry it."""
+    from analysis.ecarte import equilibrium_tables as T
+
+    got = T.shipped(rules, policy)
+    king = (got[1].get("by_score") or {}).get("king") if got is not None else None
+    if not king:
+        return None
+    summary = got[1]
+    rows = summary["by_score"]["scores"]
+    side = min(("elder", "dealer"), key=lambda s: king[s]["smallest"])
+    worst = king[side]
+    lows = [king[s]["ci95"][0] for s in ("elder", "dealer")]
+    highs = [king[s]["ci95"][1] for s in ("elder", "dealer")]
+    verdict = "supported" if min(lows) > 0 else "refuted" if min(highs) < 0 else "inconclusive"
+    est = Estimate(worst["smallest"], *worst["ci95"], int(summary["deals"]["held_out"]))
+    reading = ("At every score of the game to the target, under that score's equilibrium of the first proposal "
+               "(CFR+ on the chance of winning the game) and on its held-out deals: the announcing side's chance "
+               "of winning with the king point scored against withheld, per hand where it announces. The players "
+               "inside the records do not read an announcement (heuristic trick play), so withholding can only "
+               "lose the point. The effect is the smallest over the scores and both sides. Supported if every "
+               "side's smallest lies above zero (95%), refuted if one lies below, inconclusive otherwise.")
+    details = {f"{r['elder_score']}-{r['dealer_score']}": {
+        s: {"value": r[f"king_value_{s}"], "ci95": r[f"king_value_{s}_ci95"]} for s in ("elder", "dealer")}
+        for r in rows}
+    return Verdict("EC-T5", rules.name, verdict, est, "smallest gain in P(win game) from announcing, by score",
+                   reading, int(summary["deals"]["held_out"]), int(summary["seed"]), _players(summary, policy),
+                   {"gain_by_score": details, "worst_score": worst["at"], "worst_side": side,
+                    "tables": PLAYERS_WORDS})
+
+
 def ec_t6(rules, policy) -> Verdict | None:
     """EC-T6 (the dealer refuses only when very strong): the share of proposals the equilibrium
     refuses, bracketed by the information sets whose answer is clear (FDR 5%) on held-out deals."""

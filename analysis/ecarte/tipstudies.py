@@ -1,8 +1,9 @@
 """Écarté tip studies: each turns a tip of TIPS.md into paired simulations and a verdict.
 
 EC-T1's propose and accept points, EC-T2 and EC-T6 are judged against the shipped equilibrium tables
-when they exist for the rules and policy (equilibrium_tips.py). Otherwise, and for EC-T5, the
-propose / refuse tips are judged against the strategy tables (analysis/ecarte/strategy.py): the best decision for every hand up to suit symmetry, fitted on one
+when they exist for the rules and policy (equilibrium_tips.py), and EC-T5 by their king's value at
+every score when they carry it. Otherwise the propose / refuse tips and EC-T5 are judged against
+the strategy tables (analysis/ecarte/strategy.py): the best decision for every hand up to suit symmetry, fitted on one
 seed and evaluated on another, so its value is not flattered by the noise it was fitted to. EC-T1
 sets the proposal decision's loss beside those of the other decision points (accept by the dealer's
 table; discard, lead and king by the heuristic's options, played on the same deals). EC-T3
@@ -380,7 +381,12 @@ def ec_t6(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
 
 def ec_t5(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """EC-T5: always announce the trump king: its value in the chance of winning the game, by score."""
+    from analysis.ecarte import equilibrium_tips
     from analysis.ecarte.strategy import by_score
+
+    solved = equilibrium_tips.ec_t5(rules, policy)
+    if solved is not None:  # the shipped equilibrium's king values for these rules and policy
+        return solved
 
     fit = _tables(rules, n, seed, policy)[0]
     table, _ = by_score(fit)
