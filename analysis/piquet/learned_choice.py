@@ -28,6 +28,7 @@ from analysis.piquet.learned_exchange import (
     N_LANE,
     N_MODELS,
     ORDER_SIZE,
+    RANKS,
     count_terms,
     lane_features,
 )
@@ -40,14 +41,19 @@ KEPT_FEATURES = (
     *(f"second_suit_length_{n}" for n in range(9)),  # the second-longest suit kept
     "suits_emptied",  # suits with no card kept
     *(f"suits_thrown_from_{n}" for n in range(5)),
+    # How many suits are kept exactly as this pattern of ranks (high to low; "none": emptied).
+    *(f"suit_kept_{'-'.join(RANKS[r] for r in range(7, -1, -1) if lane >> r & 1) or 'none'}"
+      for lane in range(256)),
 )
+SUIT_KEPT_AT = 57
+"""Where the per-suit kept patterns start in KEPT_FEATURES (one per 8-bit lane, by its value)."""
 N_KEPT = len(KEPT_FEATURES)
 SCORER_SIZE = ORDER_SIZE + N_KEPT
 """The scorer: card weights, b[0..7], v[k, j] (as the ordering), then the kept-hand weights."""
 MODEL_SIZE = ORDER_SIZE + SCORER_SIZE
 """A model: the ordering's weights, then the scorer's."""
 SCORER_TABLE, POINT_TABLE, RANKS_LOW, RANKS_HIGH = 1024, 2048, 3200, 3712
-SETS_HELD, POINT_SUIT, SHAPE, LONGEST = 3776, 3904, 3936, 4161
+SETS_HELD, POINT_SUIT, SHAPE, LONGEST, SUIT_KEPT = 3776, 3904, 3936, 4161, 4170
 """Where each table of a model starts (int32 entries):
 - the ordering's suit-only card table (from 0) and the scorer's (1024 each, ``card_index``);
 - the scorer's weight of the kept point by its key (1152), of the sets kept of ranks 10, J and Q
@@ -55,9 +61,9 @@ SETS_HELD, POINT_SUIT, SHAPE, LONGEST = 3776, 3904, 3936, 4161
 - the ordering's and the scorer's weight of a card of rank r held n times (64 each: 8 * r + n) and
   of a card of the point suit (16 each: 8 * (the point has 5+ cards) + r);
 - the scorer's weight of the kept hand's second-longest suit n, suits emptied e and suits thrown
-  from t (25 * n + 5 * e + t), and of its longest run (9).
+  from t (25 * n + 5 * e + t), of its longest run (9), and of a suit kept as each 8-bit lane (256).
 The tables are small so that both players' stay in the first-level cache during a deal."""
-TABLES = (LONGEST + 9 + 1) // 2 * 2
+TABLES = (SUIT_KEPT + 256 + 1) // 2 * 2
 """A model's table size (``learned_tables``; int32 entries, even: the kernel keeps the tables in its
 int64 value array, two to a slot)."""
 MAX_MOVES = 16
@@ -124,16 +130,20 @@ def kept_features(kept, thrown, row):
     row[42 + second] = 1
     row[51] = emptied
     row[52 + touched] = 1
+    for s in range(4):
+        row[SUIT_KEPT_AT + ((kept >> (8 * s)) & 0xFF)] += 1
 
 
 @njit(cache=True, inline="always")
 def kept_score(kept, thrown, table, t0):
-    """w2 . psi(K, D), the scorer's kept-hand part, without building psi: five lookups in the model's
+    """w2 . psi(K, D), the scorer's kept-hand part, without building psi: nine lookups in the model's
     ``learned_tables`` (from ``t0``)."""
     point, longest, second, emptied, touched, counts = kept_terms(kept, thrown)
     total = table[t0 + POINT_TABLE + point] + table[t0 + RANKS_LOW + ((counts >> 9) & 511)]
     total += table[t0 + RANKS_HIGH + (counts >> 18)] + table[t0 + SHAPE + 25 * second + 5 * emptied + touched]
-    return total + table[t0 + LONGEST + longest]
+    total += table[t0 + LONGEST + longest] + table[t0 + SUIT_KEPT + (kept & 0xFF)]
+    total += table[t0 + SUIT_KEPT + ((kept >> 8) & 0xFF)] + table[t0 + SUIT_KEPT + ((kept >> 16) & 0xFF)]
+    return total + table[t0 + SUIT_KEPT + ((kept >> 24) & 0xFF)]
 
 
 @njit(cache=True)
@@ -377,6 +387,8 @@ def learned_tables(weights, parts=2):
         kat = m * MODEL_SIZE + 2 * ORDER_SIZE
         for n in range(9):
             table[t0 + LONGEST + n] = weights[kat + 18 + n]
+        for lane in range(256):
+            table[t0 + SUIT_KEPT + lane] = weights[kat + SUIT_KEPT_AT + lane]
         for shape in range(9 * 5 * 5):
             second, emptied, touched = shape // 25, shape // 5 % 5, shape % 5
             table[t0 + SHAPE + shape] = weights[kat + 42 + second] + weights[kat + 51] * emptied + weights[kat + 52 + touched]

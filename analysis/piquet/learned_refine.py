@@ -12,8 +12,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.piquet.learned_exchange import SCALE
-from analysis.piquet.learned_fit import RIDGE, TEMPERATURES, choice_costs, fit_scorer, scorer_design
+from analysis.piquet.learned_choice import SUIT_KEPT_AT
+from analysis.piquet.learned_exchange import ORDER_SIZE, SCALE
+from analysis.piquet.learned_fit import (
+    RIDGE,
+    TEMPERATURES,
+    choice_costs,
+    fit_scorer,
+    scorer_design,
+    thrown_masks,
+)
 
 MOST = 5_000
 """Hands of each group in the softmax fit (the options' design matrices are held in memory)."""
@@ -40,34 +48,46 @@ def subset(groups: list[dict], validation: bool) -> list[dict]:
     return out
 
 
+DENSE = ORDER_SIZE + SUIT_KEPT_AT
+"""The scorer's features held as a dense matrix; the rest (how many suits are kept as each 8-bit
+lane) are four lane values per option, since each option has exactly four."""
+
+
 def design_data(groups: list[dict]) -> list[tuple]:
-    """Per group: every option's scorer features stacked over at most MOST hands (float32), the
-    options' values, the hands and the options per hand."""
+    """Per group, over at most MOST hands: every option's dense scorer features (float32, stacked),
+    its four kept lanes (uint8), the options' values, the hands and the options per hand."""
     data = []
     for g in groups:
         n = min(MOST, len(g["values"]))
         first = scorer_design(g, 0)
-        x = np.empty((n, *first.shape), dtype=np.float32)  # filled in place: no second copy
-        x[0] = first
-        for h in range(1, n):
-            x[h] = scorer_design(g, h)
-        data.append((x.reshape(-1, x.shape[2]), g["values"][:n].astype(np.float32), n, x.shape[1]))
+        x = np.empty((n, first.shape[0], DENSE), dtype=np.float32)  # filled in place: no second copy
+        lanes = np.empty((n, first.shape[0], 4), dtype=np.uint8)
+        for h in range(n):
+            x[h] = first[:, :DENSE] if h == 0 else scorer_design(g, h)[:, :DENSE]
+            hand = int(g["hands"][h])
+            kept = hand & ~thrown_masks(hand, g["lo"], g["hi"])
+            lanes[h] = np.stack([(kept >> (8 * s)) & 0xFF for s in range(4)], axis=1)
+        data.append((x.reshape(-1, DENSE), lanes.reshape(-1, 4), g["values"][:n].astype(np.float32), n, x.shape[1]))
     return data
 
 
 def objective(v: np.ndarray, data: list[tuple], temperature: float) -> tuple[float, np.ndarray]:
     """Minus the mean value of the softmax choice at ``temperature`` (per hand) with the scorer's
     weights v, plus the L2 penalty, and its gradient."""
-    hands = sum(d[2] for d in data)
+    hands = sum(d[3] for d in data)
     total, grad = 0.0, np.zeros_like(v)
-    for x, q, n, options in data:
-        s = (x @ v.astype(np.float32)).reshape(n, options) / temperature
+    lane_w = v[DENSE:].astype(np.float32)
+    for x, lanes, q, n, options in data:
+        s = x @ v[:DENSE].astype(np.float32) + lane_w[lanes].sum(axis=1)
+        s = s.reshape(n, options) / temperature
         s -= s.max(axis=1, keepdims=True)
         p = np.exp(s)
         p /= p.sum(axis=1, keepdims=True)
         ev = (p * q).sum(axis=1)
         total += float(ev.sum())
-        grad += x.T @ (p * (q - ev[:, None]) / temperature).reshape(-1)
+        r = (p * (q - ev[:, None]) / temperature).reshape(-1)
+        grad[:DENSE] += x.T @ r
+        grad[DENSE:] += np.bincount(lanes.ravel(), np.repeat(r, 4), minlength=256)
     return -total / hands + 0.5 * RIDGE * v @ v, -grad / hands + RIDGE * v
 
 

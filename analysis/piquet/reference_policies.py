@@ -92,7 +92,8 @@ def learned_kept_features(kept: int, thrown: int) -> list[int]:
     """psi(K, D) of the learned exchange's scorer (docs/piquet-engine.md, "Learned exchange"), in the
     order of learned_choice.KEPT_FEATURES: the kept hand's point length (one-hot 0..8) and its value
     minus 40 at that length, the longest run kept (one-hot), for 10 to A whether 2, 3 or 4 are kept,
-    the second-longest suit's length (one-hot), the suits emptied, the suits thrown from (one-hot)."""
+    the second-longest suit's length (one-hot), the suits emptied, the suits thrown from (one-hot),
+    and per pattern of ranks (its 8-bit lane value) how many suits are kept exactly so."""
     lengths = [count(kept & suit_mask(s)) for s in range(4)]
     p = point_suit(kept)
     point_value = sum(POINT_VALUES[r] for r in range(8) if ranks_in(kept, p) >> r & 1)
@@ -102,7 +103,8 @@ def learned_kept_features(kept: int, thrown: int) -> list[int]:
     touched = sum(1 for s in range(4) if thrown & suit_mask(s))
     return ([int(lengths[p] == n) for n in range(9)] + [(point_value - 40) * int(lengths[p] == n) for n in range(9)]
             + [int(longest == n) for n in range(9)] + sets + [int(second == n) for n in range(9)]
-            + [lengths.count(0)] + [int(touched == n) for n in range(5)])
+            + [lengths.count(0)] + [int(touched == n) for n in range(5)]
+            + [sum(int(ranks_in(kept, s) == lane) for s in range(4)) for lane in range(256)])
 
 
 def learned_ordering_discard(hand: int, lo: int, hi: int, weights) -> list[int]:
