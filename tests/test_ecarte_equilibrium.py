@@ -141,11 +141,11 @@ def lp_value(deal_arrays, n):
     return -res.fun + play.mean()
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_cfr_plus_reaches_the_linear_programs_value(seed):
+@pytest.mark.parametrize("seed,predictive", [(s, p) for s in range(6) for p in (False, True)])
+def test_cfr_plus_reaches_the_linear_programs_value(seed, predictive):
     elder, dealer, w_e, w_d, arrays = random_game(seed)
     n = len(w_e)
-    x, y = S.solve(elder, dealer, 3000)
+    x, y = S.solve(elder, dealer, 3000, predictive=predictive)
     ex_e, ex_d = S.exploitability_in_sample(elder, dealer, x, y, w_e, w_d)
     v = game_value(x, y, arrays)
     exact = lp_value(arrays, n)

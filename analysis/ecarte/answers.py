@@ -234,7 +234,8 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
     if bs:
         w0 = bs["win_from_0_0"]
         lines.append(f"  by score (game to {bs['target']}, equilibrium at every score, up to {bs['deals_per_set_cap']:,} "
-                     f"deals per set and side, {bs['deals']['fit']:,} records fitted, {bs['iterations']} CFR+ iterations, "
+                     f"deals per set and side, {bs['deals']['fit']:,} records fitted, {bs['iterations']:,} predictive CFR+ "
+                     f"iterations over the scores, "
                      f"{bs['seconds']:.0f} s): the first elder wins from 0-0 with {w0['value']:.4f} "
                      f"[{w0['ci95'][0]:.4f}, {w0['ci95'][1]:.4f}] (deciding by points at 0-0 only: "
                      f"{bs['win_from_0_0_points_solution']:.4f}); clear changes from the points solution: elder "
@@ -261,7 +262,7 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
     lines.append(f"  discard rule on pooled exchanges ({dr['deals']:,} hands, both seats, against keeping plain "
                  f"kings): {cands}; chosen: keep {dr['chosen_words']}"
                  + (f", on other deals {ci4(dr['check_on_other_deals'])}" if dr["check_on_other_deals"] else "")
-                 + " (the tables discard as the heuristic)")
+                 + ("; the tables discard by it" if dr["used_in_tables"] else "; the tables keep the policy's discards"))
     if search_sets:
         sc = obj["search_check"]
 

@@ -46,8 +46,8 @@ the fit uses seed and seed + 1."""
 @dataclass(frozen=True)
 class Budget:
     """Deals per information set at the start and at most, race rounds, CFR+ iterations per solve
-    (of the points game, and of the game at each score), and the most deals per set the game at
-    each score is solved and measured on (the race's first ones)."""
+    (of the points game; at each score the most, ``equilibrium_score.solve_until``), and the most
+    deals per set the game at each score is solved and measured on (the race's first ones)."""
 
     name: str
     first: int
@@ -58,8 +58,8 @@ class Budget:
     score_cap: int
 
 
-BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 40, 16),
-           "standard": Budget("standard", 256, 8192, 5, 400, 200, 2048)}
+BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 100, 16),
+           "standard": Budget("standard", 256, 8192, 5, 400, 800, 2048)}
 
 
 @dataclass(frozen=True)
@@ -305,7 +305,8 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
     eq = Equilibrium(x, y, spec, rounds, measures)
     eq.elder, eq.dealer = tables(eq, counts)
     eq.by_score = {"target": target, "rows": score_rows, "changes": score_changes,
-                   "deals_per_set_cap": b.score_cap, "deals": score_deals, "iterations": b.score_iterations,
+                   "deals_per_set_cap": b.score_cap, "deals": score_deals,
+                   "iterations": sum(r["iterations"] for r in score_rows),
                    "seconds": round(time.time() - t_score, 1)}
     return eq
 

@@ -9,7 +9,8 @@ and measured on held-out records, where W[x, y], the chance that the player who 
 wins, is the solution's held-out value. Both record sets are the first deals of every information
 set, up to ``Budget.score_cap`` (so the sets the race found close keep more deals), and as many
 held-out deals. Each score's solve starts from the solution at the score above it already solved
-(the dealer one point further, else elder; the points solution at the highest totals).
+(the dealer one point further, else elder; the points solution at the highest totals) and runs
+predictive CFR+ until it has converged on its records (``solve_until``).
 
 The king's announcement (EC-T5) is valued at every score on the held-out records under that
 score's solution: the announcing side's chance of winning with the point scored against withheld,
@@ -57,6 +58,28 @@ def king_row(held: dict, vals: np.ndarray, x: np.ndarray, y: np.ndarray) -> dict
     return row
 
 
+CONVERGED = 0.0002
+"""A score's solve stops when both sides' in-sample exploitability (the solver's convergence, in
+chances of winning) is under this: a fifth of the target, so that the held-out bound is the
+sample's."""
+BLOCK = 100
+"""Predictive CFR+ iterations between convergence checks."""
+
+
+def solve_until(fe, fd, x0, y0, most: int, w: np.ndarray) -> tuple:
+    """Predictive CFR+ in blocks of BLOCK iterations, each block starting from the last one's
+    average, until the in-sample exploitability of both sides is under CONVERGED or ``most``
+    iterations are spent: (x, y, in-sample exploitability per side, iterations)."""
+    x, y, used = x0, y0, 0
+    while True:
+        n = min(BLOCK, most - used)
+        x, y = S.solve(fe, fd, n, x, y, predictive=True)
+        used += n
+        converged = S.exploitability_in_sample(fe, fd, x, y, w, w)
+        if max(converged) < CONVERGED or used >= most:
+            return x, y, converged, used
+
+
 def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarray, target: int,
                  iterations: int, log=None) -> tuple[list[dict], list[dict], np.ndarray]:
     """(one row per score, the changed decisions, W). ``fit``/``held``: Records with cells per side."""
@@ -76,9 +99,8 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
             vals = score.cell_values(W, xs, ys, target)
             fe, fd = fit["elder"].valued(vals), fit["dealer"].valued(vals)
             x0, y0 = solved.get((xs, ys + 1)) or solved.get((xs + 1, ys)) or (x_points, y_points)
-            x, y = S.solve(fe, fd, iterations, x0, y0)
+            x, y, converged, used = solve_until(fe, fd, x0, y0, iterations, w)
             solved[(xs, ys)] = (x, y)
-            converged = S.exploitability_in_sample(fe, fd, x, y, w, w)
             del fe, fd
             eh, dh = held["elder"].valued(vals), held["dealer"].valued(vals)
             m = measure(eh, dh, x, y)
@@ -90,6 +112,7 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
                    "exploitability_elder_upper": m["elder"]["ci95"][1],
                    "exploitability_dealer_upper": m["dealer"]["ci95"][1],
                    "in_sample_exploitability_elder": converged[0], "in_sample_exploitability_dealer": converged[1],
+                   "iterations": used,
                    **king_row(held, vals, x, y)}
             for side, strat, base, yes, no in (("elder", x, x_points, "propose", "play"),
                                                ("dealer", y, y_points, "refuse", "accept")):
@@ -109,8 +132,8 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
             rows.append(row)
             if log is not None:
                 log(f"score {xs}-{ys}: win {row['win']:.4f}, exploitability upper {row['exploitability_elder_upper']:.5f}"
-                    f" / {row['exploitability_dealer_upper']:.5f} (in sample {converged[0]:.5f} / {converged[1]:.5f}),"
-                    f" {time.time() - t0:.0f} s")
+                    f" / {row['exploitability_dealer_upper']:.5f} (in sample {converged[0]:.5f} / {converged[1]:.5f}"
+                    f" after {used} iterations), {time.time() - t0:.0f} s")
     rows.sort(key=lambda r: (r["elder_score"], r["dealer_score"]))
     return rows, changes, W
 

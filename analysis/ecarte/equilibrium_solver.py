@@ -165,10 +165,28 @@ class Records:
         side_q(self.offsets, self.other, self.zeros, self.refusal, x, r)
 
 
-def solve(elder: Records, dealer: Records, iterations: int, x0=None, y0=None) -> tuple[np.ndarray, np.ndarray]:
+@njit(cache=True)
+def predictive_step(r_yes, r_no, q, sign, strategy, t, average):
+    """As ``regret_step`` for predictive CFR+: the next strategy is regret matching on the floored
+    regrets plus this iteration's instantaneous regrets (the prediction of the next ones), and the
+    average is weighted by t squared."""
+    for s in range(q.shape[0]):
+        u = sign * q[s]
+        v = strategy[s] * u
+        r_yes[s] = max(r_yes[s] + u - v, 0.0)
+        r_no[s] = max(r_no[s] - v, 0.0)
+        a = max(r_yes[s] + u - v, 0.0)
+        b = max(r_no[s] - v, 0.0)
+        strategy[s] = a / (a + b) if a + b > 0 else 0.5
+        average[s] += t * t * strategy[s]
+
+
+def solve(elder: Records, dealer: Records, iterations: int, x0=None, y0=None,
+          predictive: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """CFR+ with alternating updates and linearly averaged strategies over the records of elder's
     hands (``elder``) and of the dealer's (``dealer``); returns the average strategies (x, y).
-    x0, y0 (optional): the current strategies to start from (a warm start)."""
+    x0, y0 (optional): the current strategies to start from (a warm start). ``predictive``:
+    predictive CFR+ (``predictive_step``), which converges faster from a distant start."""
     n = elder.offsets.shape[0] - 1
     x = np.full(n, 0.5) if x0 is None else x0.astype(np.float64).copy()
     y = np.full(n, 0.5) if y0 is None else y0.astype(np.float64).copy()
@@ -179,12 +197,14 @@ def solve(elder: Records, dealer: Records, iterations: int, x0=None, y0=None) ->
     y_avg = np.zeros(n)
     q = np.zeros(n)
     r = np.zeros(n)
+    step = predictive_step if predictive else regret_step
     for t in range(1, iterations + 1):
         elder.elder_q(y, q)
-        regret_step(rx_yes, rx_no, q, 1.0, x, float(t), x_avg)
+        step(rx_yes, rx_no, q, 1.0, x, float(t), x_avg)
         dealer.dealer_r(x, r)
-        regret_step(ry_yes, ry_no, r, -1.0, y, float(t), y_avg)
-    scale = iterations * (iterations + 1) / 2
+        step(ry_yes, ry_no, r, -1.0, y, float(t), y_avg)
+    n_t = np.arange(1, iterations + 1, dtype=float)
+    scale = float((n_t * n_t).sum() if predictive else n_t.sum())
     return x_avg / scale, y_avg / scale
 
 
