@@ -239,6 +239,17 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
     # At 4-4 the next hand decides the game: the first elder's chance there is his chance of the point.
     at44 = next(r for r in scores if r["elder_score"] == 4 and r["dealer_score"] == 4)
     assert 0.4 < at44["win"] < 0.7
+    # The king's announcement by score (EC-T5): under the solved game's own W (monotone in the score)
+    # the point never costs, so its value is positive at every score for both sides.
+    bs = obj["by_score"]
+    assert bs["deals_per_set_cap"] == 16 and bs["deals"]["fit"] > 0 and bs["deals"]["held_out"] > 0
+    for r in scores:
+        for side in ("elder", "dealer"):
+            assert r[f"king_value_{side}"] > 0 and 0.1 < r[f"king_share_{side}"] < 0.3  # dealt or drawn
+    for side in ("elder", "dealer"):
+        k = bs["king"][side]
+        assert k["smallest"] == min(r[f"king_value_{side}"] for r in scores)
+        assert k["ci95"][0] < k["smallest"] < k["ci95"][1] <= k["largest"] + 1
     elder = pd.read_parquet(tmp_path / "ecarte_equilibrium_classic_elder.parquet")
     assert len(elder) == 86_810 and elder["weight"].sum() == pytest.approx(1)
     pure = elder[elder["decision"] != "mix"]
@@ -250,6 +261,16 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
 
     E.ship(str(tmp_path), "classic", str(tmp_path / "data"))
     monkeypatch.setattr(E, "DATA_DIR", str(tmp_path / "data"))
+    # EC-T5 judged from these tables: the smallest value over the scores and both sides.
+    from analysis.ecarte import equilibrium_tips
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    v = equilibrium_tips.ec_t5(get_rules("classic"), HeuristicPolicy())
+    assert v.tip == "EC-T5" and v.effect.value == pytest.approx(min(bs["king"][s]["smallest"] for s in ("elder", "dealer")))
+    assert len(v.details["gain_by_score"]) == 25 and v.policies["first_decisions"]["kind"] == "equilibrium tables"
+    assert v.verdict == ("supported" if min(bs["king"][s]["ci95"][0] for s in ("elder", "dealer")) > 0
+                         else "inconclusive")
     main(["ecarte", "propose", "KH QH 7S 8D 9C", "--turnup", "7H", "--rules", "classic", "--json"])
     a = json.loads(capsys.readouterr().out)
     row = elder[(elder["hand"] == a["class"]) & (elder["bucket"] == "turn-up below my top trump")].iloc[0]

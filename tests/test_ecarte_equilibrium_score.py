@@ -71,38 +71,3 @@ def test_king_value_by_score_is_its_definition(xs, ys):
     if xs == 4:  # the king point wins the game outright
         assert row["king_value_elder"] > 0
 
-
-def test_announcing_the_king_gains_at_every_score_of_the_quick_equilibrium(tmp_path, monkeypatch, capsys):
-    """Under the solved game's own W (monotone in the score), the point never costs: the king's
-    value is positive at every score for both sides, and the summary names its smallest."""
-    import json
-
-    from analysis.cli import main
-
-    monkeypatch.setenv("SALON_RESULTS", str(tmp_path / "store"))
-    main(["study", "ecarte", "strategy", "--budget", "quick", "--rules", "seed-de", "--out", str(tmp_path),
-          "--json", "--quiet"])
-    obj = json.loads(capsys.readouterr().out)
-    bs = obj["by_score"]
-    assert bs["deals_per_set_cap"] == 16 and bs["deals"]["fit"] > 0 and bs["deals"]["held_out"] > 0
-    for r in bs["scores"]:
-        for side in ("elder", "dealer"):
-            assert r[f"king_value_{side}"] > 0 and 0 < r[f"king_share_{side}"] < 0.2
-    for side in ("elder", "dealer"):
-        k = bs["king"][side]
-        assert k["smallest"] == min(r[f"king_value_{side}"] for r in bs["scores"])
-        assert k["ci95"][0] < k["smallest"] < k["ci95"][1] <= k["largest"] + 1
-    # EC-T5 judged from these tables once shipped: the smallest value over the scores and both sides.
-    from analysis.ecarte import equilibrium_tables as T
-    from analysis.ecarte import equilibrium_tips
-    from analysis.ecarte.policies import HeuristicPolicy
-    from analysis.ecarte.rules import get_rules
-
-    T.ship(str(tmp_path), "seed-de", str(tmp_path / "data"))
-    monkeypatch.setattr(T, "DATA_DIR", str(tmp_path / "data"))
-    v = equilibrium_tips.ec_t5(get_rules("seed-de"), HeuristicPolicy())
-    smallest = min(bs["king"][s]["smallest"] for s in ("elder", "dealer"))
-    assert v.tip == "EC-T5" and v.effect.value == pytest.approx(smallest)
-    assert len(v.details["gain_by_score"]) == 25 and v.policies["first_decisions"]["kind"] == "equilibrium tables"
-    assert v.verdict == ("supported" if min(bs["king"][s]["ci95"][0] for s in ("elder", "dealer")) > 0
-                         else "inconclusive")

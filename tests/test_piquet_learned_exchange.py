@@ -17,7 +17,6 @@ from analysis.piquet.learned_choice import (
     MODEL_SIZE,
     N_KEPT,
     SCORER_SIZE,
-    SUIT_KEPT_AT,
     kept_matrix,
     learned_discard,
     learned_tables,
@@ -269,30 +268,3 @@ def test_scorer_fit_learns_a_kept_hand_effect_the_ordering_cannot():
     zero = choice_costs(np.concatenate([order, np.zeros(SCORER_SIZE, dtype=np.int64)]), [test]).mean()
     assert fitted < 1.0 and fitted < alone - 1.0 and fitted < zero - 1.0
 
-
-def test_softmax_refinement_objective_is_the_full_designs():
-    """learned_refine holds the per-suit kept patterns as four lanes per option: its objective and
-    gradient equal the softmax choice's computed on the full scorer design, and the gradient matches
-    finite differences."""
-    from analysis.piquet import learned_refine as LR
-    from analysis.piquet.learned_fit import scorer_design
-
-    rng = np.random.default_rng(13)
-    g = planted_groups(rng, np.zeros(ORDER_SIZE), hands=12, noise=1.0)
-    v = rng.normal(0, 0.05, SCORER_SIZE)
-    data = LR.design_data([g])
-    f, grad = LR.objective(v, data, 1.3)
-    full = np.stack([scorer_design(g, h) for h in range(12)])  # (hands, options, SCORER_SIZE)
-    s = full @ v / 1.3
-    p = np.exp(s - s.max(axis=1, keepdims=True))
-    p /= p.sum(axis=1, keepdims=True)
-    ev = (p * g["values"]).sum(axis=1)
-    want_grad = -np.einsum("ho,hof->f", p * (g["values"] - ev[:, None]) / 1.3, full) / 12 + LR.RIDGE * v
-    assert f == pytest.approx(-ev.mean() + 0.5 * LR.RIDGE * v @ v, rel=1e-4)
-    assert np.allclose(grad, want_grad, rtol=1e-3, atol=1e-5)
-    lane = ORDER_SIZE + SUIT_KEPT_AT + 0b10000001  # a suit kept as A and 7
-    for j in (0, 70, ORDER_SIZE + 3, lane):
-        e = np.zeros(SCORER_SIZE)
-        e[j] = 1e-3
-        numeric = (LR.objective(v + e, data, 1.3)[0] - LR.objective(v - e, data, 1.3)[0]) / 2e-3
-        assert numeric == pytest.approx(grad[j], rel=2e-2, abs=1e-4)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.piquet.learned_choice import SCORER_SIZE
+from analysis.piquet.learned_choice import SCORER_SIZE, SUIT_KEPT_AT
 from analysis.piquet.learned_exchange import N_FEATURES, ORDER_SIZE
 from analysis.piquet.learned_fit import choice_costs, is_held_out, least_squares, scorer_design
 from analysis.piquet.learned_refine import design_data, is_validation, objective, refined_scorer
@@ -41,10 +41,13 @@ def planted_scorer_groups(rng, hands):
 
 def test_gradient_matches_finite_differences():
     rng = np.random.default_rng(21)
-    data = [(x.astype(float), q.astype(float), n, o) for x, q, n, o in design_data([planted_scorer_groups(rng, 12)])]
+    data = [(x.astype(float), lanes, q.astype(float), n, o)
+            for x, lanes, q, n, o in design_data([planted_scorer_groups(rng, 12)])]
     v = rng.normal(0, 0.3, SCORER_SIZE)
     _, grad = objective(v, data, 2.0)
-    for j in (0, 9, 70, N_FEATURES + 3, ORDER_SIZE - 2, ORDER_SIZE + 5, ORDER_SIZE + 53):
+    kept_lanes = ORDER_SIZE + SUIT_KEPT_AT
+    for j in (0, 9, 70, N_FEATURES + 3, ORDER_SIZE - 2, ORDER_SIZE + 5, ORDER_SIZE + 53, kept_lanes,
+              kept_lanes + 0b10000001):
         e = np.zeros(SCORER_SIZE)
         e[j] = 1e-3
         numeric = (objective(v + e, data, 2.0)[0] - objective(v - e, data, 2.0)[0]) / 2e-3
@@ -64,3 +67,24 @@ def test_the_fit_kept_is_the_cheapest_on_validation_and_beats_the_zero_scorer_on
     fitted = choice_costs(np.concatenate([order, scorer]), [test]).mean()
     zero = choice_costs(np.concatenate([order, np.zeros(SCORER_SIZE, dtype=np.int64)]), [test]).mean()
     assert fitted < 1.5 and fitted < zero - 1.0
+
+
+def test_softmax_refinement_objective_is_the_full_designs():
+    """design_data holds the per-suit kept patterns as four lanes per option: the objective and its
+    gradient equal the softmax choice's computed on the full scorer design."""
+    from analysis.piquet import learned_refine as LR
+    from analysis.piquet.learned_fit import scorer_design
+
+    rng = np.random.default_rng(13)
+    g = planted_groups(rng, np.zeros(ORDER_SIZE), hands=12, noise=1.0)
+    v = rng.normal(0, 0.05, SCORER_SIZE)
+    data = LR.design_data([g])
+    f, grad = LR.objective(v, data, 1.3)
+    full = np.stack([scorer_design(g, h) for h in range(12)])  # (hands, options, SCORER_SIZE)
+    s = full @ v / 1.3
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    ev = (p * g["values"]).sum(axis=1)
+    want_grad = -np.einsum("ho,hof->f", p * (g["values"] - ev[:, None]) / 1.3, full) / 12 + LR.RIDGE * v
+    assert f == pytest.approx(-ev.mean() + 0.5 * LR.RIDGE * v @ v, rel=1e-4)
+    assert np.allclose(grad, want_grad, rtol=1e-3, atol=1e-5)

@@ -94,7 +94,7 @@ def test_tip_verdicts_are_real_or_not_yet_studied(tips_store, monkeypatch):
             # EC-T1 reads only its propose and accept points from them and plays the rest on the run's seed.
             own_seed = 0 if tables and tip_id != "EC-T1" else TIP_SEED
             assert v["deals"] > 0 and v["seed"] == own_seed and v["variant"] in ("seed-de", "classic")
-            assert tables == (tip_id in ("EC-T1", "EC-T2", "EC-T6"))
+            assert tables == (tip_id in ("EC-T1", "EC-T2", "EC-T5", "EC-T6"))
     # EC-T7: watching the discards (search players) and the two claims about a discard of three.
     t7 = by_id["EC-T7"]["verdicts"]
     assert {v["variant"].partition(", ")[2] for v in t7} == {"watching", "weak hand", "middle cards"} and len(t7) == 6
