@@ -63,7 +63,10 @@ SETS_HELD, POINT_SUIT, SHAPE, LONGEST, SUIT_KEPT = 3776, 3904, 3936, 4161, 4170
 - the scorer's weight of the kept hand's second-longest suit n, suits emptied e and suits thrown
   from t (25 * n + 5 * e + t), of its longest run (9), and of a suit kept as each 8-bit lane (256).
 The tables are small so that both players' stay in the first-level cache during a deal."""
-TABLES = (SUIT_KEPT + 256 + 1) // 2 * 2
+USES_SUIT_KEPT = SUIT_KEPT + 256
+"""1 when the model weighs the suits kept (any of its 256 weights is not 0): the others skip those
+four lookups."""
+TABLES = (USES_SUIT_KEPT + 1 + 1) // 2 * 2
 """A model's table size (``learned_tables``; int32 entries, even: the kernel keeps the tables in its
 int64 value array, two to a slot)."""
 MAX_MOVES = 16
@@ -136,14 +139,16 @@ def kept_features(kept, thrown, row):
 
 @njit(cache=True, inline="always")
 def kept_score(kept, thrown, table, t0):
-    """w2 . psi(K, D), the scorer's kept-hand part, without building psi: nine lookups in the model's
-    ``learned_tables`` (from ``t0``)."""
+    """w2 . psi(K, D), the scorer's kept-hand part, without building psi: five lookups in the model's
+    ``learned_tables`` (from ``t0``), and four more when it weighs the suits kept."""
     point, longest, second, emptied, touched, counts = kept_terms(kept, thrown)
     total = table[t0 + POINT_TABLE + point] + table[t0 + RANKS_LOW + ((counts >> 9) & 511)]
     total += table[t0 + RANKS_HIGH + (counts >> 18)] + table[t0 + SHAPE + 25 * second + 5 * emptied + touched]
-    total += table[t0 + LONGEST + longest] + table[t0 + SUIT_KEPT + (kept & 0xFF)]
-    total += table[t0 + SUIT_KEPT + ((kept >> 8) & 0xFF)] + table[t0 + SUIT_KEPT + ((kept >> 16) & 0xFF)]
-    return total + table[t0 + SUIT_KEPT + ((kept >> 24) & 0xFF)]
+    total += table[t0 + LONGEST + longest]
+    if table[t0 + USES_SUIT_KEPT]:
+        total += table[t0 + SUIT_KEPT + (kept & 0xFF)] + table[t0 + SUIT_KEPT + ((kept >> 8) & 0xFF)]
+        total += table[t0 + SUIT_KEPT + ((kept >> 16) & 0xFF)] + table[t0 + SUIT_KEPT + ((kept >> 24) & 0xFF)]
+    return total
 
 
 @njit(cache=True)
@@ -389,6 +394,8 @@ def learned_tables(weights, parts=2):
             table[t0 + LONGEST + n] = weights[kat + 18 + n]
         for lane in range(256):
             table[t0 + SUIT_KEPT + lane] = weights[kat + SUIT_KEPT_AT + lane]
+            if table[t0 + SUIT_KEPT + lane] != 0:
+                table[t0 + USES_SUIT_KEPT] = 1
         for shape in range(9 * 5 * 5):
             second, emptied, touched = shape // 25, shape // 5 % 5, shape % 5
             table[t0 + SHAPE + shape] = weights[kat + 42 + second] + weights[kat + 51] * emptied + weights[kat + 52 + touched]
