@@ -138,20 +138,20 @@ class Records:
     def _set_payoffs(self, nets: np.ndarray) -> None:
         # Elder's nets are -4..4: int8 keeps 10^8 records small; other payoffs are float32.
         nets = nets.astype(np.int8 if np.issubdtype(nets.dtype, np.integer) else np.float32)
-        self.play = nets[:, 0]
-        self.gain = nets[:, 1] - nets[:, 0]
-        self.refusal = nets[:, 2] - nets[:, 1]
-        self.zeros = np.zeros_like(self.gain)
-        self.ones = np.ones_like(self.gain)
+        self._set_branches(nets[:, 0], nets[:, 1] - nets[:, 0], nets[:, 2] - nets[:, 1])
+
+    def _set_branches(self, play: np.ndarray, gain: np.ndarray, refusal: np.ndarray) -> None:
+        self.play, self.gain, self.refusal = play, gain, refusal
+        self.zeros = np.zeros_like(gain)
+        self.ones = np.ones_like(gain)
 
     def valued(self, cell_values: np.ndarray) -> Records:
         """The same records with the payoff of each outcome cell given by ``cell_values`` (float)."""
         out = object.__new__(Records)
         out.fixed, out.other, out.offsets, out.cells = self.fixed, self.other, self.offsets, self.cells
-        n = len(self.other)
-        out.play, out.gain, out.refusal = (np.empty(n, dtype=np.float32) for _ in range(3))
-        cell_payoffs(self.cells, cell_values.astype(np.float32), out.play, out.gain, out.refusal)
-        out.zeros, out.ones = np.zeros(n, dtype=np.float32), np.ones(n, dtype=np.float32)
+        branches = tuple(np.empty(len(self.other), dtype=np.float32) for _ in range(3))
+        cell_payoffs(self.cells, cell_values.astype(np.float32), *branches)
+        out._set_branches(*branches)
         return out
 
     @property
