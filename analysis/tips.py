@@ -19,10 +19,10 @@ BUDGETS = {"quick": 300_000, "full": 5_000_000}
 
 
 def tip_verdicts(game: str | None = None, budget: str = "quick", seed: int = 0, deals: int | None = None,
-                 progress: bool = False) -> dict:
-    """Every tip of the registry (of ``game``), with its verdicts (:class:`Verdict` objects) where a
-    study exists. ``deals`` overrides the budget's deals per study (for tests and notebooks);
-    ``progress``: a progress bar of the studies run."""
+                 progress: bool = False, ids: set[str] | None = None) -> dict:
+    """Every tip of the registry (of ``game``; only ``ids`` when given), with its verdicts
+    (:class:`Verdict` objects) where a study exists. ``deals`` overrides the budget's deals per
+    study (for tests and notebooks); ``progress``: a progress bar of the studies run."""
     from tqdm.auto import tqdm
 
     from analysis.games import GAMES
@@ -38,7 +38,7 @@ def tip_verdicts(game: str | None = None, budget: str = "quick", seed: int = 0, 
             studies[g.name] = g.tips.load()
             policies[g.name] = g.tip_policy()
     out = []
-    chosen = [tip for tip in TIPS if not game or tip["game"] == game]
+    chosen = [tip for tip in TIPS if (not game or tip["game"] == game) and (ids is None or tip["id"] in ids)]
     runs = sum(len(studies[t["game"]].VARIANTS.get(t["id"], ())) for t in chosen if t["game"] in studies
                and t["id"] in studies[t["game"]].STUDIES)
     bar = tqdm(total=runs, desc="tip studies", unit=" studies", leave=False, disable=not progress)

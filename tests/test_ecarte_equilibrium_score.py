@@ -71,3 +71,67 @@ def test_king_value_by_score_is_its_definition(xs, ys):
     if xs == 4:  # the king point wins the game outright
         assert row["king_value_elder"] > 0
 
+
+
+def test_deals_added_by_the_race_by_score_are_the_deals_simulated_at_once():
+    """Extending some sets' records (deals 4..7 after 0..3) and joining gives, set by set, the same
+    records as simulating deals 0..7 of those sets in one go: the deals are fixed by their index."""
+    from analysis.ecarte.equilibrium import simulate
+    from analysis.ecarte.equilibrium_score import _joined
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    sets = info_sets()
+    chosen = np.flatnonzero(sets.valid)[[3, 500, 40_000]]
+    first, more = np.zeros(len(sets.weight), np.int64), np.zeros(len(sets.weight), np.int64)
+    more[chosen] = 4
+    args = (7, get_rules("classic"), (HeuristicPolicy(), HeuristicPolicy()), 1)
+    start = simulate("elder", first, more, *args)
+    more2 = more.copy()
+    more2[chosen[1]] = 0  # only two of the three sets are extended
+    joined = _joined(start, simulate("elder", first + more, more2, *args))
+    want_counts = more + more2
+    whole = simulate("elder", first, want_counts, *args)
+    for got, want in zip(joined, whole, strict=True):
+        assert np.array_equal(got, want)
+    assert np.bincount(joined[0], minlength=len(sets.weight))[chosen].tolist() == [8, 4, 8]
+
+
+def test_race_by_score_doubles_the_open_sets_up_to_the_cap_and_restarts_from_the_last_solutions(monkeypatch):
+    """Round after round the sets open at some score get as many deals again (never past the
+    cap) in the fitted and the held-out records alike, every score is solved again from the last
+    solutions, and the race stops when no set is open."""
+    from analysis.ecarte import equilibrium_score as ES
+    from analysis.ecarte.equilibrium import Budget
+
+    n_sets = len(info_sets().weight)
+    rec, _ = _records(3, 2_000)
+    raw = (rec.fixed.copy(), rec.other.copy(), rec.cells.copy())
+    target_set = int(rec.fixed[0])
+    have0 = int((rec.fixed == target_set).sum())
+    calls, extended = [], []
+
+    def fake_solve(fit, held, x, y, target, iterations, log=None, start=None):
+        calls.append((start, int(fit["elder"].counts[target_set]), int(held["elder"].counts[target_set])))
+        opened = {s: np.zeros(n_sets, bool) for s in ("elder", "dealer")}
+        opened["elder"][target_set] = len(calls) < 3  # open after the first two solves
+        row = {"undecided_stake": 1.0, "exploitability_elder_upper": 0.0, "exploitability_dealer_upper": 0.0}
+        return ES.ScoreSolution([row], [], np.zeros((5, 5)), {(0, 0): (len(calls), None)}, opened)
+
+    def extend(kind, side, first, more):
+        extended.append((kind, side, int(first[target_set]), int(more[target_set]), int(more.sum())))
+        sel = np.repeat(np.flatnonzero(more), more[more > 0])
+        return sel.astype(np.int32), np.zeros(len(sel), np.int32), np.zeros((len(sel), 3), np.uint8)
+
+    monkeypatch.setattr(ES, "solve_scores", fake_solve)
+    x = np.zeros(n_sets)
+    budget = Budget("t", 1, 3 * have0, 1, 1, 1, have0, 5)
+    _, rounds = ES.race_by_score({"elder": raw, "dealer": raw}, {"elder": raw, "dealer": raw}, x, x, 5, budget, extend)
+    assert len(rounds) == 3 and [c[0] for c in calls] == [None, {(0, 0): (1, None)}, {(0, 0): (2, None)}]
+    # have0 -> 2 have0 -> 3 have0 (the cap), in both record sets; the dealer's sets never open.
+    assert [c[1:] for c in calls] == [(have0, have0), (2 * have0, 2 * have0), (3 * have0, 3 * have0)]
+    assert [e for e in extended if e[1] == "elder"] == [
+        ("fit", "elder", have0, have0, have0), ("held", "elder", have0, have0, have0),
+        ("fit", "elder", 2 * have0, have0, have0), ("held", "elder", 2 * have0, have0, have0)]
+    assert all(e[4] == 0 for e in extended if e[1] == "dealer")
+    assert rounds[-1]["deals"]["fit"] == 2 * len(raw[1]) + 2 * have0

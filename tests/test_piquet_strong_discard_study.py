@@ -84,7 +84,7 @@ def test_refresh_computes_one_part_of_a_saved_report_again(tmp_path, monkeypatch
     (tmp_path / "figures").mkdir()
     (tmp_path / build.CONTEXT_FILE).write_text(json.dumps(saved))
     code, _, err = salon(["report", "--from-saved", "--refresh", "piquet.nope", "--out", str(tmp_path)])
-    assert code == 2 and "no report part 'piquet.nope' (parts: piquet.strong_discards)" in err
+    assert code == 2 and "no report part 'piquet.nope' (parts: " in err and "piquet.strong_discards" in err
     context = build.refresh_part(build.load_context(str(tmp_path)), str(tmp_path), "piquet.strong_discards")
     part = context["sections"]["piquet"]["strong_discards"]
     assert [s["seat"] for s in part["seats"]] == ["elder", "younger"] and part["hands"] == 1

@@ -25,7 +25,7 @@ import numpy as np
 from analysis import __version__
 from analysis.ecarte import branch_kernel as BK
 from analysis.ecarte import equilibrium_solver as S
-from analysis.ecarte.equilibrium_score import first_deals, raced_deals, solve_scores
+from analysis.ecarte.equilibrium_score import first_deals, race_by_score, raced_deals
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import EcarteRules, get_rules
 from analysis.errors import InputError
@@ -46,8 +46,10 @@ the fit uses seed and seed + 1."""
 @dataclass(frozen=True)
 class Budget:
     """Deals per information set at the start and at most, race rounds, CFR+ iterations per solve
-    (of the points game; at each score the most, ``equilibrium_score.solve_until``), and the most
-    deals per set the game at each score is solved and measured on (the race's first ones)."""
+    (of the points game; at each score the most, ``equilibrium_score.solve_until``), the deals per
+    set the game at each score starts from (the race's first ones, at most ``score_cap``) and the
+    rounds of the race by score (the sets open at some score get as many deals again, up to
+    ``cap``, and every score is solved again)."""
 
     name: str
     first: int
@@ -56,10 +58,11 @@ class Budget:
     iterations: int
     score_iterations: int
     score_cap: int
+    score_rounds: int
 
 
-BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 100, 16),
-           "standard": Budget("standard", 256, 8192, 5, 400, 800, 2048)}
+BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 100, 16, 0),
+           "standard": Budget("standard", 256, 8192, 5, 400, 800, 2048, 3)}
 
 
 @dataclass(frozen=True)
@@ -240,27 +243,24 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
     x = y = None
     rounds = []
     t0 = time.time()
+
+    def simulated(phase: str, side: str, first: np.ndarray, add: np.ndarray, seed_: int) -> tuple:
+        got = cache.load(phase)
+        if got is None:
+            got = simulate(side, first, add, seed_, rules, policies, threads)
+            cache.save(phase, got)
+        return got
+
     for r in range(b.rounds + 1):
         for side in SIDES:
-            phase = f"fit-{side}-{r}"
-            got = cache.load(phase)
-            if got is None:
-                got = simulate(side, counts[side], add[side], seeds[side], rules, policies, threads)
-                cache.save(phase, got)
-            parts[side].append(got)
+            parts[side].append(simulated(f"fit-{side}-{r}", side, counts[side], add[side], seeds[side]))
             counts[side] += add[side]
         elder, dealer = _records(parts["elder"]), _records(parts["dealer"])
         x, y = S.solve(elder, dealer, b.iterations, x, y)
         ex = S.exploitability_in_sample(elder, dealer, x, y, w, w)
-        gains = {"elder": S.side_gains(S.side_means(elder.offsets, elder.other, elder.gain, elder.refusal, y), x, 1.0, w),
-                 "dealer": S.side_gains(S.side_means(dealer.offsets, dealer.other, dealer.zeros, dealer.refusal, x), y,
-                                        -1.0, w)}
-        stake = 0.0
-        for side, strat in (("elder", x), ("dealer", y)):
-            g = gains[side]
-            open_ = sets.valid & ((np.abs(g["q"]) < RACE_Z * g["se"]) | ((strat > 0.01) & (strat < 0.99)))
-            stake += float((w * RACE_Z * g["se"])[open_].sum())
-            add[side] = np.where(open_ & (counts[side] < b.cap), counts[side], 0)
+        gains, opened, stake = S.open_decisions(elder, dealer, x, y, w, sets.valid, RACE_Z)
+        for side in SIDES:
+            add[side] = np.where(opened[side] & (counts[side] < b.cap), counts[side], 0)
         rounds.append({"round": r, "deals": int(sum(c.sum() for c in counts.values())),
                        "undecided_stake": stake, "in_sample_exploitability": {"elder": ex[0], "dealer": ex[1]},
                        "seconds": round(time.time() - t0, 1)})
@@ -273,13 +273,9 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
     score_fit = {side: raced_deals(parts[side], b.score_cap) for side in SIDES}
     del elder, dealer, parts  # the fitted records: memory for the held-out ones
     held, held_first = {}, {}
-    for side, offset in (("elder", 0), ("dealer", 1)):
-        phase = f"held-{side}"
-        got = cache.load(phase)
-        if got is None:
-            got = simulate(side, np.zeros_like(counts[side]), counts[side], seed + HELD_OUT_SEED + offset, rules,
-                           policies, threads)
-            cache.save(phase, got)
+    held_seeds = {"elder": seed + HELD_OUT_SEED, "dealer": seed + HELD_OUT_SEED + 1}
+    for side in SIDES:
+        got = simulated(f"held-{side}", side, np.zeros_like(counts[side]), counts[side], held_seeds[side])
         held[side] = _records([got])
         held_first[side] = first_deals(got, b.score_cap)
     measures = measure(held["elder"], held["dealer"], x, y)
@@ -287,26 +283,25 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
     held_deals = int(held["elder"].fixed.size + held["dealer"].fixed.size)
     del held
     target = int(rules.switches().get("target", 5))
-    n_sets = len(w)
-    fit_c = {s: S.Records(*score_fit[s][:2], nets_of(score_fit[s][2]), n_sets, cells=score_fit[s][2]) for s in SIDES}
-    held_c = {s: S.Records(*held_first[s][:2], nets_of(held_first[s][2]), n_sets, cells=held_first[s][2])
-              for s in SIDES}
-    score_deals = {"fit": int(sum(len(r.other) for r in fit_c.values())),
-                   "held_out": int(sum(len(r.other) for r in held_c.values()))}
-    del score_fit, held_first
     t_score = time.time()
-    score_rows, score_changes, _ = solve_scores(fit_c, held_c, x, y, target, b.score_iterations,
-                                                log=None if quiet else log)
+
+    def extend(kind: str, side: str, first: np.ndarray, more: np.ndarray) -> tuple:
+        key = hashlib.sha256(first.tobytes() + more.tobytes()).hexdigest()[:16]
+        return simulated(f"score-{kind}-{side}-{key}", side, first, more,
+                         seeds[side] if kind == "fit" else held_seeds[side])
+
+    solution, score_race = race_by_score(score_fit, held_first, x, y, target, b, extend,
+                                         log=None if quiet else log)
     if not quiet:
-        log(f"by score: {len(score_rows)} scores solved, {time.time() - t_score:.0f} s")
+        log(f"by score: {len(solution.rows)} scores solved, {len(score_race)} round(s), {time.time() - t_score:.0f} s")
     spec["deals"] = {"fit": int(sum(c.sum() for c in counts.values())),
                      "held_out": held_deals}
     spec["seconds"] = round(time.time() - t0, 1)
     eq = Equilibrium(x, y, spec, rounds, measures)
     eq.elder, eq.dealer = tables(eq, counts)
-    eq.by_score = {"target": target, "rows": score_rows, "changes": score_changes,
-                   "deals_per_set_cap": b.score_cap, "deals": score_deals,
-                   "iterations": sum(r["iterations"] for r in score_rows),
+    eq.by_score = {"target": target, "rows": solution.rows, "changes": solution.changes,
+                   "deals_per_set_cap": b.score_cap, "deals": score_race[-1]["deals"], "race": score_race,
+                   "iterations": sum(r["iterations"] for r in solution.rows),
                    "seconds": round(time.time() - t_score, 1)}
     return eq
 

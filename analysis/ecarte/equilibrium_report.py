@@ -90,6 +90,40 @@ def section(out_dir: str, fig_dir: str, rules) -> dict | None:
     df, summary = got
     stem = os.path.join(fig_dir, f"ecarte_equilibrium_{rules.name}")
     figs = figure(df, stem, rules.name, summary)
-    res = {"summary": summary, "figure": os.path.relpath(figs[0], out_dir),
+    res = {"summary": summary, "figure": os.path.relpath(figs[0], out_dir), "words": words(summary),
            "classical": classical.compare(rules) if rules.name == "classic" else None}
     return res
+
+
+def words(summary: dict) -> dict:
+    """The summary's discards, certificate by score and king's value (EC-T5) as sentences for the
+    report's table (None where the summary lacks them)."""
+    out = {"discards": None, "by_score_certificate": None, "king": None}
+    rule = summary.get("discard_rule")
+    if rule:
+        check = rule["check_on_other_deals"]
+        if rule.get("used_in_tables"):
+            out["discards"] = (f"the fitted rule (keep trumps and {rule['chosen_words']}), which gains "
+                               f"{check['value']:+.4f} [{check['ci95'][0]:+.4f}, {check['ci95'][1]:+.4f}] points per "
+                               "hand and seat over the heuristic's on deals it was not chosen on")
+        else:
+            out["discards"] = (f"the heuristic's (keep trumps and kings): no pooled rule beat it at 95% (best: keep "
+                               f"{rule['chosen_words']})")
+    by_score = summary.get("by_score")
+    if by_score:
+        rows, target = by_score["scores"], summary["target"]
+        under = sum(all(r[f"exploitability_{s}_upper"] < target for s in ("elder", "dealer")) for r in rows)
+        worst = {s: max(rows, key=lambda r, s=s: r[f"exploitability_{s}_upper"]) for s in ("elder", "dealer")}
+        race = by_score.get("race") or []
+        out["by_score_certificate"] = (
+            f"both sides' held-out exploitability under {target} (95% upper bound) at {under} of {len(rows)} scores; "
+            + "; ".join(f"{s}'s largest {worst[s][f'exploitability_{s}_upper']:.5f} at "
+                        f"{worst[s]['elder_score']}-{worst[s]['dealer_score']}" for s in ("elder", "dealer"))
+            + (f" ({len(race)} rounds of the race by score, {by_score['deals']['fit']:,} deals fitted)" if race else ""))
+        king = by_score.get("king")
+        if king:
+            out["king"] = ("announcing the trump king adds at least " + " and ".join(
+                f"{king[s]['smallest']:+.4f} [{king[s]['ci95'][0]:+.4f}, {king[s]['ci95'][1]:+.4f}] ({s}, at {king[s]['at']})"
+                for s in ("elder", "dealer")) + " to the announcing side's chance of winning the game, per hand "
+                "announced, at every score (the players inside the records do not read the announcement)")
+    return out

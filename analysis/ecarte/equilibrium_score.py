@@ -22,6 +22,8 @@ it counts as clear under the held-out FDR control of that score (``equilibrium.m
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from analysis.ecarte import equilibrium_solver as S
@@ -66,11 +68,16 @@ BLOCK = 100
 """Predictive CFR+ iterations between convergence checks."""
 
 
-def solve_until(fe, fd, x0, y0, most: int, w: np.ndarray) -> tuple:
+def solve_until(fe, fd, x0, y0, most: int, w: np.ndarray, check_first: bool = False) -> tuple:
     """Predictive CFR+ in blocks of BLOCK iterations, each block starting from the last one's
     average, until the in-sample exploitability of both sides is under CONVERGED or ``most``
-    iterations are spent: (x, y, in-sample exploitability per side, iterations)."""
+    iterations are spent: (x, y, in-sample exploitability per side, iterations). With
+    ``check_first`` a start that has already converged on these records is kept as it is."""
     x, y, used = x0, y0, 0
+    if check_first:
+        converged = S.exploitability_in_sample(fe, fd, x, y, w, w)
+        if max(converged) < CONVERGED:
+            return x, y, converged, used
     while True:
         n = min(BLOCK, most - used)
         x, y = S.solve(fe, fd, n, x, y, predictive=True)
@@ -80,27 +87,49 @@ def solve_until(fe, fd, x0, y0, most: int, w: np.ndarray) -> tuple:
             return x, y, converged, used
 
 
+@dataclass
+class ScoreSolution:
+    """``solve_scores``' answer: one row per score, the clearly changed decisions, W[x, y], each
+    score's solution (x, y) and, per side, the sets still open at some score whose undecided stake
+    is at least half the target (``equilibrium_solver.open_decisions`` on the fitted records)."""
+
+    rows: list
+    changes: list
+    W: np.ndarray
+    solved: dict
+    opened: dict
+
+
 def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarray, target: int,
-                 iterations: int, log=None) -> tuple[list[dict], list[dict], np.ndarray]:
-    """(one row per score, the changed decisions, W). ``fit``/``held``: Records with cells per side."""
+                 iterations: int, log=None, start: dict | None = None) -> ScoreSolution:
+    """Every score's equilibrium, solved and measured. ``fit``/``held``: Records with cells per
+    side; ``start``: a previous answer's solutions per score (the race by score), else each score
+    starts from the one above it."""
     import time
 
     from analysis.ecarte import score
-    from analysis.ecarte.equilibrium import decision_words, info_sets, measure
+    from analysis.ecarte.equilibrium import RACE_Z, TARGET, decision_words, info_sets, measure
 
-    w = info_sets().weight
+    sets = info_sets()
+    w = sets.weight
     W = np.zeros((target, target))
     rows, changes = [], []
     solved = {}
+    opened = {side: np.zeros(len(w), dtype=bool) for side in ("elder", "dealer")}
     for total in range(2 * (target - 1), -1, -1):
         for xs in range(max(0, total - target + 1), min(total, target - 1) + 1):
             ys = total - xs
             t0 = time.time()
             vals = score.cell_values(W, xs, ys, target)
             fe, fd = fit["elder"].valued(vals), fit["dealer"].valued(vals)
-            x0, y0 = solved.get((xs, ys + 1)) or solved.get((xs + 1, ys)) or (x_points, y_points)
-            x, y, converged, used = solve_until(fe, fd, x0, y0, iterations, w)
+            x0, y0 = ((start or {}).get((xs, ys)) or solved.get((xs, ys + 1)) or solved.get((xs + 1, ys))
+                      or (x_points, y_points))
+            x, y, converged, used = solve_until(fe, fd, x0, y0, iterations, w, check_first=start is not None)
             solved[(xs, ys)] = (x, y)
+            _, still, stake = S.open_decisions(fe, fd, x, y, w, sets.valid, RACE_Z)
+            if stake >= TARGET / 2:
+                for side in opened:
+                    opened[side] |= still[side]
             del fe, fd
             eh, dh = held["elder"].valued(vals), held["dealer"].valued(vals)
             m = measure(eh, dh, x, y)
@@ -112,7 +141,7 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
                    "exploitability_elder_upper": m["elder"]["ci95"][1],
                    "exploitability_dealer_upper": m["dealer"]["ci95"][1],
                    "in_sample_exploitability_elder": converged[0], "in_sample_exploitability_dealer": converged[1],
-                   "iterations": used,
+                   "iterations": used, "undecided_stake": stake,
                    **king_row(held, vals, x, y)}
             for side, strat, base, yes, no in (("elder", x, x_points, "propose", "play"),
                                                ("dealer", y, y_points, "refuse", "accept")):
@@ -135,7 +164,7 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
                     f" / {row['exploitability_dealer_upper']:.5f} (in sample {converged[0]:.5f} / {converged[1]:.5f}"
                     f" after {used} iterations), {time.time() - t0:.0f} s")
     rows.sort(key=lambda r: (r["elder_score"], r["dealer_score"]))
-    return rows, changes, W
+    return ScoreSolution(rows, changes, W, solved, opened)
 
 
 def raced_deals(parts: list, cap: int) -> tuple:
@@ -155,3 +184,55 @@ def first_deals(records_parts: tuple, first: int) -> tuple:
     rank = np.arange(len(fixed)) - np.repeat(starts, np.diff(np.concatenate([starts, [len(fixed)]])))
     keep = rank < first
     return fixed[keep], other[keep], cells[keep]
+
+
+def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarray, target: int, budget,
+                  extend, log=None) -> tuple[ScoreSolution, list[dict]]:
+    """The game at every score, raced: solve every score on ``fit`` / ``held`` (per side, raw
+    (fixed, other, cells) records, the same deals per set in both), then give the sets still open
+    at some score (``ScoreSolution.opened``) as many deals again in both, up to ``budget.cap``, and
+    solve every score again from the last solutions, for ``budget.score_rounds`` rounds or until
+    no set is open. ``extend(kind, side, first, more)`` simulates deals first[s] .. first[s] +
+    more[s] - 1 of every set (kind "fit" or "held"). (the last solution, one row per round)."""
+    import time
+
+    from analysis.ecarte.equilibrium import TARGET, nets_of
+
+    sides = ("elder", "dealer")
+    fit, held = dict(fit), dict(held)
+    n_sets = len(x_points)
+    have = {s: np.bincount(fit[s][0], minlength=n_sets).astype(np.int64) for s in sides}
+    start, rounds = None, []
+    for r in range(budget.score_rounds + 1):
+        t0 = time.time()
+        fit_c = {s: S.Records(*fit[s][:2], nets_of(fit[s][2]), n_sets, cells=fit[s][2]) for s in sides}
+        held_c = {s: S.Records(*held[s][:2], nets_of(held[s][2]), n_sets, cells=held[s][2]) for s in sides}
+        solution = solve_scores(fit_c, held_c, x_points, y_points, target, budget.score_iterations, log, start)
+        del fit_c, held_c
+        more = {s: np.where(solution.opened[s], np.minimum(have[s], budget.cap - have[s]), 0) for s in sides}
+        rounds.append({"round": r, "deals": {"fit": int(sum(len(fit[s][1]) for s in sides)),
+                                             "held_out": int(sum(len(held[s][1]) for s in sides))},
+                       "open_sets": {s: int(solution.opened[s].sum()) for s in sides},
+                       "scores_open": sum(1 for row in solution.rows if row["undecided_stake"] >= TARGET / 2),
+                       "largest_exploitability_upper": {
+                           s: max(row[f"exploitability_{s}_upper"] for row in solution.rows) for s in sides},
+                       "seconds": round(time.time() - t0, 1)})
+        if log is not None:
+            log(f"by score, round {r}: {rounds[-1]['deals']['fit']:,} deals, open sets {rounds[-1]['open_sets']}, "
+                f"largest upper bound {rounds[-1]['largest_exploitability_upper']}")
+        if r == budget.score_rounds or not any(m.any() for m in more.values()):
+            break
+        for s in sides:
+            fit[s] = _joined(fit[s], extend("fit", s, have[s], more[s]))
+            held[s] = _joined(held[s], extend("held", s, have[s], more[s]))
+            have[s] = have[s] + more[s]
+        start = solution.solved
+    return solution, rounds
+
+
+def _joined(old: tuple, new: tuple) -> tuple:
+    """Records with more deals of some sets, in set order (each set's deals in order: ``Records``
+    sorts stably)."""
+    parts = [np.concatenate([a, b]) for a, b in zip(old, new, strict=True)]
+    order = np.argsort(parts[0], kind="stable")
+    return tuple(p[order] for p in parts)

@@ -248,6 +248,22 @@ def side_gains(means: np.ndarray, strategy: np.ndarray, sign: float, weights: np
             "crossfit_se": float(np.sqrt((weights ** 2 * cross_var).sum())), "q": q, "se": se, "n": n}
 
 
+def open_decisions(elder: Records, dealer: Records, x: np.ndarray, y: np.ndarray, w: np.ndarray,
+                   valid: np.ndarray, z: float) -> tuple[dict, dict, float]:
+    """A race's view of a solution on its fitted records: each side's ``side_gains``, the sets whose
+    decision is still open (the value of proposing / refusing within ``z`` standard errors of zero,
+    or a mixed strategy), and the undecided stake (weight x z x standard error over the open sets)."""
+    gains = {"elder": side_gains(side_means(elder.offsets, elder.other, elder.gain, elder.refusal, y), x, 1.0, w),
+             "dealer": side_gains(side_means(dealer.offsets, dealer.other, dealer.zeros, dealer.refusal, x), y,
+                                  -1.0, w)}
+    opened, stake = {}, 0.0
+    for side, strat in (("elder", x), ("dealer", y)):
+        g = gains[side]
+        opened[side] = valid & ((np.abs(g["q"]) < z * g["se"]) | ((strat > 0.01) & (strat < 0.99)))
+        stake += float((w * z * g["se"])[opened[side]].sum())
+    return gains, opened, stake
+
+
 def benjamini_hochberg(p: np.ndarray, alpha: float = 0.05) -> np.ndarray:
     """Which hypotheses the Benjamini–Hochberg procedure rejects at false-discovery rate alpha
     (NaN p-values are never rejected)."""

@@ -57,6 +57,20 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
             "variants": variants}
 
 
+def _equilibrium_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
+    from analysis.ecarte import equilibrium_report
+    from analysis.ecarte.rules import get_rules
+
+    return {"variants": [{**v, "equilibrium": equilibrium_report.section(out_dir, fig_dir, get_rules(v["name"]))}
+                         for v in section["variants"]]}
+
+
+PARTS = {"equilibrium": _equilibrium_part}
+"""Parts that ``salon report --from-saved --refresh ecarte.PART`` computes again into a saved report
+(``part(out_dir, fig_dir, budget, seed, threads, tips, section)`` returns the section's entries it
+replaces): ``equilibrium``, each variant's view of the shipped equilibrium tables."""
+
+
 def _frontier(elder, dealer) -> list[dict]:
     """By trump count: the share of elder's hands with that many trumps, the share of them the
     tables and the heuristic propose with; the same for the dealer's hands meeting a proposal

@@ -22,13 +22,13 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
     return out
 
 
-def _strong_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict | None:
-    return strong_discard_section(out_dir, budget, seed, section.get("discards") or [])
+def _strong_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
+    return {"strong_discards": strong_discard_section(out_dir, budget, seed, section.get("discards") or [])}
 
 
 PARTS = {"strong_discards": _strong_part}
 """Parts that ``salon report --from-saved --refresh piquet.PART`` computes again into a saved report:
-``part(out_dir, fig_dir, budget, seed, threads, tips, section)``."""
+``part(out_dir, fig_dir, budget, seed, threads, tips, section)`` returns the section's entries it replaces."""
 
 STRONG_ROWS = (("race_best", "the heuristic race's best exchange"), ("take_all", "always take every card allowed"),
                ("shortest_weakest", "the book's rule: the shortest suits' weakest cards (PQ-T2)"),

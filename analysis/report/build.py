@@ -157,25 +157,40 @@ def report_parts() -> dict:
 
 
 def refresh_part(context: dict, out_dir: str, name: str, threads: int | None = None) -> dict:
-    """Compute one part of the report saved in ``out_dir`` (its ``context``) again, ``GAME.PART`` at
-    the saved budget and seed with the current code; the context records which parts were computed
-    later, with which code, and is saved. The context."""
+    """Compute one part of the report saved in ``out_dir`` (its ``context``) again at the saved
+    budget and seed with the current code: ``GAME.PART`` (the entries of the game's section that
+    the part returns are replaced) or ``tips.ID`` (that tip's verdicts). The context records which
+    parts were computed later, with which code, and is saved. The context."""
     from analysis.errors import InputError
     from analysis.store import code_fingerprint
 
     parts = report_parts()
-    game = name.partition(".")[0]
-    if name not in parts or game not in context["sections"]:
-        raise InputError(f"--refresh: no report part {name!r} (parts: {', '.join(parts)})")
+    game, _, part = name.partition(".")
+    tip_ids = [t["id"] for t in context.get("tips", {}).get("tips", [])]
+    if not (name in parts and game in context["sections"]) and not (game == "tips" and part in tip_ids):
+        raise InputError(f"--refresh: no report part {name!r} (parts: {', '.join(parts)}, tips.ID for a tip)")
     started = time.perf_counter()
-    section = context["sections"][game]
-    section[name.partition(".")[2]] = parts[name](out_dir, os.path.join(out_dir, "figures"), BUDGETS[context["budget"]],
-                                                  context["seed"], threads, context["tips"], section)
+    if game == "tips":
+        _refresh_tip(context["tips"], part)
+    else:
+        section = context["sections"][game]
+        section.update(parts[name](out_dir, os.path.join(out_dir, "figures"), BUDGETS[context["budget"]],
+                                   context["seed"], threads, context["tips"], section))
     context.setdefault("refreshed", []).append({
         "part": name, "code": code_fingerprint(), "seconds": round(time.perf_counter() - started),
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")})
     save_context(context, out_dir)
     return context
+
+
+def _refresh_tip(tips: dict, tip_id: str) -> None:
+    """One tip's verdicts in the saved tips (``evaluate_tips``' JSON) studied again at their budget,
+    deals per study and seed."""
+    from analysis.tips import as_json, tip_verdicts
+
+    got = as_json(tip_verdicts(None, tips["budget"], tips["seed"], deals=tips["deals_per_study"], ids={tip_id}))
+    new = {t["id"]: t for t in got["tips"]}
+    tips["tips"] = [new.get(t["id"], t) for t in tips["tips"]]
 
 
 def write_report(context: dict, out_dir: str) -> dict[str, str]:
