@@ -11,8 +11,9 @@ maximising the value of a softmax choice whose temperature is lowered to a greed
 80% of the hands fit, 20% (held out) report the kernel's choice's cost against the best exchange
 measured on other deals. The weights go to analysis/piquet/data/learned_exchange.json.
 Step 3 (optional), ``check``: the shipped weights' held-out figures measured again.
-``cost``: the shipped weights' cost against the discard study's raced best (reports/ CSV), on the
-study's own held-out deals, beside the figure the study recorded.
+``cost``: the shipped weights' cost against the discard study's raced best (reports/ CSV for
+seed-de, ``salon study piquet discards``' piquet_discards_<seat>_<variant>.csv in --study for the
+others), on the study's own held-out deals, beside the figure the study recorded.
 Usage: .venv/bin/python scripts/fit_exchange.py sample|fit|check [--hands N] [--deals D] [--rules V ...]
        [--scorer-only]  (fit: keep the shipped ordering, fit the scorer)
        [--refine]  (fit: the scorer by least squares or by its softmax choice's value, whichever costs
@@ -101,9 +102,10 @@ def merge(parts: pathlib.Path, target: pathlib.Path, hands: int, deals: int) -> 
     np.savez(target, **out)
 
 
-def study_cost(study_csv: str, seat: str, seed: int = 0, samples: int = 4_000, threads: int = 2):
-    """The shipped learned exchange's cost against each hand's raced best in a seed-de discard study
-    (``study_hands``' CSV, e.g. reports/piquet_discards_elder.csv), on the study's own held-out deals:
+def study_cost(study_csv: str, seat: str, seed: int = 0, samples: int = 4_000, threads: int = 2,
+               variant: str = "seed-de"):
+    """The shipped learned exchange's cost against each hand's raced best in a discard study of
+    ``variant`` (``study_hands``' CSV, e.g. reports/piquet_discards_elder.csv), on the study's own held-out deals:
     per hand the same deals and seeds as the study's ``learned_cost`` column, so weights fitted since
     are measured exactly as the study measured the ones it ran with. (new estimate, the study's)."""
     import pandas as pd
@@ -113,7 +115,7 @@ def study_cost(study_csv: str, seat: str, seed: int = 0, samples: int = 4_000, t
     from analysis.piquet.rules import mask_of
 
     df = pd.read_csv(study_csv)
-    rules = get_rules("seed-de")
+    rules = get_rules(variant)
     me = HeuristicPolicy()
     younger = seat == "younger"
     pe = me.to_array(force_count=5) if younger else me.to_array()
@@ -147,10 +149,13 @@ def main() -> None:
     a = ap.parse_args()
     data = pathlib.Path(a.data)
     data.mkdir(parents=True, exist_ok=True)
-    if a.step == "cost":
-        for seat in a.seats:
-            new, study, _ = study_cost(f"{a.study}/piquet_discards_{seat}.csv", seat, threads=a.threads)
-            print(f"{seat}: the shipped learned exchange costs {new}; the study measured {study}", flush=True)
+    if a.step == "cost":  # seed-de: the report's CSV; other variants: the study command's (_<variant>.csv)
+        for variant in a.rules:
+            for seat in a.seats:
+                name = f"piquet_discards_{seat}" + ("" if variant == "seed-de" else f"_{variant}")
+                new, study, _ = study_cost(f"{a.study}/{name}.csv", seat, threads=a.threads, variant=variant)
+                print(f"{variant} {seat}: the shipped learned exchange costs {new}; the study measured {study}",
+                      flush=True)
         return
     if a.step == "sample":
         for variant in a.rules:

@@ -97,41 +97,49 @@ def test_deals_added_by_the_race_by_score_are_the_deals_simulated_at_once():
     assert np.bincount(joined[0], minlength=len(sets.weight))[chosen].tolist() == [8, 4, 8]
 
 
-def test_race_by_score_doubles_the_open_sets_up_to_the_cap_and_restarts_from_the_last_solutions(monkeypatch):
-    """Round after round the sets open at some score get as many deals again (never past the
-    cap) in the fitted and the held-out records alike, every score is solved again from the last
-    solutions, and the race stops when no set is open."""
+def test_race_by_score_doubles_the_open_sets_of_highest_stake_within_the_budget(monkeypatch):
+    """Round after round the open sets of highest priority get as many deals again (never past the
+    cap, never more in all than the budget's share of the fitted deals) in the fitted and the
+    held-out records alike, every score is solved again from the last solutions, and the race
+    stops when no set is open."""
     from analysis.ecarte import equilibrium_score as ES
     from analysis.ecarte.equilibrium import Budget
 
     n_sets = len(info_sets().weight)
-    rec, _ = _records(3, 2_000)
-    raw = (rec.fixed.copy(), rec.other.copy(), rec.cells.copy())
-    target_set = int(rec.fixed[0])
-    have0 = int((rec.fixed == target_set).sum())
+    valid = np.flatnonzero(info_sets().valid)
+    a, b = int(valid[10]), int(valid[20])  # a: high priority; b: lower, and it does not fit beside a
+    fixed = np.concatenate([[a] * 4, [b] * 4, valid[100:200]]).astype(np.int32)
+    raw = (fixed, np.arange(len(fixed), dtype=np.int32), np.zeros((len(fixed), 3), np.uint8))
+    counts = np.bincount(fixed, minlength=n_sets)
     calls, extended = [], []
 
     def fake_solve(fit, held, x, y, target, iterations, log=None, start=None):
-        calls.append((start, int(fit["elder"].counts[target_set]), int(held["elder"].counts[target_set])))
-        opened = {s: np.zeros(n_sets, bool) for s in ("elder", "dealer")}
-        opened["elder"][target_set] = len(calls) < 3  # open after the first two solves
+        calls.append((start, int(fit["elder"].counts[a]), int(held["elder"].counts[a]), int(fit["elder"].counts[b])))
+        priority = {s: np.zeros(n_sets) for s in ("elder", "dealer")}
+        if len(calls) < 3:  # open after the first two solves
+            priority["elder"][a] = 2.0
+            priority["dealer"][b] = 1.0
         row = {"undecided_stake": 1.0, "exploitability_elder_upper": 0.0, "exploitability_dealer_upper": 0.0}
-        return ES.ScoreSolution([row], [], np.zeros((5, 5)), {(0, 0): (len(calls), None)}, opened)
+        return ES.ScoreSolution([row], [], np.zeros((5, 5)), {(0, 0): (len(calls), None)}, priority)
 
     def extend(kind, side, first, more):
-        extended.append((kind, side, int(first[target_set]), int(more[target_set]), int(more.sum())))
+        extended.append((kind, side, int(first[a]), int(more[a]), int(more.sum())))
         sel = np.repeat(np.flatnonzero(more), more[more > 0])
         return sel.astype(np.int32), np.zeros(len(sel), np.int32), np.zeros((len(sel), 3), np.uint8)
 
     monkeypatch.setattr(ES, "solve_scores", fake_solve)
     x = np.zeros(n_sets)
-    budget = Budget("t", 1, 3 * have0, 1, 1, 1, have0, 5)
+    ha = 4
+    growth = 5 / (2 * len(fixed))  # room for set a's doubling (4 deals), not for b's beside it (8)
+    budget = Budget("t", 1, 3 * ha, 1, 1, 1, ha, 5, growth)
     _, rounds = ES.race_by_score({"elder": raw, "dealer": raw}, {"elder": raw, "dealer": raw}, x, x, 5, budget, extend)
     assert len(rounds) == 3 and [c[0] for c in calls] == [None, {(0, 0): (1, None)}, {(0, 0): (2, None)}]
-    # have0 -> 2 have0 -> 3 have0 (the cap), in both record sets; the dealer's sets never open.
-    assert [c[1:] for c in calls] == [(have0, have0), (2 * have0, 2 * have0), (3 * have0, 3 * have0)]
+    # a: ha -> 2 ha -> 3 ha (the cap), in both record sets; b never gets more.
+    assert [c[1:3] for c in calls] == [(ha, ha), (2 * ha, 2 * ha), (3 * ha, 3 * ha)]
+    assert all(c[3] == counts[b] for c in calls)
     assert [e for e in extended if e[1] == "elder"] == [
-        ("fit", "elder", have0, have0, have0), ("held", "elder", have0, have0, have0),
-        ("fit", "elder", 2 * have0, have0, have0), ("held", "elder", 2 * have0, have0, have0)]
+        ("fit", "elder", ha, ha, ha), ("held", "elder", ha, ha, ha),
+        ("fit", "elder", 2 * ha, ha, ha), ("held", "elder", 2 * ha, ha, ha)]
     assert all(e[4] == 0 for e in extended if e[1] == "dealer")
-    assert rounds[-1]["deals"]["fit"] == 2 * len(raw[1]) + 2 * have0
+    assert rounds[0]["open_sets"] == {"elder": 1, "dealer": 1} and rounds[0]["sets_given_more"]["dealer"] == 0
+    assert rounds[-1]["deals"]["fit"] == 2 * len(raw[1]) + 2 * ha

@@ -47,9 +47,9 @@ the fit uses seed and seed + 1."""
 class Budget:
     """Deals per information set at the start and at most, race rounds, CFR+ iterations per solve
     (of the points game; at each score the most, ``equilibrium_score.solve_until``), the deals per
-    set the game at each score starts from (the race's first ones, at most ``score_cap``) and the
-    rounds of the race by score (the sets open at some score get as many deals again, up to
-    ``cap``, and every score is solved again)."""
+    set the game at each score starts from (the race's first ones, at most ``score_cap``), and the
+    rounds of the race by score and the deals each may add, as a share of those it has (the open
+    sets of highest stake get as many deals again, up to ``cap``, and every score is solved again)."""
 
     name: str
     first: int
@@ -59,10 +59,11 @@ class Budget:
     score_iterations: int
     score_cap: int
     score_rounds: int
+    score_growth: float
 
 
-BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 100, 16, 0),
-           "standard": Budget("standard", 256, 8192, 5, 400, 800, 2048, 3)}
+BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 100, 16, 0, 0.0),
+           "standard": Budget("standard", 256, 8192, 5, 400, 800, 2048, 2, 0.25)}
 
 
 @dataclass(frozen=True)

@@ -90,14 +90,16 @@ def solve_until(fe, fd, x0, y0, most: int, w: np.ndarray, check_first: bool = Fa
 @dataclass
 class ScoreSolution:
     """``solve_scores``' answer: one row per score, the clearly changed decisions, W[x, y], each
-    score's solution (x, y) and, per side, the sets still open at some score whose undecided stake
-    is at least half the target (``equilibrium_solver.open_decisions`` on the fitted records)."""
+    score's solution (x, y) and, per side and set, its priority for more deals: the largest stake
+    (weight x RACE_Z x standard error) over the scores where its decision is still open and whose
+    undecided stake is at least half the target (``equilibrium_solver.open_decisions`` on the
+    fitted records; 0 elsewhere)."""
 
     rows: list
     changes: list
     W: np.ndarray
     solved: dict
-    opened: dict
+    priority: dict
 
 
 def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarray, target: int,
@@ -115,7 +117,7 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
     W = np.zeros((target, target))
     rows, changes = [], []
     solved = {}
-    opened = {side: np.zeros(len(w), dtype=bool) for side in ("elder", "dealer")}
+    priority = {side: np.zeros(len(w)) for side in ("elder", "dealer")}
     for total in range(2 * (target - 1), -1, -1):
         for xs in range(max(0, total - target + 1), min(total, target - 1) + 1):
             ys = total - xs
@@ -126,10 +128,11 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
                       or (x_points, y_points))
             x, y, converged, used = solve_until(fe, fd, x0, y0, iterations, w, check_first=start is not None)
             solved[(xs, ys)] = (x, y)
-            _, still, stake = S.open_decisions(fe, fd, x, y, w, sets.valid, RACE_Z)
+            gains, still, stake = S.open_decisions(fe, fd, x, y, w, sets.valid, RACE_Z)
             if stake >= TARGET / 2:
-                for side in opened:
-                    opened[side] |= still[side]
+                for side in priority:
+                    np.maximum(priority[side], np.where(still[side], w * RACE_Z * gains[side]["se"], 0.0),
+                               out=priority[side])
             del fe, fd
             eh, dh = held["elder"].valued(vals), held["dealer"].valued(vals)
             m = measure(eh, dh, x, y)
@@ -164,7 +167,7 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
                     f" / {row['exploitability_dealer_upper']:.5f} (in sample {converged[0]:.5f} / {converged[1]:.5f}"
                     f" after {used} iterations), {time.time() - t0:.0f} s")
     rows.sort(key=lambda r: (r["elder_score"], r["dealer_score"]))
-    return ScoreSolution(rows, changes, W, solved, opened)
+    return ScoreSolution(rows, changes, W, solved, priority)
 
 
 def raced_deals(parts: list, cap: int) -> tuple:
@@ -189,11 +192,12 @@ def first_deals(records_parts: tuple, first: int) -> tuple:
 def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarray, target: int, budget,
                   extend, log=None) -> tuple[ScoreSolution, list[dict]]:
     """The game at every score, raced: solve every score on ``fit`` / ``held`` (per side, raw
-    (fixed, other, cells) records, the same deals per set in both), then give the sets still open
-    at some score (``ScoreSolution.opened``) as many deals again in both, up to ``budget.cap``, and
-    solve every score again from the last solutions, for ``budget.score_rounds`` rounds or until
-    no set is open. ``extend(kind, side, first, more)`` simulates deals first[s] .. first[s] +
-    more[s] - 1 of every set (kind "fit" or "held"). (the last solution, one row per round)."""
+    (fixed, other, cells) records, the same deals per set in both), then give the open sets of
+    highest priority (``ScoreSolution.priority``, both sides together) as many deals again in both,
+    up to ``budget.cap``, at most ``budget.score_growth`` times the fitted deals so far, and solve
+    every score again from the last solutions; ``budget.score_rounds`` rounds, or fewer when no set
+    is open. ``extend(kind, side, first, more)`` simulates deals first[s] .. first[s] + more[s] - 1
+    of every set (kind "fit" or "held"). (the last solution, one row per round)."""
     import time
 
     from analysis.ecarte.equilibrium import TARGET, nets_of
@@ -209,16 +213,17 @@ def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndar
         held_c = {s: S.Records(*held[s][:2], nets_of(held[s][2]), n_sets, cells=held[s][2]) for s in sides}
         solution = solve_scores(fit_c, held_c, x_points, y_points, target, budget.score_iterations, log, start)
         del fit_c, held_c
-        more = {s: np.where(solution.opened[s], np.minimum(have[s], budget.cap - have[s]), 0) for s in sides}
-        rounds.append({"round": r, "deals": {"fit": int(sum(len(fit[s][1]) for s in sides)),
-                                             "held_out": int(sum(len(held[s][1]) for s in sides))},
-                       "open_sets": {s: int(solution.opened[s].sum()) for s in sides},
+        deals = int(sum(len(fit[s][1]) for s in sides))
+        more = _more_deals(solution.priority, have, budget.cap, budget.score_growth * deals)
+        rounds.append({"round": r, "deals": {"fit": deals, "held_out": int(sum(len(held[s][1]) for s in sides))},
+                       "open_sets": {s: int((solution.priority[s] > 0).sum()) for s in sides},
+                       "sets_given_more": {s: int((more[s] > 0).sum()) for s in sides},
                        "scores_open": sum(1 for row in solution.rows if row["undecided_stake"] >= TARGET / 2),
                        "largest_exploitability_upper": {
                            s: max(row[f"exploitability_{s}_upper"] for row in solution.rows) for s in sides},
                        "seconds": round(time.time() - t0, 1)})
         if log is not None:
-            log(f"by score, round {r}: {rounds[-1]['deals']['fit']:,} deals, open sets {rounds[-1]['open_sets']}, "
+            log(f"by score, round {r}: {deals:,} deals, open sets {rounds[-1]['open_sets']}, "
                 f"largest upper bound {rounds[-1]['largest_exploitability_upper']}")
         if r == budget.score_rounds or not any(m.any() for m in more.values()):
             break
@@ -228,6 +233,21 @@ def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndar
             have[s] = have[s] + more[s]
         start = solution.solved
     return solution, rounds
+
+
+def _more_deals(priority: dict, have: dict, cap: int, most: float) -> dict:
+    """Per side, the deals each set gets (as many again as it has, up to ``cap``): the sets of
+    highest priority first, both sides together, while the total stays within ``most``."""
+    sides = list(priority)
+    pri = np.concatenate([priority[s] for s in sides])
+    room = np.concatenate([np.minimum(have[s], cap - have[s]) for s in sides])
+    order = np.argsort(-pri, kind="stable")
+    order = order[(pri[order] > 0) & (room[order] > 0)]
+    take = order[np.cumsum(room[order]) <= most]
+    more = np.zeros_like(room)
+    more[take] = room[take]
+    n = len(priority[sides[0]])
+    return {s: more[i * n:(i + 1) * n] for i, s in enumerate(sides)}
 
 
 def _joined(old: tuple, new: tuple) -> tuple:
