@@ -243,6 +243,7 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
     # the point never costs, so its value is positive at every score for both sides.
     bs = obj["by_score"]
     assert bs["deals_per_set_cap"] == 16 and bs["deals"]["fit"] > 0 and bs["deals"]["held_out"] > 0
+    assert [r["deals"] for r in bs["race"]] == [bs["deals"]]  # quick: no round of the race by score
     for r in scores:
         for side in ("elder", "dealer"):
             assert r[f"king_value_{side}"] > 0 and 0.1 < r[f"king_share_{side}"] < 0.3  # dealt or drawn

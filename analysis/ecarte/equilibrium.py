@@ -420,13 +420,14 @@ def summary(eq: Equilibrium) -> dict:
 
 def score_summary(by_score: dict) -> dict | None:
     """The by-score part of the summary: the game from 0-0, the worst exploitability over the
-    scores, and how many clear decisions change."""
+    scores, how many clear decisions change, and the race by score's rounds."""
     if not by_score:
         return None
     rows = by_score["rows"]
     at0 = next(r for r in rows if r["elder_score"] == 0 and r["dealer_score"] == 0)
     return {"target": by_score["target"], "deals_per_set_cap": by_score["deals_per_set_cap"],
             "deals": by_score["deals"], "iterations": by_score["iterations"], "seconds": by_score["seconds"],
+            "race": by_score.get("race", []),
             "win_from_0_0": {"value": at0["win"], "ci95": at0["win_ci95"]},
             "win_from_0_0_points_solution": at0["win_points_solution"],
             "largest_exploitability_upper": {s: max(r[f"exploitability_{s}_upper"] for r in rows) for s in SIDES},
