@@ -4,12 +4,57 @@
 For each variant: the standard-budget study (``salon study ecarte strategy --budget standard``,
 resumable through the result store) writes its full tables to --out, and the columns a one-hand
 answer needs are copied into the package (``equilibrium_tables.ship``). With --ship-only the tables
-already in --out are copied without computing.
+already in --out are copied without computing. With --reading-check the search check is run again
+on the tables in --out with searchers who read the other's first proposal or answer (by the
+solution's chances) and his discards, paired with the plain check on the same sets and deals, and
+written into the summary as ``search_check_reading`` before shipping.
 Usage: .venv/bin/python scripts/make_equilibrium_tables.py [--rules classic seed-de] [--out DIR] [--ship-only]
+       [--reading-check]
 """
 from __future__ import annotations
 
 import argparse
+
+
+def reading_check(out: str, name: str, sets: int) -> dict:
+    """The search check of the tables in ``out`` with reading searchers, beside the plain one on the
+    same sets and deals (paired: the value's difference and how often the decisions' signs agree)."""
+    import json
+    import os
+    from types import SimpleNamespace
+
+    import numpy as np
+    import pandas as pd
+
+    from analysis.ecarte.answers import SEARCH_DEALS, SEARCH_SAMPLES
+    from analysis.ecarte.equilibrium import info_sets
+    from analysis.ecarte.equilibrium_search import _mean_ci, check
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    path = os.path.join(out, f"ecarte_equilibrium_{name}_summary.json")
+    with open(path) as f:
+        summary = json.load(f)
+    n = len(info_sets().weight)
+    eq = SimpleNamespace(x=np.zeros(n), y=np.zeros(n))
+    for side, column, strategy in (("elder", "propose_probability", eq.x), ("dealer", "refuse_probability", eq.y)):
+        t = pd.read_parquet(os.path.join(out, f"ecarte_equilibrium_{name}_{side}.parquet"))
+        strategy[t["info_set"].to_numpy()] = t[column].to_numpy()
+    play = HeuristicPolicy(**{k: v for k, v in summary["policy"].items() if k != "kind"})
+    args = (sets, SEARCH_DEALS, SEARCH_SAMPLES, summary["seed"], get_rules(name), play)
+    plain, reading = check(eq, *args, read=False), check(eq, *args, read=True)
+    for side in ("elder", "dealer"):
+        p, r = plain["per_set"][side], reading["per_set"][side]
+        reading[side]["value_reading_minus_plain"] = _mean_ci(r["value_search"] - p["value_search"])
+        reading[side]["decision_sign_agreement_with_plain"] = float(np.mean(np.sign(r["q_search"])
+                                                                            == np.sign(p["q_search"])))
+        same = plain[side]["value_search"] == summary.get("search_check", {}).get(side, {}).get("value_search")
+        print(f"{name} {side}: plain check {'reproduces' if same else 'DIFFERS FROM'} the study's", flush=True)
+    reading.pop("per_set")
+    summary["search_check_reading"] = reading
+    with open(path, "w") as f:
+        json.dump(summary, f, indent=1)
+    return reading
 
 
 def main() -> None:
@@ -24,9 +69,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ship-only", action="store_true")
     ap.add_argument("--search-sets", type=int, default=200, help="information sets per side for the search check")
+    ap.add_argument("--reading-check", action="store_true",
+                    help="the search check again with reading searchers, into the summary in --out, then ship")
     a = ap.parse_args()
     for name in a.rules:
-        if not a.ship_only:
+        if a.reading_check:
+            print(reading_check(a.out, name, a.search_sets), flush=True)
+        elif not a.ship_only:
             _, text = equilibrium_study("standard", a.seed, get_rules(name), HeuristicPolicy(), a.out, None, False,
                                         a.search_sets)
             print(text, flush=True)

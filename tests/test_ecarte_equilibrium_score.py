@@ -119,7 +119,7 @@ def test_race_by_score_doubles_the_open_sets_of_highest_stake_within_the_budget(
         if len(calls) < 3:  # open after the first two solves
             priority["elder"][a] = 2.0
             priority["dealer"][b] = 1.0
-        row = {"undecided_stake": 1.0, "exploitability_elder_upper": 0.0, "exploitability_dealer_upper": 0.0}
+        row = {"undecided_stake": 1.0, "exploitability_elder_upper": 1.0, "exploitability_dealer_upper": 1.0}
         return ES.ScoreSolution([row], [], np.zeros((5, 5)), {(0, 0): (len(calls), None)}, priority)
 
     def extend(kind, side, first, more):
@@ -143,3 +143,10 @@ def test_race_by_score_doubles_the_open_sets_of_highest_stake_within_the_budget(
     assert all(e[4] == 0 for e in extended if e[1] == "dealer")
     assert rounds[0]["open_sets"] == {"elder": 1, "dealer": 1} and rounds[0]["sets_given_more"]["dealer"] == 0
     assert rounds[-1]["deals"]["fit"] == 2 * len(raw[1]) + 2 * ha
+    # Certified at every score after the first solve: no round follows.
+    calls.clear()
+    monkeypatch.setattr(ES, "solve_scores", lambda *a, **k: ES.ScoreSolution(
+        [{"undecided_stake": 1.0, "exploitability_elder_upper": 0.0, "exploitability_dealer_upper": 0.0}], [],
+        np.zeros((5, 5)), {}, {"elder": np.ones(n_sets), "dealer": np.ones(n_sets)}))
+    _, rounds = ES.race_by_score({"elder": raw, "dealer": raw}, {"elder": raw, "dealer": raw}, x, x, 5, budget, extend)
+    assert len(rounds) == 1

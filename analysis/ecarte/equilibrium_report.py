@@ -96,9 +96,20 @@ def section(out_dir: str, fig_dir: str, rules) -> dict | None:
 
 
 def words(summary: dict) -> dict:
-    """The summary's discards, certificate by score and king's value (EC-T5) as sentences for the
-    report's table (None where the summary lacks them)."""
-    out = {"discards": None, "by_score_certificate": None, "king": None}
+    """The summary's discards, certificate by score, king's value (EC-T5) and search check with
+    reading searchers as sentences for the report's table (None where the summary lacks them)."""
+    out = {"discards": None, "by_score_certificate": None, "king": None, "search_reading": None}
+    reading = summary.get("search_check_reading")
+    if reading:
+        out["search_reading"] = "; ".join(
+            f"{side}'s sets: value {r['value_reading_minus_plain']['value']:+.4f} "
+            f"[{r['value_reading_minus_plain']['ci95'][0]:+.4f}, {r['value_reading_minus_plain']['ci95'][1]:+.4f}] "
+            f"against searchers who do not read, decisions' sign agrees with theirs on "
+            f"{100 * r['decision_sign_agreement_with_plain']:.1f}% of sets, the solution's extra loss under reading "
+            f"search against heuristic play {r['loss_search_minus_heuristic_plugin']['value']:+.4f} "
+            f"[{r['loss_search_minus_heuristic_plugin']['ci95'][0]:+.4f}, "
+            f"{r['loss_search_minus_heuristic_plugin']['ci95'][1]:+.4f}]"
+            for side, r in ((s, reading[s]) for s in ("elder", "dealer")))
     rule = summary.get("discard_rule")
     if rule:
         check = rule["check_on_other_deals"]

@@ -196,7 +196,8 @@ def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndar
     highest priority (``ScoreSolution.priority``, both sides together) as many deals again in both,
     up to ``budget.cap``, at most ``budget.score_growth`` times the fitted deals so far, and solve
     every score again from the last solutions; ``budget.score_rounds`` rounds, or fewer when no set
-    is open. ``extend(kind, side, first, more)`` simulates deals first[s] .. first[s] + more[s] - 1
+    is open or when both sides' held-out upper bounds are under the target at every score (the
+    issue's stopping rule: the certificate, measured on deals the solutions never saw). ``extend(kind, side, first, more)`` simulates deals first[s] .. first[s] + more[s] - 1
     of every set (kind "fit" or "held"). (the last solution, one row per round)."""
     import time
 
@@ -225,7 +226,8 @@ def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndar
         if log is not None:
             log(f"by score, round {r}: {deals:,} deals, open sets {rounds[-1]['open_sets']}, "
                 f"largest upper bound {rounds[-1]['largest_exploitability_upper']}")
-        if r == budget.score_rounds or not any(m.any() for m in more.values()):
+        certified = all(u < TARGET for u in rounds[-1]["largest_exploitability_upper"].values())
+        if r == budget.score_rounds or certified or not any(m.any() for m in more.values()):
             break
         for s in sides:
             fit[s] = _joined(fit[s], extend("fit", s, have[s], more[s]))
