@@ -143,6 +143,7 @@ def test_race_by_score_doubles_the_open_sets_of_highest_stake_within_the_budget(
     assert all(e[4] == 0 for e in extended if e[1] == "dealer")
     assert rounds[0]["open_sets"] == {"elder": 1, "dealer": 1} and rounds[0]["sets_given_more"]["dealer"] == 0
     assert rounds[-1]["deals"]["fit"] == 2 * len(raw[1]) + 2 * ha
+    assert rounds[1]["sets_given_more"]["elder"] == 1 and rounds[-1]["sets_given_more"] == {"elder": 0, "dealer": 0}
     # Certified at every score after the first solve: no round follows.
     calls.clear()
     monkeypatch.setattr(ES, "solve_scores", lambda *a, **k: ES.ScoreSolution(

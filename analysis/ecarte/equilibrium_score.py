@@ -228,6 +228,7 @@ def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndar
                 f"largest upper bound {rounds[-1]['largest_exploitability_upper']}")
         certified = all(u < TARGET for u in rounds[-1]["largest_exploitability_upper"].values())
         if r == budget.score_rounds or certified or not any(m.any() for m in more.values()):
+            rounds[-1]["sets_given_more"] = {s: 0 for s in sides}  # no round follows
             break
         for s in sides:
             fit[s] = _joined(fit[s], extend("fit", s, have[s], more[s]))
