@@ -27,6 +27,10 @@ def test_refresh_ecarte_equilibrium_reads_the_shipped_tables(tmp_path):
     _, summary = T.shipped(get_rules("classic"), HeuristicPolicy())
     assert v["equilibrium"]["summary"]["exploitability"] == summary["exploitability"]
     assert (tmp_path / v["equilibrium"]["figure"]).exists()
+    words = v["equilibrium"]["words"]  # the shipped summary's checks, stated with its own numbers
+    gain = summary["search_check_reading"]["dealer"]["value_reading_minus_plain"]["value"]
+    assert words["search_reading"].startswith("elder's sets") and f"dealer's sets: value {gain:+.4f}" in words["search_reading"]
+    assert "at 25 of 25 scores" in words["by_score_certificate"] and "no plain card" in words["discards"]
     assert context["refreshed"][-1]["part"] == "ecarte.equilibrium"
 
 

@@ -130,7 +130,8 @@ def words(summary: dict) -> dict:
             f"both sides' held-out exploitability under {target} (95% upper bound) at {under} of {len(rows)} scores; "
             + "; ".join(f"{s}'s largest {worst[s][f'exploitability_{s}_upper']:.5f} at "
                         f"{worst[s]['elder_score']}-{worst[s]['dealer_score']}" for s in ("elder", "dealer"))
-            + (f" ({len(race)} rounds of the race by score, {by_score['deals']['fit']:,} deals fitted)" if race else ""))
+            + (f" (every score solved {len(race)} times by the race by score, {by_score['deals']['fit']:,} deals fitted)"
+               if len(race) > 1 else ""))
         king = by_score.get("king")
         if king:
             out["king"] = ("announcing the trump king adds at least " + " and ".join(
