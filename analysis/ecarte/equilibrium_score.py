@@ -10,7 +10,9 @@ wins, is the solution's held-out value. Both record sets are the first deals of 
 set, up to ``Budget.score_cap`` (so the sets the race found close keep more deals), and as many
 held-out deals. Each score's solve starts from the solution at the score above it already solved
 (the dealer one point further, else elder; the points solution at the highest totals) and runs
-predictive CFR+ until it has converged on its records (``solve_until``).
+predictive CFR+ until it has converged on its records (``solve_until``). Then the race by score
+(``race_by_score``) gives the close sets of highest stake more deals and solves every score again,
+until every score is certified on held-out records or its rounds are spent.
 
 The king's announcement (EC-T5) is valued at every score on the held-out records under that
 score's solution: the announcing side's chance of winning with the point scored against withheld,
@@ -197,8 +199,9 @@ def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndar
     up to ``budget.cap``, at most ``budget.score_growth`` times the fitted deals so far, and solve
     every score again from the last solutions; ``budget.score_rounds`` rounds, or fewer when no set
     is open or when both sides' held-out upper bounds are under the target at every score (the
-    issue's stopping rule: the certificate, measured on deals the solutions never saw). ``extend(kind, side, first, more)`` simulates deals first[s] .. first[s] + more[s] - 1
-    of every set (kind "fit" or "held"). (the last solution, one row per round)."""
+    issue's stopping rule: the certificate, measured on deals the solutions never saw).
+    ``extend(kind, side, first, more)`` simulates deals first[s] .. first[s] + more[s] - 1 of every
+    set (kind "fit" or "held"). (the last solution, one row per round)."""
     import time
 
     from analysis.ecarte.equilibrium import TARGET, nets_of
