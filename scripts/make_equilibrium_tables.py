@@ -28,7 +28,7 @@ def reading_check(out: str, name: str, sets: int) -> dict:
 
     from analysis.ecarte.answers import SEARCH_DEALS, SEARCH_SAMPLES
     from analysis.ecarte.equilibrium import info_sets
-    from analysis.ecarte.equilibrium_search import _mean_ci, check
+    from analysis.ecarte.equilibrium_search import check, reading_against_plain
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
 
@@ -43,11 +43,8 @@ def reading_check(out: str, name: str, sets: int) -> dict:
     play = HeuristicPolicy(**{k: v for k, v in summary["policy"].items() if k != "kind"})
     args = (sets, SEARCH_DEALS, SEARCH_SAMPLES, summary["seed"], get_rules(name), play)
     plain, reading = check(eq, *args, read=False), check(eq, *args, read=True)
+    reading_against_plain(plain, reading)
     for side in ("elder", "dealer"):
-        p, r = plain["per_set"][side], reading["per_set"][side]
-        reading[side]["value_reading_minus_plain"] = _mean_ci(r["value_search"] - p["value_search"])
-        reading[side]["decision_sign_agreement_with_plain"] = float(np.mean(np.sign(r["q_search"])
-                                                                            == np.sign(p["q_search"])))
         same = plain[side]["value_search"] == summary.get("search_check", {}).get(side, {}).get("value_search")
         print(f"{name} {side}: plain check {'reproduces' if same else 'DIFFERS FROM'} the study's", flush=True)
     reading.pop("per_set")

@@ -30,7 +30,10 @@ def test_refresh_ecarte_equilibrium_reads_the_shipped_tables(tmp_path):
     words = v["equilibrium"]["words"]  # the shipped summary's checks, stated with its own numbers
     gain = summary["search_check_reading"]["dealer"]["value_reading_minus_plain"]["value"]
     assert words["search_reading"].startswith("elder's sets") and f"dealer's sets: value {gain:+.4f}" in words["search_reading"]
-    assert "at 25 of 25 scores" in words["by_score_certificate"] and "no plain card" in words["discards"]
+    scores = summary["by_score"]["scores"]
+    under = sum(all(r[f"exploitability_{s}_upper"] < summary["target"] for s in ("elder", "dealer")) for r in scores)
+    assert f"at {under} of {len(scores)} scores" in words["by_score_certificate"]
+    assert summary["discard_rule"]["chosen_words"] in words["discards"]
     assert context["refreshed"][-1]["part"] == "ecarte.equilibrium"
 
 

@@ -218,20 +218,19 @@ def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndar
         solution = solve_scores(fit_c, held_c, x_points, y_points, target, budget.score_iterations, log, start)
         del fit_c, held_c
         deals = int(sum(len(fit[s][1]) for s in sides))
-        more = _more_deals(solution.priority, have, budget.cap, budget.score_growth * deals)
+        largest = {s: max(row[f"exploitability_{s}_upper"] for row in solution.rows) for s in sides}
+        last = r == budget.score_rounds or all(u < TARGET for u in largest.values())  # rounds spent, or certified
+        more = ({s: np.zeros(n_sets, dtype=np.int64) for s in sides} if last
+                else _more_deals(solution.priority, have, budget.cap, budget.score_growth * deals))
         rounds.append({"round": r, "deals": {"fit": deals, "held_out": int(sum(len(held[s][1]) for s in sides))},
                        "open_sets": {s: int((solution.priority[s] > 0).sum()) for s in sides},
                        "sets_given_more": {s: int((more[s] > 0).sum()) for s in sides},
                        "scores_open": sum(1 for row in solution.rows if row["undecided_stake"] >= TARGET / 2),
-                       "largest_exploitability_upper": {
-                           s: max(row[f"exploitability_{s}_upper"] for row in solution.rows) for s in sides},
-                       "seconds": round(time.time() - t0, 1)})
+                       "largest_exploitability_upper": largest, "seconds": round(time.time() - t0, 1)})
         if log is not None:
             log(f"by score, round {r}: {deals:,} deals, open sets {rounds[-1]['open_sets']}, "
-                f"largest upper bound {rounds[-1]['largest_exploitability_upper']}")
-        certified = all(u < TARGET for u in rounds[-1]["largest_exploitability_upper"].values())
-        if r == budget.score_rounds or certified or not any(m.any() for m in more.values()):
-            rounds[-1]["sets_given_more"] = {s: 0 for s in sides}  # no round follows
+                f"largest upper bound {largest}")
+        if not any(m.any() for m in more.values()):
             break
         for s in sides:
             fit[s] = _joined(fit[s], extend("fit", s, have[s], more[s]))

@@ -201,6 +201,17 @@ def second_round(eq, sets: int, deals: int, seed: int, rules, policy, threads: i
     return {"sets": sets, "deals_per_set": deals, **{k: _mean_ci(x) for k, x in per_set.items()}}
 
 
+def reading_against_plain(plain: dict, reading: dict) -> None:
+    """Add to ``reading`` (a ``check(..., read=True)``), per side, what reading changes against
+    ``plain`` (the same sets and deals, ``read=False``): the value's paired difference with its
+    interval and the share of sets whose decision keeps its sign."""
+    for side in ("elder", "dealer"):
+        p, r = plain["per_set"][side], reading["per_set"][side]
+        reading[side]["value_reading_minus_plain"] = _mean_ci(r["value_search"] - p["value_search"])
+        reading[side]["decision_sign_agreement_with_plain"] = float(np.mean(np.sign(r["q_search"])
+                                                                            == np.sign(p["q_search"])))
+
+
 def _mean_ci(v: np.ndarray) -> dict:
     m = float(v.mean())
     h = float(1.96 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else float("nan")
