@@ -63,10 +63,7 @@ SETS_HELD, POINT_SUIT, SHAPE, LONGEST, SUIT_KEPT = 3776, 3904, 3936, 4161, 4170
 - the scorer's weight of the kept hand's second-longest suit n, suits emptied e and suits thrown
   from t (25 * n + 5 * e + t), of its longest run (9), and of a suit kept as each 8-bit lane (256).
 The tables are small so that both players' stay in the first-level cache during a deal."""
-USES_SUIT_KEPT = SUIT_KEPT + 256
-"""1 when the model weighs the suits kept (any of its 256 weights is not 0): the others skip those
-four lookups."""
-TABLES = (USES_SUIT_KEPT + 1 + 1) // 2 * 2
+TABLES = (SUIT_KEPT + 256 + 1) // 2 * 2
 """A model's table size (``learned_tables``; int32 entries, even: the kernel keeps the tables in its
 int64 value array, two to a slot)."""
 MAX_MOVES = 16
@@ -84,23 +81,25 @@ point's, and the sum of four counts the ranks (the fields do not carry)."""
 
 
 @njit(cache=True, inline="always")
-def _lanes_used(x):
-    """How many of the four 8-bit lanes of x are not empty."""
+def _lane_mask(x):
+    """Bit s set for each of the four 8-bit lanes of x that is not empty."""
     x |= x >> 4
     x |= x >> 2
     x |= x >> 1
-    return popcount(x & COLUMN)
+    x &= COLUMN
+    return (x & 1) | ((x >> 7) & 2) | ((x >> 14) & 4) | ((x >> 21) & 8)
 
 
 @njit(cache=True, inline="always")
-def kept_terms(kept, thrown):
-    """The kept hand K's point key (cards * 128 + value), its longest run, its second-longest suit,
-    its suits emptied, the suits the thrown cards D come from, and its rank counts (SPREAD's fields);
-    branch-free: this is the inner loop of the choice."""
-    a = PACK[kept & 0xFF]
-    b = PACK[(kept >> 8) & 0xFF]
-    c = PACK[(kept >> 16) & 0xFF]
-    d = PACK[(kept >> 24) & 0xFF]
+def _packs(kept):
+    """PACK of the four lanes of ``kept``."""
+    return PACK[kept & 0xFF], PACK[(kept >> 8) & 0xFF], PACK[(kept >> 16) & 0xFF], PACK[(kept >> 24) & 0xFF]
+
+
+@njit(cache=True, inline="always")
+def _terms(a, b, c, d):
+    """From PACK of the kept hand's four lanes: its point key (cards * 128 + value), longest run,
+    second-longest suit, suits emptied and rank counts (SPREAD's fields); branch-free."""
     point = max(max(a, b), max(c, d)) >> 32
     longest = max(max((a >> 24) & 15, (b >> 24) & 15), max((c >> 24) & 15, (d >> 24) & 15))
     ma = a >> 39  # the lane's cards: its point key >> 7
@@ -111,17 +110,17 @@ def kept_terms(kept, thrown):
     hi1 = max(ma, mb)
     hi2 = max(mc, md)
     second = max(min(hi1, hi2), max(min(ma, mb), min(mc, md)))
-    emptied = 4 - _lanes_used(kept)
-    touched = _lanes_used(thrown)
+    emptied = (ma == 0) + (mb == 0) + (mc == 0) + (md == 0)
     counts = (a + b + c + d) & 0xFFFFFF
-    return point, longest, second, emptied, touched, counts
+    return point, longest, second, emptied, counts
 
 
 @njit(cache=True)
 def kept_features(kept, thrown, row):
     """psi(K, D) into row[0:N_KEPT] (kept hand K, thrown cards D)."""
     row[:] = 0
-    point, longest, second, emptied, touched, _ = kept_terms(kept, thrown)
+    a, b, c, d = _packs(kept)
+    point, longest, second, emptied, _ = _terms(a, b, c, d)
     n = point >> 7
     row[n] = 1
     row[9 + n] = (point & 127) - 40
@@ -132,23 +131,49 @@ def kept_features(kept, thrown, row):
             row[27 + 3 * (r - 3) + held - 2] = 1
     row[42 + second] = 1
     row[51] = emptied
-    row[52 + touched] = 1
+    row[52 + popcount(_lane_mask(thrown))] = 1
     for s in range(4):
         row[SUIT_KEPT_AT + ((kept >> (8 * s)) & 0xFF)] += 1
 
 
 @njit(cache=True, inline="always")
-def kept_score(kept, thrown, table, t0):
-    """w2 . psi(K, D), the scorer's kept-hand part, without building psi: five lookups in the model's
-    ``learned_tables`` (from ``t0``), and four more when it weighs the suits kept."""
-    point, longest, second, emptied, touched, counts = kept_terms(kept, thrown)
+def _packed_score(a, b, c, d, suits, touched, table, t0):
+    """w2 . psi(K, D) from PACK of K's four lanes, the sum of K's lanes' suit-kept weights
+    (``suits``) and the number of suits D comes from: five lookups in the model's tables."""
+    point, longest, second, emptied, counts = _terms(a, b, c, d)
     total = table[t0 + POINT_TABLE + point] + table[t0 + RANKS_LOW + ((counts >> 9) & 511)]
     total += table[t0 + RANKS_HIGH + (counts >> 18)] + table[t0 + SHAPE + 25 * second + 5 * emptied + touched]
-    total += table[t0 + LONGEST + longest]
-    if table[t0 + USES_SUIT_KEPT]:
-        total += table[t0 + SUIT_KEPT + (kept & 0xFF)] + table[t0 + SUIT_KEPT + ((kept >> 8) & 0xFF)]
-        total += table[t0 + SUIT_KEPT + ((kept >> 16) & 0xFF)] + table[t0 + SUIT_KEPT + ((kept >> 24) & 0xFF)]
-    return total
+    return total + table[t0 + LONGEST + longest] + suits
+
+
+@njit(cache=True, inline="always")
+def _suits_kept(kept, table, t0):
+    """The sum of the suit-kept weights of the four lanes of ``kept``."""
+    at = t0 + SUIT_KEPT
+    total = table[at + (kept & 0xFF)] + table[at + ((kept >> 8) & 0xFF)]
+    return total + table[at + ((kept >> 16) & 0xFF)] + table[at + ((kept >> 24) & 0xFF)]
+
+
+@njit(cache=True, inline="always")
+def kept_score(kept, thrown, table, t0):
+    """w2 . psi(K, D), the scorer's kept-hand part, without building psi (``learned_tables``' layout,
+    the model's from ``t0``)."""
+    a, b, c, d = _packs(kept)
+    return _packed_score(a, b, c, d, _suits_kept(kept, table, t0), popcount(_lane_mask(thrown)), table, t0)
+
+
+@njit(cache=True, inline="always")
+def _score_without(kept, j, a, b, c, d, suits, thrown_lanes, table, t0):
+    """kept_score(K - {j}, D + {j}) from K's packs (a, b, c, d), the sum of its lanes' suit-kept
+    weights and D's lane mask: only card j's lane changes (one PACK and two table lookups for the
+    kept hand instead of eight)."""
+    s = j >> 3
+    lane = (kept >> (8 * s)) & 0xFF
+    rest = lane & ~(1 << (j & 7))
+    x = PACK[rest]
+    suits += table[t0 + SUIT_KEPT + rest] - table[t0 + SUIT_KEPT + lane]
+    a, b, c, d = (x if s == 0 else a), (x if s == 1 else b), (x if s == 2 else c), (x if s == 3 else d)
+    return _packed_score(a, b, c, d, suits, popcount(thrown_lanes | (1 << s)), table, t0)
 
 
 @njit(cache=True)
@@ -300,7 +325,8 @@ def _best_candidate(hand, lo, hi, n, work, tables, t0):
 def _climb(hand, lo, hi, best, best_value, work, tables, t0):
     """First-improvement moves from ``best`` while the score rises (at most MAX_MOVES): for each
     thrown card a swap with each kept card, then throwing it no more; then throwing one more. The
-    additive part of the score changes by the cards moved and the size's bias only."""
+    additive part of the score changes by the cards moved and the size's bias only; the kept part is
+    worked out from the kept hand's packs with one card back (``_score_without``)."""
     base_value = best_value - kept_score(hand & ~best, best, tables, t0)
     for _ in range(MAX_MOVES):
         k = popcount(best)
@@ -312,37 +338,43 @@ def _climb(hand, lo, hi, best, best_value, work, tables, t0):
             thrown &= thrown - 1
             bi = 1 << i
             ai = base_value - work[12 + i]
+            kept1 = kept0 | bi  # card i kept again
+            pa, pb, pc, pd = _packs(kept1)
+            suits = _suits_kept(kept1, tables, t0)
+            lanes = _lane_mask(best ^ bi)
             kept = kept0
             while kept:
                 j = lowest_bit(kept)
                 kept &= kept - 1
-                bj = 1 << j
                 a = ai + work[12 + j]
-                v = a + kept_score(kept0 ^ bi ^ bj, best ^ bi ^ bj, tables, t0)
+                v = a + _score_without(kept1, j, pa, pb, pc, pd, suits, lanes, tables, t0)
                 if v > best_value:
                     moved = True
-                    d = best ^ bi ^ bj
+                    d = best ^ bi ^ (1 << j)
                     break
             if moved:
                 break
             if k > lo:
                 a = ai - work[44 + k - lo] + work[43 + k - lo]
-                v = a + kept_score(kept0 ^ bi, best ^ bi, tables, t0)
+                v = a + _packed_score(pa, pb, pc, pd, suits, popcount(lanes), tables, t0)
                 if v > best_value:
                     moved = True
                     d = best ^ bi
                     break
-        kept = kept0 if k < hi and not moved else 0
-        while kept:
-            j = lowest_bit(kept)
-            kept &= kept - 1
-            bj = 1 << j
-            a = base_value + work[12 + j] - work[44 + k - lo] + work[45 + k - lo]
-            v = a + kept_score(kept0 ^ bj, best ^ bj, tables, t0)
-            if v > best_value:
-                moved = True
-                d = best ^ bj
-                break
+        if k < hi and not moved:
+            pa, pb, pc, pd = _packs(kept0)
+            suits = _suits_kept(kept0, tables, t0)
+            lanes = _lane_mask(best)
+            kept = kept0
+            while kept:
+                j = lowest_bit(kept)
+                kept &= kept - 1
+                a = base_value + work[12 + j] - work[44 + k - lo] + work[45 + k - lo]
+                v = a + _score_without(kept0, j, pa, pb, pc, pd, suits, lanes, tables, t0)
+                if v > best_value:
+                    moved = True
+                    d = best | (1 << j)
+                    break
         if not moved:
             break
         best, best_value, base_value = d, v, a
@@ -394,8 +426,6 @@ def learned_tables(weights, parts=2):
             table[t0 + LONGEST + n] = weights[kat + 18 + n]
         for lane in range(256):
             table[t0 + SUIT_KEPT + lane] = weights[kat + SUIT_KEPT_AT + lane]
-            if table[t0 + SUIT_KEPT + lane] != 0:
-                table[t0 + USES_SUIT_KEPT] = 1
         for shape in range(9 * 5 * 5):
             second, emptied, touched = shape // 25, shape // 5 % 5, shape % 5
             table[t0 + SHAPE + shape] = weights[kat + 42 + second] + weights[kat + 51] * emptied + weights[kat + 52 + touched]
