@@ -144,6 +144,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--study", default="reports", help="cost: the folder of the discard study's CSV files")
     ap.add_argument("--scorer-only", action="store_true", help="fit: keep the shipped ordering")
+    ap.add_argument("--softmax-hands", type=int, default=None,
+                    help="fit --refine: hands of each group in the softmax fit (memory: ~1.4 MB each for elder)")
     ap.add_argument("--refine", action="store_true",
                     help="fit: choose the scorer's fit on validation hands among least squares and the softmax stages")
     a = ap.parse_args()
@@ -164,7 +166,8 @@ def main() -> None:
     else:
         from analysis.piquet.learned_fit import fit_all
 
-        fit_all(data, a.rules, a.seats, a.scorer_only, check_only=a.step == "check", refine=a.refine)
+        fit_all(data, a.rules, a.seats, a.scorer_only, check_only=a.step == "check", refine=a.refine,
+                softmax_hands=a.softmax_hands)
 
 
 if __name__ == "__main__":

@@ -88,3 +88,21 @@ def test_softmax_refinement_objective_is_the_full_designs():
     want_grad = -np.einsum("ho,hof->f", p * (g["values"] - ev[:, None]) / 1.3, full) / 12 + LR.RIDGE * v
     assert f == pytest.approx(-ev.mean() + 0.5 * LR.RIDGE * v @ v, rel=1e-4)
     assert np.allclose(grad, want_grad, rtol=1e-3, atol=1e-5)
+
+
+def test_the_softmax_fit_uses_each_groups_first_hands_up_to_its_cap():
+    """``--softmax-hands`` caps each group at its first hands: the capped design's objective is the
+    objective of the group cut to those hands, and the report counts them."""
+    from analysis.piquet import learned_refine as LR
+
+    rng = np.random.default_rng(14)
+    g = planted_groups(rng, np.zeros(ORDER_SIZE), hands=12, noise=1.0)
+    v = rng.normal(0, 0.05, SCORER_SIZE)
+    first = {**g, **{k: g[k][:5] for k in ("idx", "phi", "g", "values", "checks", "hands")}}
+    capped, cut = LR.objective(v, LR.design_data([g], most=5), 0.7), LR.objective(v, LR.design_data([first]), 0.7)
+    assert capped[0] == cut[0] and np.array_equal(capped[1], cut[1])
+    assert capped[0] != LR.objective(v, LR.design_data([g]), 0.7)[0]
+    train = planted_scorer_groups(rng, 60)
+    order = np.round(least_squares([train]) * 1000).astype(np.int64)
+    _, report = refined_scorer(order, [train], most=20)
+    assert report["softmax_hands"] == 20 < report["fitting_hands"]

@@ -254,11 +254,12 @@ def held_out_figures(w_int: np.ndarray, test: list[dict]) -> dict:
 
 
 def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_only: bool = False,
-            check_only: bool = False, refine: bool = False) -> None:
+            check_only: bool = False, refine: bool = False, softmax_hands: int | None = None) -> None:
     """Fit every listed model from data/<variant>-<seat>.npz and write them into WEIGHTS_FILE
     (keeping the models not refitted), with their held-out figures. ``scorer_only``: keep the
     shipped ordering (its first ORDER_SIZE weights) and fit the scorer; ``refine``: the scorer's fit
-    chosen on validation hands among least squares and the softmax stages (``learned_refine``);
+    chosen on validation hands among least squares and the softmax stages (``learned_refine``; these
+    on up to ``softmax_hands`` hands a group, default ``learned_refine.MOST``);
     ``check_only``: keep the shipped weights and measure their held-out figures again."""
     from analysis.piquet.rules import get_rules
 
@@ -280,9 +281,9 @@ def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_on
                     order = np.round(fit(train) * SCALE).astype(np.int64)
                 fitted = {}
                 if refine:
-                    from analysis.piquet.learned_refine import refined_scorer
+                    from analysis.piquet.learned_refine import MOST, refined_scorer
 
-                    scorer, fitted = refined_scorer(order, train)
+                    scorer, fitted = refined_scorer(order, train, softmax_hands or MOST)
                 else:
                     scorer = np.round(fit_scorer(train) * SCALE).astype(np.int64)
                 w_int = np.concatenate([order, scorer])
@@ -292,7 +293,7 @@ def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_on
                 if fitted:
                     record["scorer_fit"] = fitted
                     record["scorer_hands"] = fitted["fitting_hands"]  # least squares on up to 4,000 of
-                    # each group of them, the softmax on up to learned_refine.MOST
+                    # each group of them, the softmax on fitted["softmax_hands"]
             record.update(held_out_figures(w_int, test))
             doc["models"].setdefault(variant, {})[seat] = record
             print(variant, seat, {k: v for k, v in record.items() if k != "weights"}, flush=True)

@@ -24,7 +24,8 @@ from analysis.piquet.learned_fit import (
 )
 
 MOST = 5_000
-"""Hands of each group in the softmax fit (the options' design matrices are held in memory)."""
+"""Hands of each group in the softmax fit by default (the options' design matrices are held in
+memory: about 1.4 MB a hand for elder's 1,585 options; ``fit_exchange.py fit --softmax-hands``)."""
 ITERATIONS = 100
 """L-BFGS iterations per temperature."""
 
@@ -53,12 +54,12 @@ DENSE = ORDER_SIZE + SUIT_KEPT_AT
 lane) are four lane values per option, since each option has exactly four."""
 
 
-def design_data(groups: list[dict]) -> list[tuple]:
-    """Per group, over at most MOST hands: every option's dense scorer features (float32, stacked),
+def design_data(groups: list[dict], most: int = MOST) -> list[tuple]:
+    """Per group, over its first ``most`` hands at most: every option's dense scorer features (float32, stacked),
     its four kept lanes (uint8), the options' values, the hands and the options per hand."""
     data = []
     for g in groups:
-        n = min(MOST, len(g["values"]))
+        n = min(most, len(g["values"]))
         first = scorer_design(g, 0)
         x = np.empty((n, first.shape[0], DENSE), dtype=np.float32)  # filled in place: no second copy
         lanes = np.empty((n, first.shape[0], 4), dtype=np.uint8)
@@ -91,20 +92,20 @@ def objective(v: np.ndarray, data: list[tuple], temperature: float) -> tuple[flo
     return -total / hands + 0.5 * RIDGE * v @ v, -grad / hands + RIDGE * v
 
 
-def softmax_stages(w: np.ndarray, groups: list[dict]):
+def softmax_stages(w: np.ndarray, groups: list[dict], most: int = MOST):
     """From the scorer's weights ``w``, the softmax choice's mean value maximised at each temperature
-    in turn (L-BFGS): yields (temperature, weights) after each."""
+    in turn (L-BFGS, on each group's first ``most`` hands): yields (temperature, weights) after each."""
     from scipy.optimize import minimize
 
-    data = design_data(groups)
+    data = design_data(groups, most)
     for t in TEMPERATURES:
         w = minimize(objective, w, args=(data, t), jac=True, method="L-BFGS-B", options={"maxiter": ITERATIONS}).x
         yield t, w
 
 
-def refined_scorer(order: np.ndarray, train: list[dict]) -> tuple[np.ndarray, dict]:
+def refined_scorer(order: np.ndarray, train: list[dict], most: int = MOST) -> tuple[np.ndarray, dict]:
     """The scorer's integer weights for the integer ordering ``order``: least squares on the fitting
-    hands that are not validation hands, then the softmax stages; the fit whose kernel choice costs
+    hands that are not validation hands, then the softmax stages (on up to ``most`` of them a group); the fit whose kernel choice costs
     least on the validation hands (check deals) is kept. Returns (weights, each fit's validation
     cost with its 95% half-width, paired against least squares)."""
     fitting, validation = subset(train, False), subset(train, True)
@@ -114,7 +115,7 @@ def refined_scorer(order: np.ndarray, train: list[dict]) -> tuple[np.ndarray, di
 
     ls = fit_scorer(fitting)
     fits = {"least squares": as_int(ls)}
-    for t, w in softmax_stages(ls, fitting):
+    for t, w in softmax_stages(ls, fitting, most):
         fits[f"softmax to T={t:g}"] = as_int(w)
     costs = {name: choice_costs(np.concatenate([order, w]), validation) for name, w in fits.items()}
     base = costs["least squares"]
@@ -125,4 +126,5 @@ def refined_scorer(order: np.ndarray, train: list[dict]) -> tuple[np.ndarray, di
     report["chosen"] = best
     report["validation_hands"] = int(len(base))
     report["fitting_hands"] = int(sum(len(g["idx"]) for g in fitting))
+    report["softmax_hands"] = int(sum(min(most, len(g["idx"])) for g in fitting))
     return fits[best], report
