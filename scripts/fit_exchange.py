@@ -146,6 +146,8 @@ def main() -> None:
     ap.add_argument("--scorer-only", action="store_true", help="fit: keep the shipped ordering")
     ap.add_argument("--softmax-hands", type=int, default=None,
                     help="fit --refine: hands of each group in the softmax fit (memory: ~1.4 MB each for elder)")
+    ap.add_argument("--anchor", type=float, default=None,
+                    help="fit --refine: the cross-entropy's weight beside the value (default learned_refine.ANCHOR; 0: none)")
     ap.add_argument("--refine", action="store_true",
                     help="fit: choose the scorer's fit on validation hands among least squares and the softmax stages")
     a = ap.parse_args()
@@ -167,7 +169,7 @@ def main() -> None:
         from analysis.piquet.learned_fit import fit_all
 
         fit_all(data, a.rules, a.seats, a.scorer_only, check_only=a.step == "check", refine=a.refine,
-                softmax_hands=a.softmax_hands)
+                softmax_hands=a.softmax_hands, anchor=a.anchor)
 
 
 if __name__ == "__main__":

@@ -39,19 +39,46 @@ def planted_scorer_groups(rng, hands):
     return g
 
 
-def test_gradient_matches_finite_differences():
+@pytest.mark.parametrize("anchor", [0.0, 0.7])
+def test_gradient_matches_finite_differences(anchor):
     rng = np.random.default_rng(21)
     data = [(x.astype(float), lanes, q.astype(float), n, o)
             for x, lanes, q, n, o in design_data([planted_scorer_groups(rng, 12)])]
     v = rng.normal(0, 0.3, SCORER_SIZE)
-    _, grad = objective(v, data, 2.0)
+    _, grad = objective(v, data, 2.0, anchor)
     kept_lanes = ORDER_SIZE + SUIT_KEPT_AT
     for j in (0, 9, 70, N_FEATURES + 3, ORDER_SIZE - 2, ORDER_SIZE + 5, ORDER_SIZE + 53, kept_lanes,
               kept_lanes + 0b10000001):
         e = np.zeros(SCORER_SIZE)
         e[j] = 1e-3
-        numeric = (objective(v + e, data, 2.0)[0] - objective(v - e, data, 2.0)[0]) / 2e-3
+        numeric = (objective(v + e, data, 2.0, anchor)[0] - objective(v - e, data, 2.0, anchor)[0]) / 2e-3
         assert numeric == pytest.approx(grad[j], rel=1e-3, abs=1e-6)
+
+
+def test_the_anchor_keeps_a_good_option_scored_far_below_the_choice_in_sight():
+    """Seed-no elder's fit settled where breaking a quatorze of tens always won (14 points a hand lost):
+    once the good options score far below the choice, the value's gradient on what would lift them
+    vanishes, the anchor's does not. Planted: one feature marks each hand's best option, and the
+    weights start with it at -30 (the others as planted)."""
+    from analysis.piquet import learned_refine as LR
+
+    rng = np.random.default_rng(23)
+    g = planted_scorer_groups(rng, 30)
+    data = LR.design_data([g])
+    x, lanes, q, n, options = data[0]
+    marked = np.zeros((n, options), dtype=np.float32)
+    marked[np.arange(n), q.argmax(axis=1)] = 1
+    j = ORDER_SIZE + 3  # a dense kept-hand feature column, overwritten with the mark
+    x = x.copy()
+    x[:, j] = marked.ravel()
+    data = [(x, lanes, q, n, options)]
+    v = np.zeros(SCORER_SIZE)
+    v[j] = -30.0
+    _, plain = objective(v, data, 0.3)
+    _, anchored = objective(v, data, 0.3, 1.0)
+    ridge = LR.RIDGE * v[j]
+    assert abs(plain[j] - ridge) < 1e-6  # the value alone: only the ridge (the best options' chance ~e^-100)
+    assert anchored[j] - ridge < -0.5  # the anchor: a strong pull up (the gradient of a minimised objective)
 
 
 def test_the_fit_kept_is_the_cheapest_on_validation_and_beats_the_zero_scorer_on_new_hands():

@@ -254,18 +254,19 @@ def held_out_figures(w_int: np.ndarray, test: list[dict]) -> dict:
 
 
 def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_only: bool = False,
-            check_only: bool = False, refine: bool = False, softmax_hands: int | None = None) -> None:
+            check_only: bool = False, refine: bool = False, softmax_hands: int | None = None,
+            anchor: float | None = None) -> None:
     """Fit every listed model from data/<variant>-<seat>.npz and write them into WEIGHTS_FILE
     (keeping the models not refitted), with their held-out figures. ``scorer_only``: keep the
     shipped ordering (its first ORDER_SIZE weights) and fit the scorer; ``refine``: the scorer's fit
     chosen on validation hands among least squares and the softmax stages (``learned_refine``; these
-    on up to ``softmax_hands`` hands a group, default ``learned_refine.MOST``);
+    on up to ``softmax_hands`` hands a group, default ``learned_refine.MOST``, with the cross-entropy
+    weight ``anchor``, default ``learned_refine.ANCHOR``);
     ``check_only``: keep the shipped weights and measure their held-out figures again."""
     from analysis.piquet.rules import get_rules
 
     doc = json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.exists() else {"models": {}}
-    doc["features"] = feature_names()
-    doc["scale"] = SCALE
+    fitted_models = {}
     for variant in variants:
         rules = get_rules(variant)
         for seat in seats:
@@ -281,9 +282,10 @@ def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_on
                     order = np.round(fit(train) * SCALE).astype(np.int64)
                 fitted = {}
                 if refine:
-                    from analysis.piquet.learned_refine import MOST, refined_scorer
+                    from analysis.piquet.learned_refine import ANCHOR, MOST, refined_scorer
 
-                    scorer, fitted = refined_scorer(order, train, softmax_hands or MOST)
+                    scorer, fitted = refined_scorer(order, train, softmax_hands or MOST,
+                                                    ANCHOR if anchor is None else anchor)
                 else:
                     scorer = np.round(fit_scorer(train) * SCALE).astype(np.int64)
                 w_int = np.concatenate([order, scorer])
@@ -295,7 +297,13 @@ def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_on
                     record["scorer_hands"] = fitted["fitting_hands"]  # least squares on up to 4,000 of
                     # each group of them, the softmax on fitted["softmax_hands"]
             record.update(held_out_figures(w_int, test))
-            doc["models"].setdefault(variant, {})[seat] = record
+            fitted_models[(variant, seat)] = record
             print(variant, seat, {k: v for k, v in record.items() if k != "weights"}, flush=True)
+    # Read again before writing: a fit of other models that ended meanwhile keeps its weights.
+    doc = json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.exists() else {"models": {}}
+    doc["features"] = feature_names()
+    doc["scale"] = SCALE
+    for (variant, seat), record in fitted_models.items():
+        doc["models"].setdefault(variant, {})[seat] = record
     WEIGHTS_FILE.parent.mkdir(exist_ok=True)
     WEIGHTS_FILE.write_text(json.dumps(doc, indent=1) + "\n")

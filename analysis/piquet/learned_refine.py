@@ -28,6 +28,10 @@ MOST = 5_000
 memory: about 1.4 MB a hand for elder's 1,585 options; ``fit_exchange.py fit --softmax-hands``)."""
 ITERATIONS = 100
 """L-BFGS iterations per temperature."""
+ANCHOR = 1.0
+"""The cross-entropy's weight beside the value in the softmax fit (``objective``), by default: seed-no
+elder's fit without it settled where breaking a quatorze of tens always won (14 points lost on each
+such hand; docs/piquet-engine.md). ``fit_exchange.py fit --anchor``; 0 is the value alone."""
 
 
 def is_validation(h: int) -> bool:
@@ -72,9 +76,14 @@ def design_data(groups: list[dict], most: int = MOST) -> list[tuple]:
     return data
 
 
-def objective(v: np.ndarray, data: list[tuple], temperature: float) -> tuple[float, np.ndarray]:
+def objective(v: np.ndarray, data: list[tuple], temperature: float, anchor: float = 0.0) -> tuple[float, np.ndarray]:
     """Minus the mean value of the softmax choice at ``temperature`` (per hand) with the scorer's
-    weights v, plus the L2 penalty, and its gradient."""
+    weights v, plus ``anchor`` times the cross-entropy (in points: times the temperature) from the
+    options' own softmax at that temperature, plus the L2 penalty; and its gradient.
+
+    The value alone saturates: an option scored far below the choice gets no gradient however good
+    it is, and the fit can settle where a whole kind of option is never chosen (``ANCHOR``). The
+    cross-entropy's gradient, the choice's probabilities minus the targets', does not vanish there."""
     hands = sum(d[3] for d in data)
     total, grad = 0.0, np.zeros_like(v)
     lane_w = v[DENSE:].astype(np.float32)
@@ -83,27 +92,35 @@ def objective(v: np.ndarray, data: list[tuple], temperature: float) -> tuple[flo
         s = s.reshape(n, options) / temperature
         s -= s.max(axis=1, keepdims=True)
         p = np.exp(s)
-        p /= p.sum(axis=1, keepdims=True)
+        norm = p.sum(axis=1, keepdims=True)
+        p /= norm
         ev = (p * q).sum(axis=1)
         total += float(ev.sum())
-        r = (p * (q - ev[:, None]) / temperature).reshape(-1)
+        r = p * (q - ev[:, None]) / temperature
+        if anchor:
+            target = np.exp(q / temperature - (q / temperature).max(axis=1, keepdims=True))
+            target /= target.sum(axis=1, keepdims=True)
+            total -= anchor * temperature * float((target * (np.log(norm) - s)).sum())
+            r -= anchor * (p - target)
+        r = r.reshape(-1)
         grad[:DENSE] += x.T @ r
         grad[DENSE:] += np.bincount(lanes.ravel(), np.repeat(r, 4), minlength=256)
     return -total / hands + 0.5 * RIDGE * v @ v, -grad / hands + RIDGE * v
 
 
-def softmax_stages(w: np.ndarray, groups: list[dict], most: int = MOST):
+def softmax_stages(w: np.ndarray, groups: list[dict], most: int = MOST, anchor: float = ANCHOR):
     """From the scorer's weights ``w``, the softmax choice's mean value maximised at each temperature
     in turn (L-BFGS, on each group's first ``most`` hands): yields (temperature, weights) after each."""
     from scipy.optimize import minimize
 
     data = design_data(groups, most)
     for t in TEMPERATURES:
-        w = minimize(objective, w, args=(data, t), jac=True, method="L-BFGS-B", options={"maxiter": ITERATIONS}).x
+        w = minimize(objective, w, args=(data, t, anchor), jac=True, method="L-BFGS-B", options={"maxiter": ITERATIONS}).x
         yield t, w
 
 
-def refined_scorer(order: np.ndarray, train: list[dict], most: int = MOST) -> tuple[np.ndarray, dict]:
+def refined_scorer(order: np.ndarray, train: list[dict], most: int = MOST,
+                   anchor: float = ANCHOR) -> tuple[np.ndarray, dict]:
     """The scorer's integer weights for the integer ordering ``order``: least squares on the fitting
     hands that are not validation hands, then the softmax stages (on up to ``most`` of them a group); the fit whose kernel choice costs
     least on the validation hands (check deals) is kept. Returns (weights, each fit's validation
@@ -115,7 +132,7 @@ def refined_scorer(order: np.ndarray, train: list[dict], most: int = MOST) -> tu
 
     ls = fit_scorer(fitting)
     fits = {"least squares": as_int(ls)}
-    for t, w in softmax_stages(ls, fitting, most):
+    for t, w in softmax_stages(ls, fitting, most, anchor):
         fits[f"softmax to T={t:g}"] = as_int(w)
     costs = {name: choice_costs(np.concatenate([order, w]), validation) for name, w in fits.items()}
     base = costs["least squares"]
@@ -127,4 +144,5 @@ def refined_scorer(order: np.ndarray, train: list[dict], most: int = MOST) -> tu
     report["validation_hands"] = int(len(base))
     report["fitting_hands"] = int(sum(len(g["idx"]) for g in fitting))
     report["softmax_hands"] = int(sum(min(most, len(g["idx"])) for g in fitting))
+    report["anchor"] = anchor
     return fits[best], report
