@@ -253,6 +253,11 @@ def held_out_figures(w_int: np.ndarray, test: list[dict]) -> dict:
             "ordering_alone_cost_vs_sampled_best": mean_ci(greedy_costs(w_int[:ORDER_SIZE], test))}
 
 
+def _weights_doc() -> dict:
+    """The weights file as written (no models if there is none yet)."""
+    return json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.exists() else {"models": {}}
+
+
 def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_only: bool = False,
             check_only: bool = False, refine: bool = False, softmax_hands: int | None = None,
             anchor: float | None = None) -> None:
@@ -265,7 +270,7 @@ def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_on
     ``check_only``: keep the shipped weights and measure their held-out figures again."""
     from analysis.piquet.rules import get_rules
 
-    doc = json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.exists() else {"models": {}}
+    doc = _weights_doc()
     fitted_models = {}
     for variant in variants:
         rules = get_rules(variant)
@@ -300,7 +305,7 @@ def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_on
             fitted_models[(variant, seat)] = record
             print(variant, seat, {k: v for k, v in record.items() if k != "weights"}, flush=True)
     # Read again before writing: a fit of other models that ended meanwhile keeps its weights.
-    doc = json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.exists() else {"models": {}}
+    doc = _weights_doc()
     doc["features"] = feature_names()
     doc["scale"] = SCALE
     for (variant, seat), record in fitted_models.items():

@@ -98,7 +98,8 @@ def objective(v: np.ndarray, data: list[tuple], temperature: float, anchor: floa
         total += float(ev.sum())
         r = p * (q - ev[:, None]) / temperature
         if anchor:
-            target = np.exp(q / temperature - (q / temperature).max(axis=1, keepdims=True))
+            qt = q / temperature
+            target = np.exp(qt - qt.max(axis=1, keepdims=True))
             target /= target.sum(axis=1, keepdims=True)
             total -= anchor * temperature * float((target * (np.log(norm) - s)).sum())
             r -= anchor * (p - target)
