@@ -133,3 +133,33 @@ def test_the_softmax_fit_uses_each_groups_first_hands_up_to_its_cap():
     order = np.round(least_squares([train]) * 1000).astype(np.int64)
     _, report = refined_scorer(order, [train], most=20)
     assert report["softmax_hands"] == 20 < report["fitting_hands"]
+
+
+@pytest.mark.parametrize(("cards", "kind"), [
+    ("10S 10H 10D 10C 7S 8H 9D JC QC KD AH 8S", "quatorze"),      # four tens, also a trio's ranks
+    ("7S 8S 9S 10S JS 10H 10D AC KC QH 8D 9C", "quint or longer"),  # quint 7-J of spades, three tens
+    ("10S 10H 10D 7S 8S 9S QS AC KC QH 8D 9C", "trio"),            # a quart 7-10 only, three tens
+    ("9S 9H 9D 9C 7S 8H KD JC QC AH 8S AD", "other"),              # four nines: no set (PQ-SET)
+])
+def test_the_held_out_kinds_of_hand_name_the_combination_a_fit_may_break(cards, kind):
+    from analysis.cards import parse_cards
+    from analysis.piquet.learned_fit import hand_category
+    from analysis.piquet.rules import mask_of
+
+    assert hand_category(mask_of(parse_cards(cards))) == kind
+
+
+def test_held_out_figures_split_the_cost_by_kind_and_add_up_to_the_mean():
+    from analysis.piquet.learned_fit import hand_category, held_out_figures
+
+    rng = np.random.default_rng(4)
+    groups = [planted_groups(rng, rng.normal(0, 1, ORDER_SIZE), hands=60)]
+    w = np.zeros(ORDER_SIZE + SCORER_SIZE, dtype=np.int64)
+    w[:N_FEATURES] = (np.arange(N_FEATURES) % 7 - 3) * 100
+    fig = held_out_figures(w, groups)
+    by_kind = fig["held_out_cost_by_kind"]
+    n = sum(v[2] for v in by_kind.values())
+    assert n == fig["held_out_hands"] == sum(len(g["hands"]) for g in groups)
+    kinds = [hand_category(int(h)) for g in groups for h in g["hands"]]
+    assert {k: v[2] for k, v in by_kind.items()} == {k: kinds.count(k) for k in set(kinds)}
+    assert sum(v[0] * v[2] for v in by_kind.values()) / n == pytest.approx(fig["held_out_cost_vs_sampled_best"][0])
