@@ -92,3 +92,22 @@ def test_refresh_computes_one_part_of_a_saved_report_again(tmp_path, monkeypatch
     assert context["refreshed"][0]["part"] == "piquet.strong_discards" and context["refreshed"][0]["code"]
     assert json.loads((tmp_path / build.CONTEXT_FILE).read_text())["refreshed"] == context["refreshed"]
     assert (tmp_path / "piquet_discards_dd_younger.csv").exists()
+
+
+def test_refresh_players_replaces_only_the_players_table(tmp_path, monkeypatch):
+    """``--refresh piquet.players`` (after a learned-exchange refit: its rows name the learned
+    exchange) recomputes the table at the saved budget and leaves the rest of the section."""
+    import json
+
+    from analysis.report import build
+
+    monkeypatch.setitem(build.BUDGETS, "tiny", {"piquet_search_deals": 20})
+    saved = {"budget": "tiny", "seed": 3, "tips": {}, "sections": {"piquet": {"players": {}, "kept": 1}}}
+    (tmp_path / "figures").mkdir()
+    (tmp_path / build.CONTEXT_FILE).write_text(json.dumps(saved))
+    context = build.refresh_part(build.load_context(str(tmp_path)), str(tmp_path), "piquet.players")
+    part = context["sections"]["piquet"]["players"]
+    assert "learned" in part["players"] and part["players"][-1] == "Cavendish"
+    assert {n for n, deals, _ in part["why"] if deals} >= {"heuristic", "learned"}
+    assert context["sections"]["piquet"]["kept"] == 1 and context["refreshed"][0]["part"] == "piquet.players"
+    assert (tmp_path / "piquet_players.csv").exists()

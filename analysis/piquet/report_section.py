@@ -26,7 +26,11 @@ def _strong_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict
     return {"strong_discards": strong_discard_section(out_dir, budget, seed, section.get("discards") or [])}
 
 
-PARTS = {"strong_discards": _strong_part}
+def _players_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
+    return {"players": players_section(out_dir, budget["piquet_search_deals"], seed, threads)}
+
+
+PARTS = {"strong_discards": _strong_part, "players": _players_part}
 """Parts that ``salon report --from-saved --refresh piquet.PART`` computes again into a saved report:
 ``part(out_dir, fig_dir, budget, seed, threads, tips, section)`` returns the section's entries it replaces."""
 
