@@ -247,7 +247,7 @@ def tips(game, budget, seed, as_json, quiet):
               "(report_context.json), running no study.")
 @click.option("--refresh", "refresh", multiple=True, metavar="GAME.PART",
               help="With --from-saved: compute this part again with the current code first "
-              "(piquet.strong_discards, ecarte.equilibrium, or tips.ID for one tip's verdicts).")
+              "(piquet.strong_discards, piquet.players, ecarte.equilibrium, or tips.ID for one tip's verdicts).")
 def report(quick, out, seed, quiet, from_saved, refresh):
     """Write the strategy guide (index.html, README.md and figures) into OUT."""
     from analysis.report.build import CONTEXT_FILE, build_report, load_context, refresh_part, write_report
