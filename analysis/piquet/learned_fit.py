@@ -249,19 +249,14 @@ a run of five or more in a suit, a trio (three of a rank from the ten up), none 
 
 
 def hand_category(hand: int) -> str:
-    """The kind of a dealt 12-card hand (``CATEGORIES``): the combinations a poor fit may break."""
-    from analysis.piquet.rules import TEN
+    """The kind of a dealt 12-card hand (``CATEGORIES``): the combinations a poor fit may break
+    (the rules' own readings of sets and sequences, ``reference_scoring``)."""
+    from analysis.piquet.reference_scoring import best_sequence, best_set
 
-    sets = max(sum(hand >> (8 * s + r) & 1 for s in range(4)) for r in range(TEN, 8))
-    run = longest = 0
-    for s in range(4):
-        run = 0
-        for r in range(8):
-            run = run + 1 if hand >> (8 * s + r) & 1 else 0
-            longest = max(longest, run)
+    sets, _ = best_set(hand)
     if sets == 4:
         return "quatorze"
-    if longest >= 5:
+    if best_sequence(hand)[0] >= 5:
         return "quint or longer"
     return "trio" if sets == 3 else "other"
 
@@ -278,10 +273,10 @@ def held_out_figures(w_int: np.ndarray, test: list[dict]) -> dict:
     rare combination broken by the fit shows although the mean hides it."""
     cost = choice_costs(w_int, test)
     kinds = np.array([hand_category(int(h)) for g in test for h in g["hands"]])
+    by_kind = {k: cost[kinds == k] for k in CATEGORIES}
     return {"held_out_hands": int(len(cost)), "held_out_cost_vs_sampled_best": mean_ci(cost),
             "ordering_alone_cost_vs_sampled_best": mean_ci(greedy_costs(w_int[:ORDER_SIZE], test)),
-            "held_out_cost_by_kind": {k: mean_ci(cost[kinds == k]) + [int((kinds == k).sum())]
-                                      for k in CATEGORIES if (kinds == k).any()}}
+            "held_out_cost_by_kind": {k: mean_ci(x) + [len(x)] for k, x in by_kind.items() if len(x)}}
 
 
 def _weights_doc() -> dict:
