@@ -17,6 +17,7 @@ from analysis.piquet.learned_choice import (
     MODEL_SIZE,
     N_KEPT,
     SCORER_SIZE,
+    SORT_12,
     kept_matrix,
     learned_discard,
     learned_tables,
@@ -115,6 +116,16 @@ def test_kernel_choice_equals_the_reference_and_no_move_improves_it():
         here = frozenset(c for c in range(32) if got >> c & 1)
         neighbours = [m for m in values if len(m ^ here) == 1 or (len(m ^ here) == 2 and len(m) == len(here))]
         assert all(values[m] <= values[here] for m in neighbours), f"hand {hand:#x}"
+
+
+def test_the_sorting_network_sorts_every_zero_one_input_in_descending_order():
+    """The ordering's network of 12 keys (``SORT_12``): by the 0-1 principle a comparator network
+    sorts every input once it sorts the 4,096 inputs of zeros and ones."""
+    for x in range(1 << 12):
+        keys = [(x >> i) & 1 for i in range(12)]
+        for a, b in SORT_12:
+            keys[a], keys[b] = max(keys[a], keys[b]), min(keys[a], keys[b])
+        assert keys == sorted(keys, reverse=True), f"input {x:012b}"
 
 
 def test_the_ordering_alone_finds_the_best_additive_score_over_every_legal_exchange():

@@ -73,6 +73,13 @@ SEARCH_FROM = 5
 candidates already hold the scorer's best (the moves gained -0.01 +- 0.03 points on 14,000 seed-de
 and 7,000 seed-no younger training hands, against +0.5 to +0.7 with five or more: docs/piquet-engine.md),
 and skipping them saves a third of younger's time."""
+SORT_12 = np.array([
+    (0, 8), (1, 7), (2, 6), (3, 11), (4, 10), (5, 9), (0, 1), (2, 5), (3, 4), (6, 9), (7, 8), (10, 11),
+    (0, 2), (1, 6), (5, 10), (9, 11), (0, 3), (1, 2), (4, 6), (5, 7), (8, 11), (9, 10), (1, 4), (3, 5),
+    (6, 8), (7, 10), (1, 3), (2, 5), (6, 9), (8, 10), (2, 3), (4, 5), (6, 7), (8, 9), (4, 6), (5, 7),
+    (3, 4), (5, 6), (7, 8)], dtype=np.int64)
+"""A sorting network of 12 keys (39 compare-exchanges, 9 layers; tested on every 0-1 input): each
+pair (a, b) puts the larger key at a, so the keys end in descending order."""
 SPREAD = np.array([sum(((lane >> r) & 1) << (3 * r) for r in range(8)) for lane in range(256)], dtype=np.int64)
 """A lane's ranks as 3-bit fields (rank r at bit 3r): the sum over the four lanes counts each rank."""
 PACK = SPREAD + (LANE_RUN << 24) + (POINT_KEY << 32)
@@ -162,20 +169,6 @@ def kept_score(kept, thrown, table, t0):
     return _packed_score(a, b, c, d, _suits_kept(kept, table, t0), popcount(_lane_mask(thrown)), table, t0)
 
 
-@njit(cache=True, inline="always")
-def _score_without(kept, j, a, b, c, d, suits, thrown_lanes, table, t0):
-    """kept_score(K - {j}, D + {j}) from K's packs (a, b, c, d), the sum of its lanes' suit-kept
-    weights and D's lane mask: only card j's lane changes (one PACK and two table lookups for the
-    kept hand instead of eight)."""
-    s = j >> 3
-    lane = (kept >> (8 * s)) & 0xFF
-    rest = lane & ~(1 << (j & 7))
-    x = PACK[rest]
-    suits += table[t0 + SUIT_KEPT + rest] - table[t0 + SUIT_KEPT + lane]
-    a, b, c, d = (x if s == 0 else a), (x if s == 1 else b), (x if s == 2 else c), (x if s == 3 else d)
-    return _packed_score(a, b, c, d, suits, popcount(thrown_lanes | (1 << s)), table, t0)
-
-
 @njit(cache=True)
 def kept_matrix(hand, thrown):
     """psi of every exchange ``thrown[o]`` (masks) of ``hand`` as an (options, N_KEPT) int64 matrix."""
@@ -241,7 +234,14 @@ def _ordered(hand, ps, tables, t0, work, scorer):
         if scorer:
             work[12 + c] = card_utility(c, hand, ps, long_point, counts, tables, t0, 1)
         n += 1
-    for i in range(1, n):  # insertion sort of 12 keys, descending
+    if n == 12:  # a dealt hand: the sorting network, branch-free
+        for e in range(len(SORT_12)):
+            a = work[SORT_12[e, 0]]
+            b = work[SORT_12[e, 1]]
+            work[SORT_12[e, 0]] = max(a, b)
+            work[SORT_12[e, 1]] = min(a, b)
+        return n
+    for i in range(1, n):  # insertion sort, descending
         key = work[i]
         j = i - 1
         while j >= 0 and work[j] < key:
@@ -322,35 +322,83 @@ def _best_candidate(hand, lo, hi, n, work, tables, t0):
 
 
 @njit(cache=True, inline="always")
+def _others(a, b, c, d, s):
+    """What the kept part needs of the three lanes other than s (packs a, b, c, d): their largest
+    pack, longest run, the two most cards, how many are empty and the sum of their packs."""
+    a, b, c, d = (0 if s == 0 else a), (0 if s == 1 else b), (0 if s == 2 else c), (0 if s == 3 else d)
+    top = max(max(a, b), max(c, d))
+    longest = max(max((a >> 24) & 15, (b >> 24) & 15), max((c >> 24) & 15, (d >> 24) & 15))
+    ma = a >> 39
+    mb = b >> 39
+    mc = c >> 39
+    md = d >> 39
+    first = max(max(ma, mb), max(mc, md))
+    second = max(min(max(ma, mb), max(mc, md)), max(min(ma, mb), min(mc, md)))
+    emptied = (ma == 0) + (mb == 0) + (mc == 0) + (md == 0) - 1
+    return top, longest, first, second, emptied, a + b + c + d
+
+
+@njit(cache=True, inline="always")
+def _score_with_lane(x, top, longest, first, second, emptied, rest, suits, touched, table, t0):
+    """The kept part when one lane's pack is x and the other three are summed up by ``_others``
+    (``_packed_score``'s five lookups; ``suits``: the four lanes' suit-kept weights)."""
+    point = max(top, x) >> 32
+    longest = max(longest, (x >> 24) & 15)
+    m = x >> 39
+    second = max(min(m, first), second)
+    counts = (rest + x) & 0xFFFFFF
+    total = table[t0 + POINT_TABLE + point] + table[t0 + RANKS_LOW + ((counts >> 9) & 511)]
+    total += table[t0 + RANKS_HIGH + (counts >> 18)] + table[t0 + SHAPE + 25 * second + 5 * (emptied + (m == 0)) + touched]
+    return total + table[t0 + LONGEST + longest] + suits
+
+
+@njit(cache=True, inline="always")
 def _climb(hand, lo, hi, best, best_value, work, tables, t0):
     """First-improvement moves from ``best`` while the score rises (at most MAX_MOVES): for each
     thrown card a swap with each kept card, then throwing it no more; then throwing one more. The
     additive part of the score changes by the cards moved and the size's bias only; the kept part is
-    worked out from the kept hand's packs with one card back (``_score_without``)."""
+    worked out from the kept hand's packs, one suit's lane at a time (``_others``, then
+    ``_score_with_lane`` for each card of the suit)."""
     base_value = best_value - kept_score(hand & ~best, best, tables, t0)
+    sk = t0 + SUIT_KEPT
     for _ in range(MAX_MOVES):
         k = popcount(best)
         kept0 = hand & ~best
+        qa, qb, qc, qd = _packs(kept0)
+        suits0 = _suits_kept(kept0, tables, t0)
         moved = False
         thrown = best
         while thrown:
             i = lowest_bit(thrown)
             thrown &= thrown - 1
-            bi = 1 << i
             ai = base_value - work[12 + i]
-            kept1 = kept0 | bi  # card i kept again
-            pa, pb, pc, pd = _packs(kept1)
-            suits = _suits_kept(kept1, tables, t0)
-            lanes = _lane_mask(best ^ bi)
-            kept = kept0
-            while kept:
-                j = lowest_bit(kept)
-                kept &= kept - 1
-                a = ai + work[12 + j]
-                v = a + _score_without(kept1, j, pa, pb, pc, pd, suits, lanes, tables, t0)
-                if v > best_value:
-                    moved = True
-                    d = best ^ bi ^ (1 << j)
+            si = i >> 3
+            lane_i = (kept0 >> (8 * si)) & 0xFF
+            back = lane_i | (1 << (i & 7))  # card i kept again: only its suit's lane changes
+            x = PACK[back]
+            pa, pb, pc, pd = (x if si == 0 else qa), (x if si == 1 else qb), (x if si == 2 else qc), (x if si == 3 else qd)
+            suits = suits0 + tables[sk + back] - tables[sk + lane_i]
+            lanes = _lane_mask(best ^ (1 << i))
+            for sj in range(4):
+                lane = back if sj == si else (kept0 >> (8 * sj)) & 0xFF
+                if lane == 0:
+                    continue
+                top, longest, first, second, emptied, rest = _others(pa, pb, pc, pd, sj)
+                touched = popcount(lanes | (1 << sj))
+                suits_j = suits - tables[sk + lane]
+                y = (kept0 >> (8 * sj)) & 0xFF  # the cards of the suit that may be thrown
+                while y:
+                    rj = lowest_bit(y)
+                    y &= y - 1
+                    w = lane & ~(1 << rj)
+                    a = ai + work[12 + 8 * sj + rj]
+                    v = a + _score_with_lane(PACK[w], top, longest, first, second, emptied, rest,
+                                             suits_j + tables[sk + w], touched, tables, t0)
+                    if v > best_value:
+                        moved = True
+                        d = best ^ (1 << i) ^ (1 << (8 * sj + rj))
+                        break
+                if moved:
                     break
             if moved:
                 break
@@ -359,21 +407,31 @@ def _climb(hand, lo, hi, best, best_value, work, tables, t0):
                 v = a + _packed_score(pa, pb, pc, pd, suits, popcount(lanes), tables, t0)
                 if v > best_value:
                     moved = True
-                    d = best ^ bi
+                    d = best ^ (1 << i)
                     break
         if k < hi and not moved:
-            pa, pb, pc, pd = _packs(kept0)
-            suits = _suits_kept(kept0, tables, t0)
             lanes = _lane_mask(best)
-            kept = kept0
-            while kept:
-                j = lowest_bit(kept)
-                kept &= kept - 1
-                a = base_value + work[12 + j] - work[44 + k - lo] + work[45 + k - lo]
-                v = a + _score_without(kept0, j, pa, pb, pc, pd, suits, lanes, tables, t0)
-                if v > best_value:
-                    moved = True
-                    d = best | (1 << j)
+            a0 = base_value - work[44 + k - lo] + work[45 + k - lo]
+            for sj in range(4):
+                lane = (kept0 >> (8 * sj)) & 0xFF
+                if lane == 0:
+                    continue
+                top, longest, first, second, emptied, rest = _others(qa, qb, qc, qd, sj)
+                touched = popcount(lanes | (1 << sj))
+                suits_j = suits0 - tables[sk + lane]
+                y = lane
+                while y:
+                    rj = lowest_bit(y)
+                    y &= y - 1
+                    w = lane & ~(1 << rj)
+                    a = a0 + work[12 + 8 * sj + rj]
+                    v = a + _score_with_lane(PACK[w], top, longest, first, second, emptied, rest,
+                                             suits_j + tables[sk + w], touched, tables, t0)
+                    if v > best_value:
+                        moved = True
+                        d = best | (1 << (8 * sj + rj))
+                        break
+                if moved:
                     break
         if not moved:
             break
