@@ -353,12 +353,31 @@ def _score_with_lane(x, top, longest, first, second, emptied, rest, suits, touch
 
 
 @njit(cache=True, inline="always")
+def _first_better(lane, cards, s, a, b, c, d, base, suits, lanes, best_value, work, tables, t0):
+    """The first of ``cards`` (ascending) that, thrown from suit s's kept ``lane`` (the kept hand's
+    packs a, b, c, d; its suit-kept sum ``suits``; the suits thrown from before, ``lanes``), scores
+    above ``best_value``: its rank, score and additive part (``base`` + its u1); rank -1 if none."""
+    top, longest, first, second, emptied, rest = _others(a, b, c, d, s)
+    touched = popcount(lanes | (1 << s))
+    suits -= tables[t0 + SUIT_KEPT + lane]
+    while cards:
+        r = lowest_bit(cards)
+        cards &= cards - 1
+        w = lane & ~(1 << r)
+        additive = base + work[12 + 8 * s + r]
+        v = additive + _score_with_lane(PACK[w], top, longest, first, second, emptied, rest,
+                                        suits + tables[t0 + SUIT_KEPT + w], touched, tables, t0)
+        if v > best_value:
+            return r, v, additive
+    return -1, 0, 0
+
+
+@njit(cache=True, inline="always")
 def _climb(hand, lo, hi, best, best_value, work, tables, t0):
     """First-improvement moves from ``best`` while the score rises (at most MAX_MOVES): for each
     thrown card a swap with each kept card, then throwing it no more; then throwing one more. The
     additive part of the score changes by the cards moved and the size's bias only; the kept part is
-    worked out from the kept hand's packs, one suit's lane at a time (``_others``, then
-    ``_score_with_lane`` for each card of the suit)."""
+    worked out from the kept hand's packs, one suit's lane at a time (``_first_better``)."""
     base_value = best_value - kept_score(hand & ~best, best, tables, t0)
     sk = t0 + SUIT_KEPT
     for _ in range(MAX_MOVES):
@@ -381,25 +400,13 @@ def _climb(hand, lo, hi, best, best_value, work, tables, t0):
             lanes = _lane_mask(best ^ (1 << i))
             for sj in range(4):
                 lane = back if sj == si else (kept0 >> (8 * sj)) & 0xFF
-                if lane == 0:
-                    continue
-                top, longest, first, second, emptied, rest = _others(pa, pb, pc, pd, sj)
-                touched = popcount(lanes | (1 << sj))
-                suits_j = suits - tables[sk + lane]
-                y = (kept0 >> (8 * sj)) & 0xFF  # the cards of the suit that may be thrown
-                while y:
-                    rj = lowest_bit(y)
-                    y &= y - 1
-                    w = lane & ~(1 << rj)
-                    a = ai + work[12 + 8 * sj + rj]
-                    v = a + _score_with_lane(PACK[w], top, longest, first, second, emptied, rest,
-                                             suits_j + tables[sk + w], touched, tables, t0)
-                    if v > best_value:
+                if lane:
+                    rj, v, a = _first_better(lane, (kept0 >> (8 * sj)) & 0xFF, sj, pa, pb, pc, pd, ai, suits, lanes,
+                                             best_value, work, tables, t0)
+                    if rj >= 0:
                         moved = True
                         d = best ^ (1 << i) ^ (1 << (8 * sj + rj))
                         break
-                if moved:
-                    break
             if moved:
                 break
             if k > lo:
@@ -414,25 +421,12 @@ def _climb(hand, lo, hi, best, best_value, work, tables, t0):
             a0 = base_value - work[44 + k - lo] + work[45 + k - lo]
             for sj in range(4):
                 lane = (kept0 >> (8 * sj)) & 0xFF
-                if lane == 0:
-                    continue
-                top, longest, first, second, emptied, rest = _others(qa, qb, qc, qd, sj)
-                touched = popcount(lanes | (1 << sj))
-                suits_j = suits0 - tables[sk + lane]
-                y = lane
-                while y:
-                    rj = lowest_bit(y)
-                    y &= y - 1
-                    w = lane & ~(1 << rj)
-                    a = a0 + work[12 + 8 * sj + rj]
-                    v = a + _score_with_lane(PACK[w], top, longest, first, second, emptied, rest,
-                                             suits_j + tables[sk + w], touched, tables, t0)
-                    if v > best_value:
+                if lane:
+                    rj, v, a = _first_better(lane, lane, sj, qa, qb, qc, qd, a0, suits0, lanes, best_value, work, tables, t0)
+                    if rj >= 0:
                         moved = True
                         d = best | (1 << (8 * sj + rj))
                         break
-                if moved:
-                    break
         if not moved:
             break
         best, best_value, base_value = d, v, a
