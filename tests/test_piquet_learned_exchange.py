@@ -128,6 +128,22 @@ def test_the_sorting_network_sorts_every_zero_one_input_in_descending_order():
         assert keys == sorted(keys, reverse=True), f"input {x:012b}"
 
 
+def test_hands_shorter_than_twelve_cards_are_ordered_as_the_reference_orders_them():
+    """The network sorts 12 keys; a hand of fewer cards is padded with keys below any card's, and the
+    choices on 8- to 11-card hands are the reference's."""
+    rng = np.random.default_rng(8)
+    work = np.zeros(64, np.int32)
+    for t in range(40):
+        w = rng.integers(-4000, 4000, size=len(MODELS) * MODEL_SIZE)
+        hand = int(sum(1 << int(c) for c in rng.choice(32, 8 + t % 4, replace=False)))
+        wm = w[:MODEL_SIZE]
+        for lo, hi in ((1, 5), (0, 3)):
+            got = ordering_discard(hand, lo, hi, w, learned_tables(w), 0, work)
+            assert [c for c in range(32) if got >> c & 1] == ref.learned_ordering_discard(hand, lo, hi, wm.tolist())
+            got = learned_discard(hand, lo, hi, w, learned_tables(w), 0, work)
+            assert [c for c in range(32) if got >> c & 1] == ref.learned_discard(hand, lo, hi, wm.tolist())
+
+
 def test_the_ordering_alone_finds_the_best_additive_score_over_every_legal_exchange():
     """learned-fast, any weights: the one-sort choice scores as high as the best of the C(12, k)
     exchanges under the ordering, and the reference's (same tie rule) is the same cards."""

@@ -234,20 +234,13 @@ def _ordered(hand, ps, tables, t0, work, scorer):
         if scorer:
             work[12 + c] = card_utility(c, hand, ps, long_point, counts, tables, t0, 1)
         n += 1
-    if n == 12:  # a dealt hand: the sorting network, branch-free
-        for e in range(len(SORT_12)):
-            a = work[SORT_12[e, 0]]
-            b = work[SORT_12[e, 1]]
-            work[SORT_12[e, 0]] = max(a, b)
-            work[SORT_12[e, 1]] = min(a, b)
-        return n
-    for i in range(1, n):  # insertion sort, descending
-        key = work[i]
-        j = i - 1
-        while j >= 0 and work[j] < key:
-            work[j + 1] = work[j]
-            j -= 1
-        work[j + 1] = key
+    for i in range(n, 12):  # fewer cards than a dealt hand: keys below any card's, sorted last
+        work[i] = -(1 << 31)
+    for e in range(len(SORT_12)):  # the sorting network, branch-free
+        a = work[SORT_12[e, 0]]
+        b = work[SORT_12[e, 1]]
+        work[SORT_12[e, 0]] = max(a, b)
+        work[SORT_12[e, 1]] = min(a, b)
     return n
 
 
