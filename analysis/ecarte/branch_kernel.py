@@ -21,7 +21,15 @@ import numpy as np
 from numba import njit, prange
 
 from analysis.bits import highest_bit, nth_bit, popcount, rank_of_mask
-from analysis.ecarte.kernel import N_OUT, deal_with_elder, play_hand, uses_choices
+from analysis.ecarte.kernel import (
+    N_OUT,
+    O_ANNOUNCED,
+    O_ELDER_TRICKS,
+    deal_with_elder,
+    play_hand,
+    uses_choices,
+    write_result,
+)
 from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE
 from analysis.ecarte.rules import KING
 from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of, item_streams, outcome_cell
@@ -97,7 +105,7 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
     choices = uses_choices(pe, pd)
     groups = min(nt, GROUPS)
     for g in prange(groups):
-        deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = branch_scratch(rules, pe, pd)
+        deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, _ = branch_scratch(rules, pe, pd)
         for t in range(g, nt, groups):
             info = tasks[t, 0]
             fixed = masks[info // N_BUCKETS]
@@ -107,17 +115,16 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
                 at = tasks[t, 3] + k
                 stc, stb, sto, elder, dealer, turnup, other[at] = branch_deal(
                     useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, fixed_is_dealer)
-                for br in range(N_BRANCHES):
-                    for i in range(32):
-                        deck2[i] = deck[i]
-                    if br == PLAYED:
-                        play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, e_play, d_accept, out,
-                                  False)
-                    elif br == ACCEPTED:
-                        play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, e_propose, d_accept,
-                                  out, False)
-                    else:
-                        play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, e_propose, d_refuse,
-                                  out, False)
-                    cells[at, br] = outcome_cell(out)
+                for i in range(32):
+                    deck2[i] = deck[i]
+                play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, e_play, d_accept, out, False)
+                cells[at, PLAYED] = outcome_cell(out)
+                # Refused, elder keeps the hand he would have played: the same kings and tricks
+                # (forced decisions draw nothing), scored under the refusal's penalty.
+                write_result(out, turnup, out[O_ELDER_TRICKS], 1, 0, out[O_ANNOUNCED], 0, 1, 0, 0, my_rules)
+                cells[at, REFUSED] = outcome_cell(out)
+                for i in range(32):
+                    deck2[i] = deck[i]
+                play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, e_propose, d_accept, out, False)
+                cells[at, ACCEPTED] = outcome_cell(out)
     return 0
