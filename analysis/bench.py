@@ -47,20 +47,23 @@ def _bench(game: str, block: Callable, args: tuple, reference: Callable, deals: 
     return results
 
 
-def bench_ecarte(deals: int = 4_000_000, reference_deals: int = 3_000, repeats: int = 5) -> dict:
-    """Full Écarté hands (heuristic policies, seed-de) per second: kernel at 1 and 2 threads, reference."""
+def bench_ecarte(deals: int = 4_000_000, reference_deals: int = 3_000, repeats: int = 5,
+                 leads: str = "heuristic") -> dict:
+    """Full Écarté hands (heuristic policies with ``leads`` heuristic or learned, seed-de) per second:
+    kernel at 1 and 2 threads, reference."""
     from analysis.ecarte import kernel as K
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.reference import play_hand
     from analysis.ecarte.rules import get_rules
 
     rules = get_rules()
-    pol = HeuristicPolicy()
+    pol = HeuristicPolicy(leads=leads)
     args = (rules.to_array(), pol.to_array(), pol.to_array())
     results = _bench("ecarte", K.hands_block, args, lambda i: play_hand(1, i, rules, pol), deals,
                      reference_deals, repeats, 1 << 14)
     return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
-            "statistic": "median", "policies": "heuristic", "rules": rules.name}
+            "statistic": "median",
+            "policies": "heuristic" + (", learned leads" if leads == "learned" else ""), "rules": rules.name}
 
 
 def bench_solver(positions: int = 20_000, repeats: int = 5) -> dict:
@@ -72,17 +75,18 @@ def bench_solver(positions: int = 20_000, repeats: int = 5) -> dict:
             "statistic": "median", "repeats": repeats}
 
 
-def bench_equilibrium(deals_per_set: int = 32, repeats: int = 3) -> dict:
-    """The Écarté equilibrium's two engines (classic, 2 threads), medians: branch-record deals per
-    second (each deal played three times) over every elder information set, and CFR+ iterations
-    per second over those records (both sides' updates, the same records serving both)."""
+def bench_equilibrium(deals_per_set: int = 32, repeats: int = 3, leads: str = "heuristic") -> dict:
+    """The Écarté equilibrium's two engines (classic, 2 threads; the players' leads ``leads``),
+    medians: branch-record deals per second (three branches: two hands played, the refusal
+    re-scored) over every elder information set, and CFR+ iterations per second over those
+    records (both sides' updates, the same records serving both)."""
     from analysis.ecarte import equilibrium as E
     from analysis.ecarte import equilibrium_solver as S
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
 
     rules = get_rules("classic")
-    pol = HeuristicPolicy()
+    pol = HeuristicPolicy(leads=leads)
     sets = E.info_sets()
     counts = np.where(sets.valid, deals_per_set, 0)
     first = np.zeros_like(counts)
@@ -97,7 +101,7 @@ def bench_equilibrium(deals_per_set: int = 32, repeats: int = 3) -> dict:
         t0 = time.perf_counter()
         S.solve(rec, rec, 20)
         cfr.append(20 / (time.perf_counter() - t0))
-    return {"deals_per_set": deals_per_set, "records": int(counts.sum()), "threads": 2,
+    return {"deals_per_set": deals_per_set, "records": int(counts.sum()), "threads": 2, "leads": leads,
             "branch_deals_per_s": statistics.median(rates), "cfr_iterations_per_s": statistics.median(cfr),
             "statistic": "median", "repeats": repeats}
 
@@ -273,11 +277,18 @@ def bench_text(res: dict) -> str:
     if "solver" in res:
         text += (f"\necarte double-dummy solver: {res['solver']['solves_per_s']:,.0f} solves/s (random 5-card "
                  "positions, 1 thread)")
-    if "equilibrium" in res:
-        q = res["equilibrium"]
-        text += (f"\necarte equilibrium: {q['branch_deals_per_s']:,.0f} branch-record deals/s on {q['threads']} threads "
-                 f"(each deal played 3 times); CFR+ {q['cfr_iterations_per_s']:,.1f} iterations/s over "
-                 f"{q['records']:,} records per side")
+    if "learned_leads" in res:
+        ratios = [f"{lr['deals_per_s'] / r['deals_per_s']:.2f} at {r['threads']} thread(s)"
+                  for r, lr in zip(res["results"], res["learned_leads"]["results"], strict=True)]
+        text += "".join(f"\necarte learned leads: {r['threads']} thread(s) {r['deals_per_s']:,.0f} deals/s · reference "
+                        f"{r['reference_deals_per_s']:,.0f} deals/s" for r in res["learned_leads"]["results"])
+        text += "\necarte learned leads / heuristic leads, same run: " + ", ".join(ratios)
+    for key, what in (("equilibrium", ""), ("equilibrium_learned", " with the learned leads")):
+        if key in res:
+            q = res[key]
+            text += (f"\necarte equilibrium{what}: {q['branch_deals_per_s']:,.0f} branch-record deals/s on "
+                     f"{q['threads']} threads (two hands played, the refusal re-scored); CFR+ "
+                     f"{q['cfr_iterations_per_s']:,.1f} iterations/s over {q['records']:,} records per side")
     if "endgame" in res:
         e = res["endgame"]
         text += (f"\nbezique exact end game: {e['solves_per_s']:,.0f} 8-card solves/s, 1 thread "

@@ -8,8 +8,10 @@ already in --out are copied without computing. With --reading-check the search c
 on the tables in --out with searchers who read the other's first proposal or answer (by the
 solution's chances) and his discards, paired with the plain check on the same sets and deals, and
 written into the summary as ``search_check_reading`` before shipping.
+With --leads learned the players inside lead by the learned leads (learned_lead.py); use another
+--out than the heuristic tables'.
 Usage: .venv/bin/python scripts/make_equilibrium_tables.py [--rules classic seed-de] [--out DIR] [--ship-only]
-       [--reading-check]
+       [--reading-check] [--leads learned]
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ def reading_check(out: str, name: str, sets: int) -> dict:
     for side, column, strategy in (("elder", "propose_probability", eq.x), ("dealer", "refuse_probability", eq.y)):
         t = pd.read_parquet(os.path.join(out, f"ecarte_equilibrium_{name}_{side}.parquet"))
         strategy[t["info_set"].to_numpy()] = t[column].to_numpy()
-    play = HeuristicPolicy(**{k: v for k, v in summary["policy"].items() if k != "kind"})
+    play = HeuristicPolicy(**{k: v for k, v in summary["policy"].items() if k not in ("kind", "lead_weights_sha256")})
     args = (sets, SEARCH_DEALS, SEARCH_SAMPLES, summary["seed"], get_rules(name), play)
     plain, reading = check(eq, *args, read=False), check(eq, *args, read=True)
     reading_against_plain(plain, reading)
@@ -66,6 +68,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ship-only", action="store_true")
     ap.add_argument("--search-sets", type=int, default=200, help="information sets per side for the search check")
+    ap.add_argument("--leads", choices=("heuristic", "learned"), default="heuristic",
+                    help="the players' leads inside the tables (shipped as equilibrium_<rules>_learned.*)")
     ap.add_argument("--reading-check", action="store_true",
                     help="the search check again with reading searchers, into the summary in --out, then ship")
     a = ap.parse_args()
@@ -73,7 +77,7 @@ def main() -> None:
         if a.reading_check:
             print(reading_check(a.out, name, a.search_sets), flush=True)
         elif not a.ship_only:
-            _, text = equilibrium_study("standard", a.seed, get_rules(name), HeuristicPolicy(), a.out, None, False,
+            _, text = equilibrium_study("standard", a.seed, get_rules(name), HeuristicPolicy(leads=a.leads), a.out, None, False,
                                         a.search_sets)
             print(text, flush=True)
         print("shipped", equilibrium_tables.ship(a.out, name), flush=True)

@@ -171,6 +171,14 @@ def _ecarte_cases() -> list[Case]:
         v, sw = variants[name]
         for p in ("random", "heuristic"):
             out.append(Case("ecarte", f"games/{name}", "games", v, sw, p, p, 5, 2000))
+    # Learned leads (each player's knowledge tracked through the tricks), against every other player.
+    for name, (a, b) in {"classic": ("learned", "heuristic"), "seed-de": ("learned", "heuristic"),
+                         "classic-switches": ("learned-tuned", "random")}.items():
+        v, sw = variants[name]
+        out += [Case("ecarte", f"learned/{name}", "deals", v, sw, a, b, 31, 4000),
+                Case("ecarte", f"learned/{name}", "deals", v, sw, b, a, 32, 4000),
+                Case("ecarte", f"learned/{name}", "deals", v, sw, a, a, 33, 4000)]
+    out.append(Case("ecarte", "learned-games/seed-de", "games", "seed-de", (), "learned", "heuristic", 34, 1000))
     return out
 
 
@@ -230,7 +238,11 @@ def policy(game: str, name: str):
                                              keep_plain_min_rank=5, announce_king=False, lead_trumps=False),
             "table-elder": lambda: ChosenDiscards(HeuristicPolicy(elder_play_threshold=12), _random_discard_table(1)),
             "table-dealer": lambda: ChosenDiscards(HeuristicPolicy(dealer_refuse_threshold=14),
-                                                   _random_discard_table(2))}[name]()
+                                                   _random_discard_table(2)),
+            "learned": lambda: HeuristicPolicy(leads="learned"),
+            "learned-tuned": lambda: HeuristicPolicy(elder_play_threshold=7, dealer_refuse_threshold=12,
+                                                     keep_plain_min_rank=5, announce_king=False, lead_trumps=False,
+                                                     leads="learned")}[name]()
 
 
 @cache

@@ -16,7 +16,7 @@ import reference_pool as RP
 
 # >= 100,000 hands per variant (with both policies): split over the policy x variant grid.
 POLICIES = {"random": RP.policy("ecarte", "random"), "heuristic": RP.policy("ecarte", "heuristic"),
-            "heuristic-tuned": RP.policy("ecarte", "tuned")}
+            "heuristic-tuned": RP.policy("ecarte", "tuned"), "learned": RP.policy("ecarte", "learned")}
 VARIANTS = {
     "seed-de": get_rules("seed-de"),
     "classic": get_rules("classic"),
@@ -64,6 +64,18 @@ def test_games_match(variant, request):
     _check(f"games/{variant}", request)
 
 
+@pytest.mark.parametrize("variant", ["classic", "seed-de", "classic-switches"])
+def test_learned_leads_match(variant, request):
+    """Learned leads (learned_lead.py against reference_lead.py) for elder, the dealer and both,
+    against the heuristic and the random player."""
+    rows = _check(f"learned/{variant}", request)
+    assert sum(len(r) for r in rows) == 12000
+
+
+def test_learned_leads_games_match(request):
+    _check("learned-games/seed-de", request)
+
+
 def test_live_reference_sample():
     """A few blocks, chosen per run, replayed through the live reference: their digests must be the
     recorded ones (a stale vector is caught) and the kernel must agree with them."""
@@ -83,10 +95,11 @@ def test_outcome_vectors_are_not_trivial():
     assert set(np.unique(got[:, K.O_ENDING])) == {0, 1}
 
 
-@pytest.mark.parametrize("policy", ["heuristic", "random", "heuristic-tuned"])
+@pytest.mark.parametrize("policy", ["heuristic", "random", "heuristic-tuned", "learned"])
 def test_tally_kernel_agrees_with_the_per_hand_outcomes(policy):
-    """hands_block (paired, interleaved trick play for heuristic players) tallies exactly what the
-    per-hand outcomes of play_hand add up to, including odd chunk lengths."""
+    """hands_block (paired, interleaved trick play for heuristic players; one by one with learned
+    leads) tallies exactly what the per-hand outcomes of play_hand add up to, including odd chunk
+    lengths."""
     pol = POLICIES[policy]
     rules = VARIANTS["classic-switches"] if policy == "heuristic-tuned" else VARIANTS["seed-de"]
     args = (rules.to_array(), pol.to_array(), pol.to_array())

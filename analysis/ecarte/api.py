@@ -63,12 +63,15 @@ def invariants(n: int, seed: int, rules, policy) -> list[str]:
 
 
 def bench(deals, reference_deals, repeats) -> dict:
-    """``salon bench ecarte``: the hand kernel and the double-dummy solver."""
+    """``salon bench ecarte``: the hand kernel (heuristic and learned leads), the double-dummy solver
+    and the equilibrium's engines."""
     from analysis.bench import bench_ecarte, bench_equilibrium, bench_solver
 
     res = bench_ecarte(deals or 4_000_000, reference_deals or 3_000, repeats)
+    res["learned_leads"] = bench_ecarte((deals or 4_000_000) // 4, reference_deals or 3_000, repeats, leads="learned")
     res["solver"] = bench_solver(repeats=repeats)
     res["equilibrium"] = bench_equilibrium(repeats=min(repeats, 3))
+    res["equilibrium_learned"] = bench_equilibrium(repeats=min(repeats, 3), leads="learned")
     return res
 
 

@@ -98,16 +98,18 @@ def play_words(policy: HeuristicPolicy) -> str:
     """Who plays inside the records after the first proposal and answer."""
     from analysis.ecarte.discard_rule import rank_words
 
+    tricks = "trick play with the learned leads" if policy.leads == "learned" else "trick play"
     if policy.keep_plain_min_rank == HeuristicPolicy().keep_plain_min_rank:
-        return "heuristic (discards, later proposals and trick play)"
-    return (f"heuristic (later proposals and trick play); discards by the fitted rule: keep trumps and "
+        return f"heuristic (discards, later proposals and {tricks})"
+    return (f"heuristic (later proposals and {tricks}); discards by the fitted rule: keep trumps and "
             f"{rank_words(policy.keep_plain_min_rank)}")
 
 
 # ------------------------------------------------------------------------------ records
-ENGINE_SOURCES = ("ecarte/*kernel*.py", "ecarte/policies.py", "ecarte/rules.py", "ecarte/layout.py", "rng.py",
-                  "bits.py")
-"""The sources the records depend on (the hand engine and the branch kernel): the cache's key
+ENGINE_SOURCES = ("ecarte/*kernel*.py", "ecarte/learned_lead.py", "ecarte/policies.py", "ecarte/rules.py",
+                  "ecarte/layout.py", "rng.py", "bits.py")
+"""The sources the records depend on (the hand engine and the branch kernel; the learned leads'
+weights are in the policy's description): the cache's key
 hashes them rather than the whole package, so that work on the solver, the measures or the
 outputs reuses the simulated records."""
 

@@ -3,6 +3,7 @@ study's tables (``ship``, by scripts/make_equilibrium_tables.py), read back (``s
 used to answer one hand (``answer``: ``salon ecarte propose``)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 
@@ -22,12 +23,20 @@ SHIPPED_COLUMNS = {"elder": ("info_set", "propose_probability", "propose_minus_p
                               "p_proposal")}
 
 
+def shipped_name(rules_name: str, leads: str) -> str:
+    """The shipped tables' file stem: ``equilibrium_<rules>``, with ``_learned`` when played with
+    the learned leads (policies.HeuristicPolicy.leads)."""
+    return f"equilibrium_{rules_name}" + ("_learned" if leads == "learned" else "")
+
+
 def ship(out_dir: str, rules_name: str, data_dir: str = DATA_DIR) -> list[str]:
     """The package's copy of a study's tables (written by ``write_tables`` and the summary JSON in
     ``out_dir``): the columns a one-hand answer needs, as float32, and the summary."""
     import pandas as pd
 
     stem = table_stem(out_dir, rules_name)
+    with open(f"{stem}_summary.json") as f:
+        summary_ = json.load(f)
     os.makedirs(data_dir, exist_ok=True)
     frames = []
     for side in SIDES:
@@ -44,7 +53,7 @@ def ship(out_dir: str, rules_name: str, data_dir: str = DATA_DIR) -> list[str]:
         df[c] = np.round(df[c].fillna(0) * PROBABILITY_UNIT).astype(np.uint16)
     df["info_set"] = df["info_set"].astype(np.int32)
     df["fit_deals"] = df["fit_deals"].astype(np.int32)
-    target = os.path.join(data_dir, f"equilibrium_{rules_name}")
+    target = os.path.join(data_dir, shipped_name(rules_name, summary_["policy"].get("leads", "heuristic")))
     df.to_parquet(target + ".parquet", index=False, compression="zstd")
     if os.path.exists(f"{stem}_score_changes.parquet"):
         ch = pd.read_parquet(f"{stem}_score_changes.parquet",
@@ -54,8 +63,6 @@ def ship(out_dir: str, rules_name: str, data_dir: str = DATA_DIR) -> list[str]:
         ch["info_set"] = ch["info_set"].astype(np.int32)
         ch["probability"] = np.round(ch["probability"] * PROBABILITY_UNIT).astype(np.uint16)
         ch.to_parquet(target + "_score.parquet", index=False, compression="zstd")
-    with open(f"{stem}_summary.json") as f:
-        summary_ = json.load(f)
     summary_.pop("files", None)
     summary_.setdefault("switches", get_rules(rules_name).switches())
     with open(target + ".json", "w") as f:
@@ -65,26 +72,34 @@ def ship(out_dir: str, rules_name: str, data_dir: str = DATA_DIR) -> list[str]:
 
 
 def shipped(rules: EcarteRules, policy) -> tuple | None:
-    """(tables, summary) shipped for these rules (switches included) and policy, or None."""
+    """(tables, summary) shipped for these rules (switches included) and policy, or None. The
+    strongest play shipped answers: for a heuristic policy leading tricks by its own rule, the
+    tables played with the same policy and the learned leads when they are shipped (the summary's
+    ``play_policy`` names which)."""
     import pandas as pd
 
-    target = os.path.join(DATA_DIR, f"equilibrium_{rules.name}")
-    if not os.path.exists(target + ".json"):
-        return None
-    with open(target + ".json") as f:
-        summary_ = json.load(f)
-    spec_switches = summary_.get("switches")
-    # Tables answer for the policy they were played with, and for the policy whose discards were
-    # replaced by the fitted rule inside them (``base_policy``).
-    played_by = (summary_.get("policy"), summary_.get("base_policy"))
-    if spec_switches != json.loads(json.dumps(rules.switches())) or policy.describe() not in played_by:
-        return None
-    df = pd.read_parquet(target + ".parquet")
-    for c in ("value", "half_width", "held_out", "held_out_half_width"):
-        df[c] = df[c] * POINT_UNIT
-    for c in ("probability", "p_proposal"):
-        df[c] = df[c] / PROBABILITY_UNIT
-    return df, summary_
+    tried = [policy]
+    if getattr(policy, "leads", None) == "heuristic":
+        tried.insert(0, dataclasses.replace(policy, leads="learned"))
+    for pol in tried:
+        target = os.path.join(DATA_DIR, shipped_name(rules.name, pol.leads))
+        if not os.path.exists(target + ".json"):
+            continue
+        with open(target + ".json") as f:
+            summary_ = json.load(f)
+        # Tables answer for the policy they were played with, and for the policy whose discards were
+        # replaced by the fitted rule inside them (``base_policy``).
+        played_by = (summary_.get("policy"), summary_.get("base_policy"))
+        if summary_.get("switches") != json.loads(json.dumps(rules.switches())) or pol.describe() not in played_by:
+            continue
+        df = pd.read_parquet(target + ".parquet")
+        for c in ("value", "half_width", "held_out", "held_out_half_width"):
+            df[c] = df[c] * POINT_UNIT
+        for c in ("probability", "p_proposal"):
+            df[c] = df[c] / PROBABILITY_UNIT
+        summary_["tables"] = f"analysis/ecarte/data/{os.path.basename(target)}.parquet"
+        return df, summary_
+    return None
 
 
 def answer(codes, turnup: int, rules: EcarteRules, policy, score: tuple[int, int] | None = None) -> dict | None:
@@ -103,7 +118,7 @@ def answer(codes, turnup: int, rules: EcarteRules, policy, score: tuple[int, int
     row = df[(df["side"] == "elder") & (df["info_set"] == info)].iloc[0]
     p = float(row["probability"])
     decision = str(decision_words(np.array([p]), "propose", "play")[0])
-    out = {"source": "tables", "tables": f"analysis/ecarte/data/equilibrium_{rules.name}.parquet",
+    out = {"source": "tables", "tables": summary_["tables"],
             "method": summary_["method"], "rules": rules.name, "budget": summary_["budget"],
             "opponent": "the dealer's equilibrium answers (refusing by the solved table)",
             "play_policy": summary_["play_policy"], "class": hand_label(mask), "bucket": BK.BUCKET_NAMES[bucket],
@@ -115,7 +130,7 @@ def answer(codes, turnup: int, rules: EcarteRules, policy, score: tuple[int, int
                          "clear": bool(row["clear"])},
             "exploitability": summary_["exploitability"]}
     if score is not None:
-        path = os.path.join(DATA_DIR, f"equilibrium_{rules.name}_score.parquet")
+        path = os.path.join(DATA_DIR, os.path.basename(summary_["tables"]).replace(".parquet", "_score.parquet"))
         if not os.path.exists(path):
             return None
         import pandas as pd

@@ -9,7 +9,11 @@ import numpy as np
 from analysis.stats import Estimate
 from analysis.verdicts import Verdict
 
-PLAYERS_WORDS = "the equilibrium tables (CFR+, shipped), heuristic play after the first decisions"
+
+def players_words(summary: dict) -> str:
+    """Who played the shipped tables, in words: the solver and the play after the first decisions."""
+    return (f"the shipped equilibrium tables ({summary['method'].split()[0]}); play after the first decisions: "
+            f"{summary['play_policy']}")
 
 
 def _players(summary: dict, policy) -> dict:
@@ -65,7 +69,7 @@ def ec_t2(rules, policy) -> Verdict | None:
     return Verdict("EC-T2", rules.name, verdict, est, "points per hand the tip loses to the equilibrium", reading,
                    int(summary["deals"]["held_out"]), int(summary["seed"]), _players(summary, policy),
                    {"agreement": agreement, "solution_proposes_share": float((w * p).sum()),
-                    "tip_proposes_share": float((w * tip).sum()), "tables": PLAYERS_WORDS})
+                    "tip_proposes_share": float((w * tip).sum()), "tables": players_words(summary)})
 
 
 def ec_t5(rules, policy) -> Verdict | None:
@@ -98,7 +102,7 @@ def ec_t5(rules, policy) -> Verdict | None:
     return Verdict("EC-T5", rules.name, verdict, est, "smallest gain in P(win game) from announcing, by score",
                    reading, int(summary["deals"]["held_out"]), int(summary["seed"]), _players(summary, policy),
                    {"gain_by_score": details, "worst_score": worst["at"], "worst_side": side,
-                    "tables": PLAYERS_WORDS})
+                    "tables": players_words(summary)})
 
 
 def ec_t6(rules, policy) -> Verdict | None:
@@ -140,7 +144,7 @@ def ec_t6(rules, policy) -> Verdict | None:
                "partly otherwise.")
     return Verdict("EC-T6", rules.name, verdict, est, "share of proposals the dealer should refuse", reading,
                    int(summary["deals"]["held_out"]), int(summary["seed"]), _players(summary, policy),
-                   {"refuse_share_by_dealer_trumps": by_trumps, "tables": PLAYERS_WORDS})
+                   {"refuse_share_by_dealer_trumps": by_trumps, "tables": players_words(summary)})
 
 
 def proposal_losses(rules, policy) -> dict | None:

@@ -29,7 +29,8 @@ from analysis.ecarte.layout import (
     O_TURNUP,
     O_TURNUP_KING,
 )
-from analysis.ecarte.policies import KIND_RANDOM, P_KIND
+from analysis.ecarte.learned_lead import play_tricks_learned
+from analysis.ecarte.policies import KIND_RANDOM, P_KIND, P_LEADS
 from analysis.ecarte.rules import (
     R_PENALTY_POINT,
     R_PENALTY_VOLE,
@@ -97,6 +98,16 @@ def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_f
     out[O_TURNUP_KING] = tk
 
 
+@njit(cache=True, inline="always")
+def policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, sto, rules, pe, pd, out, record):
+    """The five tricks as the policies play them: trick_kernel.play_tricks, or, when a player
+    leads by the learned score, learned_lead.play_tricks_learned; returns (sto, elder's tricks)."""
+    if pe[P_LEADS] or pd[P_LEADS]:
+        return play_tricks_learned(elder, dealer, turnup, e_disc, d_disc, announced, sto, rules, pe, pd, out,
+                                   record)
+    return play_tricks(elder, dealer, turnup >> 3, sto, rules, pe, pd, out, record)
+
+
 @njit(cache=True, _nrt=False)
 def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, record=True):
     """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
@@ -111,13 +122,13 @@ def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out,
     out[O_ELDER_DEALT] = elder
     out[O_DEALER_DEALT] = dealer
     p0 = p
-    p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first, _, _ = exchanges(
+    p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused_round, proposed_first, e_disc, d_disc = exchanges(
         deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd)
     if record:
         out[O_ELDER_FINAL] = elder
         out[O_DEALER_FINAL] = dealer
     sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
-    sto, etricks = play_tricks(elder, dealer, t, sto, rules, pe, pd, out, record)
+    sto, etricks = policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, sto, rules, pe, pd, out, record)
     write_result(out, turnup, etricks, ending, rnd, announced, p - p0, proposed_first, pwp, refused_round, rules)
 
 

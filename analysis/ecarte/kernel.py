@@ -14,7 +14,8 @@ modules that hold the code, so ``from analysis.ecarte import kernel as K`` reach
 - ``deal_kernel``: the deal, the weakest card, the heuristic's hand strength;
 - ``exchange_kernel``: discards, the proposal rounds and exchanges, the kings;
 - ``trick_kernel``: legal follows, the trick's winner, the heuristic's lead and follow, five tricks;
-- ``hand_kernel``: scoring, ``play_hand`` and ``hand_outcomes``;
+- ``learned_lead``: the learned leads and the five tricks when a player leads by them;
+- ``hand_kernel``: scoring, ``policy_tricks``, ``play_hand`` and ``hand_outcomes``;
 - ``tallies``: the histogram of hands, ``hands_chunk`` / ``hands_block``, ``hand_tallies``;
 - ``game_kernel``: games to the target; ``paired_kernel``: two configurations on the same deals.
 """
@@ -55,6 +56,7 @@ from analysis.ecarte.hand_kernel import (  # noqa: F401  (re-exported)
     penalties,
     play_hand,
     play_hand_inline,
+    policy_tricks,
     trick_points,
     uses_choices,
     write_result,

@@ -31,13 +31,17 @@ P_FORCE_DISCARD = 8
 # Elder's forced second proposal decision (after a first exchange), used by the equilibrium's
 # measure of the second round: -1 the policy decides, 0 he plays, 1 he proposes again.
 P_FORCE_SECOND = 9
-N_POLICY_SLOTS = 10
+# Leads: 0 the heuristic's, 1 learned (learned_lead.py), whose integer weights follow.
+P_LEADS = 10
+P_LEAD_WEIGHTS = 11
+N_POLICY_SLOTS = P_LEAD_WEIGHTS + 500  # learned_lead.LEAD_WEIGHTS_SIZE
 # A policy array longer than N_POLICY_SLOTS carries a discard table after the slots: for every
 # five-card hand taken relative to trumps (trumps as suit 0; index bits.rank_of_mask), the
 # discard (a mask of the same relative cards), or -1 where the heuristic decides.
 
 KIND_HEURISTIC = 0
 KIND_RANDOM = 1
+LEADS = ("heuristic", "learned")
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,8 @@ class HeuristicPolicy:
     Elder plays without proposing when his hand strength reaches ``elder_play_threshold``; the
     dealer refuses when his reaches ``dealer_refuse_threshold``; discards keep trumps and the
     non-trumps of rank index ``keep_plain_min_rank`` and above (7 = kings); ``announce_king``
-    announces the trump king; ``lead_trumps`` leads the highest trump when holding two or more.
+    announces the trump king; ``lead_trumps`` leads the highest trump when holding two or more;
+    ``leads`` = ``learned`` leads tricks 1 to 4 by the learned score instead (learned_lead.py).
     """
 
     elder_play_threshold: int = 9
@@ -55,8 +60,11 @@ class HeuristicPolicy:
     keep_plain_min_rank: int = 7
     announce_king: bool = True
     lead_trumps: bool = True
+    leads: str = "heuristic"
 
     def __post_init__(self) -> None:
+        if self.leads not in LEADS:
+            raise InputError(f"leads must be one of {', '.join(LEADS)}, not {self.leads!r}")
         for key in ("elder_play_threshold", "dealer_refuse_threshold"):
             if not 0 <= getattr(self, key) <= 100:
                 raise InputError(f"{key} must be between 0 and 100")
@@ -78,11 +86,26 @@ class HeuristicPolicy:
         a[P_FORCE_RESPONSE] = force_response
         a[P_FORCE_DISCARD] = force_discard
         a[P_FORCE_SECOND] = -1
+        if self.leads == "learned":
+            from analysis.ecarte.lead_weights import load_weights
+
+            a[P_LEADS] = 1
+            a[P_LEAD_WEIGHTS:N_POLICY_SLOTS] = load_weights().ravel()
         return a
 
     def describe(self) -> dict:
-        """Name and parameters, for outputs and provenance."""
-        return {"kind": self.kind, **dataclasses.asdict(self)}
+        """Name and parameters, for outputs and provenance (``leads`` only when learned, with a hash
+        of the weights, so the heuristic's description is what it was before the option existed)."""
+        d = {"kind": self.kind, **dataclasses.asdict(self)}
+        if self.leads == "heuristic":
+            del d["leads"]
+        else:
+            import hashlib
+
+            from analysis.ecarte.lead_weights import load_weights
+
+            d["lead_weights_sha256"] = hashlib.sha256(load_weights().tobytes()).hexdigest()[:16]
+        return d
 
 
 @dataclass(frozen=True)

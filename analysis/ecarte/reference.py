@@ -8,7 +8,8 @@ them together in the order of the engine document, :func:`play_game` plays a gam
 
 The rules live in sibling modules split by job, and every name of theirs is importable from here:
 ``reference_cards`` (cards and hands, the lazy deal, the rules one function each) and
-``reference_policies`` (the policies' decisions). This module plays hands and games and narrates
+``reference_policies`` (the policies' decisions); ``reference_lead`` holds the learned leads
+(what the leader knows, the features and the score). This module plays hands and games and narrates
 them.
 
 Cards are Écarté codes ``8 * suit + rank`` (rank 0..7 = 7 8 9 10 A J Q K, EC-DECK); a hand is an
@@ -52,6 +53,7 @@ from analysis.ecarte.reference_cards import (  # noqa: F401
     weakest_first,
     weakest_first_key,
 )
+from analysis.ecarte.reference_lead import LEARNED_TRICKS, learned_lead_in_play, uses_learned_leads
 from analysis.ecarte.reference_policies import Decisions
 from analysis.ecarte.rules import KING, VARIANTS, EcarteRules, codes_of_mask, name_of  # noqa: F401
 from analysis.rng import Stream
@@ -254,9 +256,13 @@ def play_hand(seed: int, index: int, rules: EcarteRules, elder_policy, dealer_po
     tricks: list[Trick] = []
     follow_options: list[int] = []
     leader = ELDER
-    for _ in range(N_TRICKS):
+    for k in range(N_TRICKS):
         follower = DEALER if leader == ELDER else ELDER
-        led = players[leader].lead(hands[leader])
+        if k < LEARNED_TRICKS and uses_learned_leads(players[leader].policy):  # "Learned leads"
+            led = learned_lead_in_play(leader, play_hands[leader], turnup, exchanges, announced,
+                                       tricks, rules)
+        else:
+            led = players[leader].lead(hands[leader])
         legal = legal_follows(hands[follower], led, trump, rules)
         followed = players[follower].follow(legal, led)
         hands[leader] &= ~(1 << led)

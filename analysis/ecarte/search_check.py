@@ -20,7 +20,7 @@ from analysis.ecarte.kernel import (
     deal_with_elder,
     exchanges,
     penalties,
-    play_tricks,
+    policy_tricks,
     uses_choices,
     write_result,
 )
@@ -56,7 +56,7 @@ N_DECISION_TALLY = 14
 def play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, samples, st_e, st_d, out, sums,
                   vals, rec, hist, cond, pe_probs, pd_probs, class_of_rank):
     """A dealt hand (``deck[11:]`` the stock) exchanged and its kings announced by the kernel (the
-    steps of ``kernel.play_hand``), then its tricks played by the heuristic (``kernel.play_tricks``)
+    steps of ``kernel.play_hand``), then its tricks played by the policies (``kernel.policy_tricks``)
     and by both players searching with ``samples`` draws, each reading ``cond`` of the other's
     exchanges (search_inference; the first decisions' chances ``pe_probs``/``pd_probs`` under
     COND_TABLE); returns (elder's net with heuristic play, with search play, the searchers'
@@ -65,7 +65,7 @@ def play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, sam
     (p, stc, stb, sto, e, d, rnd, ending, pwp, refused, proposed,
      e_disc, d_disc) = exchanges(deck, 11, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist)
     sto, announced = announce_kings(e, d, t, sto, pe, pd)
-    sto, tricks = play_tricks(e, d, t, sto, rules, pe, pd, out, False)
+    sto, tricks = policy_tricks(e, d, turnup, e_disc, d_disc, announced, sto, rules, pe, pd, out, False)
     write_result(out, turnup, tricks, ending, rnd, announced, p - 11, proposed, pwp, refused, rules)
     net_h = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     pen_e, pen_d = penalties(ending, pwp, refused, rules)

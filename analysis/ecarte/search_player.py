@@ -39,10 +39,12 @@ from numba import njit
 from analysis.bits import lowest_bit, popcount
 from analysis.ecarte.exchange_kernel import N_HIST
 from analysis.ecarte.kernel import beats, heuristic_follow, heuristic_lead, legal_follows, weakest
+from analysis.ecarte.learned_lead import learned_lead
+from analysis.ecarte.policies import P_LEAD_WEIGHTS, P_LEADS
 from analysis.ecarte.search_inference import sample_hidden, sample_opponent  # noqa: F401  (re-exported)
 from analysis.ecarte.solver import INF, lead_value, run_top, run_tops, value_after
+from analysis.ecarte.trick_kernel import ALL_CARDS, follow_inference, hidden_constraints  # noqa: F401  (re-exported)
 
-ALL_CARDS = (1 << 32) - 1
 LANE_ELDER_SEARCH = 2
 LANE_DEALER_SEARCH = 3
 N_RECORD = 13
@@ -60,30 +62,6 @@ def search_scratch():
     read the equilibrium (search_inference.COND_TABLE)."""
     return (np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), np.zeros(N_RECORD, dtype=np.int64),
             np.zeros(N_HIST, dtype=np.int64), np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64))
-
-
-@njit(cache=True, inline="always")
-def hidden_constraints(own, known, played, excluded, required):
-    """(allowed, required) for the opponent's hand as the mover sees it: his own hand, the cards he
-    knows out of play (turn-up, own discards), the cards played, the cards shown not held, and the
-    announced king (required until played)."""
-    req = required & ~played
-    allowed = ALL_CARDS & ~own & ~known & ~played & ~excluded & ~req
-    return allowed, req
-
-
-@njit(cache=True, inline="always")
-def follow_inference(excluded, led, fol, t, must):
-    """Cards the follower shows he does not hold by playing ``fol`` to ``led`` (EC-FOLLOW)."""
-    ls = led >> 3
-    if (fol >> 3) != ls:
-        excluded |= 0xFF << (8 * ls)  # void in the suit led
-        if must and (fol >> 3) != t:
-            excluded |= 0xFF << (8 * t)  # ... and, having to trump, no trumps
-    elif (fol & 7) < (led & 7):
-        # Followed without heading the trick: no higher card of the suit led.
-        excluded |= ((0xFF << ((led & 7) + 1)) & 0xFF) << (8 * ls)
-    return excluded
 
 
 @njit(cache=True)
@@ -152,7 +130,7 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
                        e_lead_trumps, d_lead_trumps, st_e, st_d, sums, vals, rec, pe, pd, hist, e_cond, d_cond,
                        pe_probs, pd_probs, class_of_rank):
     """The five tricks of a post-exchange position, each player searching (samples > 0) or playing
-    the kernel's heuristic (samples 0); returns (elder's stream state, the dealer's, elder's tricks).
+    by his policy (samples 0: the heuristic, with the learned leads if his policy has them); returns (elder's stream state, the dealer's, elder's tricks).
 
     ``st_e``/``st_d``: the streams elder's and the dealer's searches draw from (each player his own,
     so that one player's draws do not depend on how many the other made).
@@ -193,11 +171,17 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
             fol = lowest_bit(hand_f)
         else:
             led = heuristic_lead(hand_l, t, e_lead_trumps if elder_leads else d_lead_trumps)
-            if l_samples > 0:
+            p_l = pe if elder_leads else pd
+            allowed, req = 0, 0
+            if l_samples > 0 or p_l[P_LEADS]:
                 if elder_leads:
                     allowed, req = hidden_constraints(hand_l, known_e, played, ex_d, req_d)
                 else:
                     allowed, req = hidden_constraints(hand_l, known_d, played, ex_e, req_e)
+            if l_samples == 0 and p_l[P_LEADS]:
+                led = learned_lead(hand_l, allowed, req, popcount(hand_f), t, k, etricks if elder_leads else k - etricks,
+                                   elder_leads, heuristic_lead(hand_l, t, True), p_l, P_LEAD_WEIGHTS)
+            elif l_samples > 0:
                 violations += 0 if ((hand_f & ~(allowed | req)) == 0 and (hand_f & req) == req) else 1
                 if elder_leads:
                     know = (e_cond, ALL_CARDS & ~hand_l & ~known_e & ~played, played_d, hist, False,

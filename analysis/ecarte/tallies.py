@@ -60,7 +60,7 @@ from analysis.ecarte.layout import (
     T_TURNUP_KING,
     T_VOLE,
 )
-from analysis.ecarte.policies import P_LEAD_TRUMPS
+from analysis.ecarte.policies import P_LEAD_TRUMPS, P_LEADS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.trick_kernel import heuristic_tricks_pair
 from analysis.rng import EMPTY_HALF, stream_start
@@ -164,14 +164,14 @@ def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, row):
     """Add the hands start..start+count-1 to the histogram row ``row`` (the body of hands_block's
     loop; ``deck``, ``deck_b`` and ``out`` are scratch arrays).
 
-    With heuristic players, hands go in pairs whose tricks are interleaved (the same results as
+    With heuristic players (heuristic leads), hands go in pairs whose tricks are interleaved (the same results as
     ``play_hand``, faster: one hand's trick play is a chain of dependent steps). Compiled without
     numba's reference counting: the inlined helpers take arrays, and the atomic increments and
     decrements on them were about a fifth of its time."""
     choices = uses_choices(pe, pd)
     i = start
     end = start + count
-    if not choices:
+    if not (choices or pe[P_LEADS] or pd[P_LEADS]):
         must = rules[R_MUST_TRUMP_WHEN_VOID]
         e_lead = pe[P_LEAD_TRUMPS]
         d_lead = pd[P_LEAD_TRUMPS]

@@ -158,7 +158,7 @@ def ec_t1(rules: EcarteRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
     points = {}
     solved = equilibrium_tips.proposal_losses(rules, policy)
     if solved is not None:  # the shipped equilibrium tables: held-out values, each side against the other's solution
-        tables_words = equilibrium_tips.PLAYERS_WORDS
+        tables_words = equilibrium_tips.players_words(solved["summary"])
         deals = {"held_out": int(solved["summary"]["deals"]["held_out"])}
         for point, side in (("propose", "elder"), ("accept", "dealer")):
             loss, top = _worst_against_best(solved[side])

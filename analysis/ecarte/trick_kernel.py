@@ -1,5 +1,7 @@
 """Trick play in the Écarté kernel (EC-FOLLOW): legal follows, who wins a trick, the heuristic's
-lead and follow, five tricks; and two heuristic hands' tricks interleaved (``hands_chunk``).
+lead and follow, what a player knows of the opponent's hand (``hidden_constraints``,
+``follow_inference``: the search player's and the learned leads' reading), five tricks; and two
+heuristic hands' tricks interleaved (``hands_chunk``).
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from analysis.ecarte.layout import O_TRICKS
 from analysis.ecarte.policies import KIND_RANDOM, P_KIND, P_LEAD_TRUMPS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.rng import below
+
+ALL_CARDS = (1 << 32) - 1
 
 
 @njit(cache=True, inline="always")
@@ -68,6 +72,30 @@ def heuristic_follow(legal, led, t):
     win = higher_in_suit | ((0xFF << (8 * t)) & -np.int64(ls != t))
     winners = legal & win
     return weakest(winners if winners else legal, t)
+
+
+@njit(cache=True, inline="always")
+def hidden_constraints(own, known, played, excluded, required):
+    """(allowed, required) for the opponent's hand as the mover sees it: his own hand, the cards he
+    knows out of play (turn-up, own discards), the cards played, the cards shown not held, and the
+    announced king (required until played)."""
+    req = required & ~played
+    allowed = ALL_CARDS & ~own & ~known & ~played & ~excluded & ~req
+    return allowed, req
+
+
+@njit(cache=True, inline="always")
+def follow_inference(excluded, led, fol, t, must):
+    """Cards the follower shows he does not hold by playing ``fol`` to ``led`` (EC-FOLLOW)."""
+    ls = led >> 3
+    if (fol >> 3) != ls:
+        excluded |= 0xFF << (8 * ls)  # void in the suit led
+        if must and (fol >> 3) != t:
+            excluded |= 0xFF << (8 * t)  # ... and, having to trump, no trumps
+    elif (fol & 7) < (led & 7):
+        # Followed without heading the trick: no higher card of the suit led.
+        excluded |= ((0xFF << ((led & 7) + 1)) & 0xFF) << (8 * ls)
+    return excluded
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,244 @@
+"""Fitting the learned leads (learned_lead.py) to the search player's values, and their regret.
+
+Deals are played with every lead chosen by the search player (``search_player.choose_card``:
+``samples`` hidden hands drawn from what the leader knows, each solved double-dummy) and the
+follows by the heuristic; at each lead with a choice the position (what the leader knows) and the
+search's value of every card (elder's net trick points, from the leader's side, averaged over the
+samples) are recorded. The weights of each model (trick, leader's tricks, seat) are the ridge
+least-squares fit of the values by the features, both centred within each decision (only the
+differences between a decision's cards matter). They are rounded to integers (``SCALE``) so that
+the kernel and the reference score alike.
+
+``regret`` measures a choice rule on *other* deals than those fitted (``scripts/fit_lead.py``
+uses distinct seeds): the search value of the best card minus that of the card chosen, summed
+per deal. The search values there are noisy but unbiased for each card, and neither the
+heuristic's nor the learned choice depends on them. (The search's own choice is not measured this
+way: on the values that chose it, its regret is zero by construction.)
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from analysis.bits import lowest_bit, popcount
+from analysis.ecarte.kernel import (
+    announce_kings,
+    beats,
+    deal,
+    exchanges,
+    heuristic_follow,
+    heuristic_lead,
+    legal_follows,
+    penalties,
+)
+from analysis.ecarte.learned_lead import (
+    N_LEAD_FEATURES,
+    N_LEAD_MODELS,
+    lead_features,
+    lead_model,
+    lead_odds,
+    learned_lead,
+)
+from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
+from analysis.ecarte.search_player import ALL_CARDS, choose_card, search_scratch
+from analysis.ecarte.solver import value_table
+from analysis.ecarte.trick_kernel import follow_inference, hidden_constraints
+from analysis.rng import EMPTY_HALF, stream_start
+
+SCALE = 1 << 20
+"""Integer weights are the fitted ones times SCALE, rounded."""
+LANE_FIT_SEARCH = 2
+"""The stream lane of the deal the collecting search draws from."""
+CHUNK = 500
+"""Deals per chunk of the collection (fixed: the records do not depend on the threads)."""
+# A record: the position of one lead with a choice.
+F_DEAL, F_HAND, F_ALLOWED, F_REQUIRED, F_M, F_TRUMP, F_TRICK, F_LT, F_ELDER, F_HEUR, F_SEARCH = range(11)
+N_FIELDS = 11
+MAX_LEADS = 4
+"""Leads with a choice per deal: tricks 1 to 4."""
+
+
+@njit(cache=True)
+def _collect_deal(i, elder, dealer, turnup, e_out, d_out, announced, must, table, samples, st, scratch, rec_out,
+                  val_out, pos):
+    """Play one post-exchange position with search leads and heuristic follows, recording each lead
+    with a choice at rec_out[pos], val_out[pos] (NaN for cards not held); returns (st, pos)."""
+    sums, vals, rec, hist, no_probs, no_classes = scratch
+    t = turnup >> 3
+    king = np.int64(1) << (8 * t + 7)
+    known_e = e_out | (np.int64(1) << turnup)
+    known_d = d_out | (np.int64(1) << turnup)
+    req_e = king if announced & 1 else 0
+    req_d = king if announced & 2 else 0
+    ex_e = 0
+    ex_d = 0
+    played = 0
+    hand_l = elder
+    hand_f = dealer
+    elder_leads = True
+    etricks = 0
+    know = (0, ALL_CARDS, 0, hist, False, False, no_classes, no_probs, no_classes, 0)
+    for k in range(4):
+        if elder_leads:
+            allowed, req = hidden_constraints(hand_l, known_e, played, ex_d, req_d)
+        else:
+            allowed, req = hidden_constraints(hand_l, known_d, played, ex_e, req_e)
+        heur = heuristic_lead(hand_l, t, True)
+        m = popcount(hand_f)
+        st, led = choose_card(st, hand_l, -1, m, allowed, req, elder_leads, etricks, t, must, table, samples, heur,
+                              sums, vals, know, rec)
+        n = samples if popcount(allowed) > m - popcount(req) else 1
+        lt = etricks if elder_leads else k - etricks
+        rec_out[pos, F_DEAL] = i
+        rec_out[pos, F_HAND] = hand_l
+        rec_out[pos, F_ALLOWED] = allowed
+        rec_out[pos, F_REQUIRED] = req
+        rec_out[pos, F_M] = m
+        rec_out[pos, F_TRUMP] = t
+        rec_out[pos, F_TRICK] = k
+        rec_out[pos, F_LT] = lt
+        rec_out[pos, F_ELDER] = 1 if elder_leads else 0
+        rec_out[pos, F_HEUR] = heur
+        rec_out[pos, F_SEARCH] = led
+        x = hand_l
+        while x:
+            c = lowest_bit(x)
+            x &= x - 1
+            v = sums[c] / n
+            val_out[pos, c] = v if elder_leads else -v
+        pos += 1
+        fol = heuristic_follow(legal_follows(hand_f, led, t, must), led, t)
+        if elder_leads:
+            ex_d = follow_inference(ex_d, led, fol, t, must)
+        else:
+            ex_e = follow_inference(ex_e, led, fol, t, must)
+        played |= (np.int64(1) << led) | (np.int64(1) << fol)
+        hand_l &= ~(np.int64(1) << led)
+        hand_f &= ~(np.int64(1) << fol)
+        if beats(fol, led, t):
+            hand_l, hand_f = hand_f, hand_l
+            elder_leads = not elder_leads
+        etricks += 1 if elder_leads else 0
+    return st, pos
+
+
+@njit(cache=True)
+def _collect_chunk(useed, start, count, rules, pe, pd, samples, rec_out, val_out):
+    """Records of deals start..start+count-1 (exchanges and kings by the policies, which must not
+    draw from the choices stream); returns how many were written."""
+    deck = np.empty(32, dtype=np.int8)
+    scratch = search_scratch()
+    hist = scratch[3]
+    must = rules[R_MUST_TRUMP_WHEN_VOID]
+    pos = 0
+    for i in range(start, start + count):
+        ui = np.uint64(i)
+        stc = stream_start(useed, ui, np.uint64(0))
+        stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+        t = turnup >> 3
+        (p, stc, stb, sto, elder, dealer, rnd, ending, pwp, refused, proposed,
+         e_disc, d_disc) = exchanges(deck, 11, stc, stb, np.uint64(0), elder, dealer, t, rules, pe, pd, hist)
+        sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
+        pen_e, pen_d = penalties(ending, pwp, refused, rules)
+        table = value_table(pen_e, pen_d, rules)
+        st = stream_start(useed, ui, np.uint64(LANE_FIT_SEARCH))
+        st, pos = _collect_deal(i, elder, dealer, turnup, e_disc, d_disc, announced, must, table, samples, st,
+                                scratch, rec_out, val_out, pos)
+    return pos
+
+
+@njit(cache=True, parallel=True)
+def _collect_block(seed, start, n_chunks, rules, pe, pd, samples, rec_out, val_out, counts):
+    useed = np.uint64(seed)
+    cap = MAX_LEADS * CHUNK
+    for ci in prange(n_chunks):
+        counts[ci] = _collect_chunk(useed, start + ci * CHUNK, CHUNK, rules.copy(), pe.copy(), pd.copy(), samples,
+                                    rec_out[ci * cap:(ci + 1) * cap], val_out[ci * cap:(ci + 1) * cap])
+
+
+def collect(rules, policy, deals: int, seed: int, samples: int = 30, start: int = 0):
+    """(records, values) of the leads with a choice in deals start..start+deals-1 (a multiple of
+    CHUNK): records (n, N_FIELDS) int64, values (n, 32) float64 (NaN for cards not held)."""
+    if deals % CHUNK:
+        raise ValueError(f"deals must be a multiple of {CHUNK}")
+    n_chunks = deals // CHUNK
+    cap = MAX_LEADS * CHUNK
+    rec = np.zeros((n_chunks * cap, N_FIELDS), dtype=np.int64)
+    val = np.full((n_chunks * cap, 32), np.nan)
+    counts = np.zeros(n_chunks, dtype=np.int64)
+    pa = policy.to_array()
+    _collect_block(seed, start, n_chunks, rules.to_array(), pa, pa.copy(), samples, rec, val, counts)
+    keep = np.concatenate([np.arange(ci * cap, ci * cap + counts[ci]) for ci in range(n_chunks)])
+    return rec[keep], val[keep]
+
+
+@njit(cache=True)
+def features(rec):
+    """(decision index, card, model, the 25 features) of every card of every record."""
+    n = 0
+    for r in range(rec.shape[0]):
+        n += popcount(rec[r, F_HAND])
+    idx = np.empty(n, dtype=np.int64)
+    card = np.empty(n, dtype=np.int64)
+    model = np.empty(n, dtype=np.int64)
+    f = np.empty((n, N_LEAD_FEATURES))
+    j = 0
+    for r in range(rec.shape[0]):
+        hand = rec[r, F_HAND]
+        lt = rec[r, F_LT]
+        p, pw = lead_odds(rec[r, F_ALLOWED], rec[r, F_REQUIRED], rec[r, F_M])
+        x = hand
+        while x:
+            c = lowest_bit(x)
+            x &= x - 1
+            row = lead_features(c, hand, rec[r, F_ALLOWED], rec[r, F_REQUIRED], p, pw, rec[r, F_TRUMP], lt,
+                                rec[r, F_TRICK] - lt, rec[r, F_HEUR])
+            for q in range(N_LEAD_FEATURES):
+                f[j, q] = row[q]
+            idx[j] = r
+            card[j] = c
+            model[j] = lead_model(rec[r, F_TRICK], lt, rec[r, F_ELDER] == 1)
+            j += 1
+    return idx, card, model, f
+
+
+def fit(rec: np.ndarray, val: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
+    """Integer weights (N_LEAD_MODELS, N_LEAD_FEATURES): per model, the ridge least-squares fit of
+    the decision-centred values by the decision-centred features (penalty ``ridge`` times the
+    number of rows), times SCALE, rounded."""
+    idx, card, model, f = features(rec)
+    y = val[idx, card]
+    w = np.zeros((N_LEAD_MODELS, N_LEAD_FEATURES))
+    for k in range(N_LEAD_MODELS):
+        s = model == k
+        if not s.any():
+            continue
+        _, inv = np.unique(idx[s], return_inverse=True)
+        cnt = np.bincount(inv)
+        fs = f[s]
+        x = fs - (np.stack([np.bincount(inv, fs[:, q]) for q in range(N_LEAD_FEATURES)], 1) / cnt[:, None])[inv]
+        yc = y[s] - (np.bincount(inv, y[s]) / cnt)[inv]
+        if ridge > 0:
+            w[k] = np.linalg.solve(x.T @ x + ridge * len(x) * np.eye(N_LEAD_FEATURES), x.T @ yc)
+        else:  # the least-norm solution (features constant within a model's decisions get 0)
+            w[k] = np.linalg.lstsq(x, yc, rcond=None)[0]
+    return np.round(w * SCALE).astype(np.int64)
+
+
+@njit(cache=True)
+def learned_choices(rec, weights):
+    """The learned lead of every record under ``weights`` (flat, model-major), by the kernel's rule."""
+    out = np.empty(rec.shape[0], dtype=np.int64)
+    for r in range(rec.shape[0]):
+        out[r] = learned_lead(rec[r, F_HAND], rec[r, F_ALLOWED], rec[r, F_REQUIRED], rec[r, F_M], rec[r, F_TRUMP],
+                              rec[r, F_TRICK], rec[r, F_LT], rec[r, F_ELDER] == 1, rec[r, F_HEUR], weights, 0)
+    return out
+
+
+def regret(rec: np.ndarray, val: np.ndarray, choice: np.ndarray, start: int, deals: int) -> tuple[float, float]:
+    """(mean, half-width of its 95% interval) of the per-deal regret of ``choice`` in deals
+    start..start+deals-1: the search value of each decision's best card minus that of the card
+    chosen, summed over a deal's leads (deals without a choice count 0)."""
+    r = np.nanmax(val, 1) - val[np.arange(len(val)), choice]
+    per_deal = np.bincount(rec[:, F_DEAL] - start, r, minlength=deals)
+    return float(per_deal.mean()), float(1.96 * per_deal.std(ddof=1) / np.sqrt(deals))

@@ -1,0 +1,40 @@
+"""The learned leads' features and shipped weights (``data/learned_lead.json``), in plain Python:
+read by the policy (``policies.HeuristicPolicy``, which puts them in its array) without the kernel,
+so that the reference's sources (tests/reference_pool.py) hold no kernel module."""
+from __future__ import annotations
+
+import json
+import pathlib
+from functools import lru_cache
+
+import numpy as np
+
+WEIGHTS_FILE = pathlib.Path(__file__).with_name("data") / "learned_lead.json"
+LEAD_FEATURES = (
+    "is_trump", "rank", "p_no_higher", "e_higher", "p_void_plain", "e_suit_plain", "trump_x_own_trumps",
+    "trump_x_e_trumps", "plain_x_p_no_trump", "plain_x_own_suit", "plain_x_own_higher", "p_win",
+    "p_win_x_needs_one", "p_win_x_opponent_needs_one", "trump_x_two_trumps", "plain_x_no_trumps",
+    "plain_x_own_trumps", "plain_x_p_void_x_own_trumps", "plain_x_own_lower", "trump_x_own_lower",
+    "p_win_x_trump", "plain_singleton", "plain_singleton_x_own_trumps", "plain_singleton_x_p_no_higher",
+    "heuristic_card",
+)
+N_LEAD_FEATURES = len(LEAD_FEATURES)
+N_LEAD_MODELS = 20
+"""One model per trick 0..3, tricks won so far by the leader and seat: ``lead_model``."""
+LEAD_WEIGHTS_SIZE = N_LEAD_MODELS * N_LEAD_FEATURES
+
+
+def load_weights(path: pathlib.Path = WEIGHTS_FILE) -> np.ndarray:
+    """The shipped integer weights, (N_LEAD_MODELS, N_LEAD_FEATURES) int64 (a copy)."""
+    return _weights(str(path), path.stat().st_mtime_ns).copy()
+
+
+@lru_cache(maxsize=4)
+def _weights(path: str, mtime: int) -> np.ndarray:
+    data = json.loads(pathlib.Path(path).read_text())
+    if data["features"] != list(LEAD_FEATURES):
+        raise ValueError(f"{path}: its features are not this version's")
+    w = np.array(data["weights"], dtype=np.int64)
+    if w.shape != (N_LEAD_MODELS, N_LEAD_FEATURES):
+        raise ValueError(f"{path}: weights of shape {w.shape}, not {(N_LEAD_MODELS, N_LEAD_FEATURES)}")
+    return w
