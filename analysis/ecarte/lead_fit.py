@@ -23,7 +23,6 @@ from numba import njit, prange
 from analysis.bits import lowest_bit, popcount
 from analysis.ecarte.kernel import (
     announce_kings,
-    beats,
     deal,
     exchanges,
     heuristic_follow,
@@ -42,7 +41,7 @@ from analysis.ecarte.learned_lead import (
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.search_player import ALL_CARDS, choose_card, search_scratch
 from analysis.ecarte.solver import value_table
-from analysis.ecarte.trick_kernel import follow_inference, hidden_constraints
+from analysis.ecarte.trick_kernel import after_trick, hidden_constraints, knowledge_start
 from analysis.rng import EMPTY_HALF, stream_start
 
 SCALE = 1 << 20
@@ -65,11 +64,7 @@ def _collect_deal(i, elder, dealer, turnup, e_out, d_out, announced, must, table
     with a choice at rec_out[pos], val_out[pos] (NaN for cards not held); returns (st, pos)."""
     sums, vals, rec, hist, no_probs, no_classes = scratch
     t = turnup >> 3
-    king = np.int64(1) << (8 * t + 7)
-    known_e = e_out | (np.int64(1) << turnup)
-    known_d = d_out | (np.int64(1) << turnup)
-    req_e = king if announced & 1 else 0
-    req_d = king if announced & 2 else 0
+    known_e, known_d, req_e, req_d = knowledge_start(turnup, e_out, d_out, announced)
     ex_e = 0
     ex_d = 0
     played = 0
@@ -108,17 +103,8 @@ def _collect_deal(i, elder, dealer, turnup, e_out, d_out, announced, must, table
             val_out[pos, c] = v if elder_leads else -v
         pos += 1
         fol = heuristic_follow(legal_follows(hand_f, led, t, must), led, t)
-        if elder_leads:
-            ex_d = follow_inference(ex_d, led, fol, t, must)
-        else:
-            ex_e = follow_inference(ex_e, led, fol, t, must)
-        played |= (np.int64(1) << led) | (np.int64(1) << fol)
-        hand_l &= ~(np.int64(1) << led)
-        hand_f &= ~(np.int64(1) << fol)
-        if beats(fol, led, t):
-            hand_l, hand_f = hand_f, hand_l
-            elder_leads = not elder_leads
-        etricks += 1 if elder_leads else 0
+        elder_leads, ex_e, ex_d, played, hand_l, hand_f, etricks = after_trick(
+            led, fol, t, must, elder_leads, ex_e, ex_d, played, hand_l, hand_f, etricks)
     return st, pos
 
 

@@ -29,11 +29,11 @@ from analysis.ecarte.lead_weights import (  # noqa: F401  (re-exported)
 from analysis.ecarte.policies import KIND_RANDOM, P_KIND, P_LEAD_TRUMPS, P_LEAD_WEIGHTS, P_LEADS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.trick_kernel import (
-    beats,
-    follow_inference,
+    after_trick,
     heuristic_follow,
     heuristic_lead,
     hidden_constraints,
+    knowledge_start,
     legal_follows,
 )
 from analysis.rng import below
@@ -157,11 +157,7 @@ def play_tricks_learned(elder, dealer, turnup, e_out, d_out, announced, sto, rul
     2 the dealer announced the trump king. Returns (sto, elder's tricks)."""
     t = turnup >> 3
     must = rules[R_MUST_TRUMP_WHEN_VOID]
-    king = np.int64(1) << (8 * t + 7)
-    known_e = e_out | (np.int64(1) << turnup)
-    known_d = d_out | (np.int64(1) << turnup)
-    req_e = king if announced & 1 else 0  # what the dealer knows elder holds
-    req_d = king if announced & 2 else 0
+    known_e, known_d, req_e, req_d = knowledge_start(turnup, e_out, d_out, announced)
     ex_e = 0  # the cards the dealer knows elder does not hold
     ex_d = 0
     played = 0
@@ -195,18 +191,9 @@ def play_tricks_learned(elder, dealer, turnup, e_out, d_out, announced, sto, rul
                 fol = nth_bit(legal, i)
             else:
                 fol = heuristic_follow(legal, led, t)
-            if elder_leads:
-                ex_d = follow_inference(ex_d, led, fol, t, must)
-            else:
-                ex_e = follow_inference(ex_e, led, fol, t, must)
         if record:
             out[O_TRICKS + 2 * k] = led
             out[O_TRICKS + 2 * k + 1] = fol
-        played |= (np.int64(1) << led) | (np.int64(1) << fol)
-        hand_l &= ~(np.int64(1) << led)
-        hand_f &= ~(np.int64(1) << fol)
-        if beats(fol, led, t):
-            hand_l, hand_f = hand_f, hand_l
-            elder_leads = not elder_leads
-        etricks += 1 if elder_leads else 0
+        elder_leads, ex_e, ex_d, played, hand_l, hand_f, etricks = after_trick(
+            led, fol, t, must, elder_leads, ex_e, ex_d, played, hand_l, hand_f, etricks)
     return sto, etricks

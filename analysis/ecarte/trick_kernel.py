@@ -99,6 +99,37 @@ def follow_inference(excluded, led, fol, t, must):
 
 
 @njit(cache=True, inline="always")
+def knowledge_start(turnup, e_out, d_out, announced):
+    """What each player knows of the other's hand before the first trick: the cards he knows are
+    not in it (the turn-up and his own discards, ``e_out``/``d_out``) and the trump king it holds
+    when announced (``announced``: 1 elder, 2 the dealer). (known_e, known_d, req_e, req_d): known
+    out of play to elder / the dealer, the king elder / the dealer is known to hold."""
+    king = np.int64(1) << (8 * (turnup >> 3) + 7)
+    return (e_out | (np.int64(1) << turnup), d_out | (np.int64(1) << turnup), king if announced & 1 else 0,
+            king if announced & 2 else 0)
+
+
+@njit(cache=True, inline="always")
+def after_trick(led, fol, t, must, elder_leads, ex_e, ex_d, played, hand_l, hand_f, etricks):
+    """The state after a trick with tracked knowledge: the leader learns what the follow shows the
+    follower does not hold (``ex_e``/``ex_d``: cards shown not in elder's / the dealer's hand), the
+    cards leave the hands, the winner leads next. (elder_leads, ex_e, ex_d, played, hand_l, hand_f,
+    etricks)."""
+    if elder_leads:
+        ex_d = follow_inference(ex_d, led, fol, t, must)
+    else:
+        ex_e = follow_inference(ex_e, led, fol, t, must)
+    played |= (np.int64(1) << led) | (np.int64(1) << fol)
+    hand_l &= ~(np.int64(1) << led)
+    hand_f &= ~(np.int64(1) << fol)
+    if beats(fol, led, t):
+        hand_l, hand_f = hand_f, hand_l
+        elder_leads = not elder_leads
+    etricks += 1 if elder_leads else 0
+    return elder_leads, ex_e, ex_d, played, hand_l, hand_f, etricks
+
+
+@njit(cache=True, inline="always")
 def play_tricks(elder, dealer, t, sto, rules, pe, pd, out, record):
     """EC-FOLLOW: five tricks, elder leads the first, the winner the next; returns (sto, elder's
     tricks). The leader's and the follower's hands swap when the follower wins."""
