@@ -52,6 +52,8 @@ class Verdict:
             k = p.get("kind", "?") if isinstance(p, dict) else str(p)
             if isinstance(p, dict) and p.get("exchange") in ("learned", "learned-fast"):
                 k += f" with the {p['exchange']} exchange"
+            if isinstance(p, dict) and p.get("leads") == "learned":
+                k += " with the learned leads"
             if k not in kinds:
                 kinds.append(k)
         return ", ".join(kinds)

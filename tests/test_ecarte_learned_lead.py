@@ -154,3 +154,15 @@ def test_tables_answer_with_the_learned_leads_where_shipped(tmp_path, monkeypatc
     for pol in (HeuristicPolicy(), LEARNED):
         assert T.shipped(rules, pol)[1]["tables"].endswith("equilibrium_classic_learned.parquet")
     assert T.shipped(rules, HeuristicPolicy(elder_play_threshold=7)) is None
+
+
+def test_verdicts_name_the_learned_leads_among_their_players():
+    from analysis.stats import Estimate
+    from analysis.verdicts import Verdict
+
+    def players(*pols):
+        return Verdict("EC-T2", "classic", "supported", Estimate(0.1, 0.0, 0.2, 10), "effect", "reading", 10, 0,
+                       {f"p{i}": p.describe() for i, p in enumerate(pols)}).players
+
+    assert players(LEARNED) == "heuristic with the learned leads"
+    assert players(HeuristicPolicy(), LEARNED) == "heuristic, heuristic with the learned leads"

@@ -106,7 +106,7 @@ def words(summary: dict) -> dict:
             f"[{r['value_reading_minus_plain']['ci95'][0]:+.4f}, {r['value_reading_minus_plain']['ci95'][1]:+.4f}] "
             f"against searchers who do not read, decisions' sign agrees with theirs on "
             f"{100 * r['decision_sign_agreement_with_plain']:.1f}% of sets, the solution's extra loss under reading "
-            f"search against heuristic play {r['loss_search_minus_heuristic_plugin']['value']:+.4f} "
+            f"search against the tables' own play {r['loss_search_minus_heuristic_plugin']['value']:+.4f} "
             f"[{r['loss_search_minus_heuristic_plugin']['ci95'][0]:+.4f}, "
             f"{r['loss_search_minus_heuristic_plugin']['ci95'][1]:+.4f}]"
             for side, r in ((s, reading[s]) for s in ("elder", "dealer")))

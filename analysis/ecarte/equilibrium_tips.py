@@ -93,7 +93,7 @@ def ec_t5(rules, policy) -> Verdict | None:
     reading = ("At every score of the game to the target, under that score's equilibrium of the first proposal "
                "(CFR+ on the chance of winning the game) and on its held-out deals: the announcing side's chance "
                "of winning with the king point scored against withheld, per hand where it announces. The players "
-               "inside the records do not read an announcement (heuristic trick play), so withholding can only "
+               f"inside the records do not read an announcement ({summary['play_policy']}), so withholding can only "
                "lose the point. The effect is the smallest over the scores and both sides. Supported if every "
                "side's smallest lies above zero (95%), refuted if one lies below, inconclusive otherwise.")
     details = {f"{r['elder_score']}-{r['dealer_score']}": {
