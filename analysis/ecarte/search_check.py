@@ -59,7 +59,7 @@ def play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, sam
     steps of ``kernel.play_hand``), then its tricks played by the policies (``kernel.policy_tricks``)
     and by both players searching with ``samples`` draws, each reading ``cond`` of the other's
     exchanges (search_inference; the first decisions' chances ``pe_probs``/``pd_probs`` under
-    COND_TABLE); returns (elder's net with heuristic play, with search play, the searchers'
+    COND_TABLE); returns (elder's net with the policies' play, with search play, the searchers'
     violations, the dealer refused)."""
     t = turnup >> 3
     (p, stc, stb, sto, e, d, rnd, ending, pwp, refused, proposed,
