@@ -70,9 +70,12 @@ def _collect_deal(i, elder, dealer, turnup, e_out, d_out, announced, must, table
     played = 0
     hand_l = elder
     hand_f = dealer
-    elder_leads = True
-    etricks = 0
-    know = (0, ALL_CARDS, 0, hist, False, False, no_classes, no_probs, no_classes, 0)
+    elder_leads = np.bool_(True)
+    etricks = np.int64(0)
+    # Typed values, not literals (search_player.play_tricks_search says why); cond 0 reads nothing,
+    # so the policy slot (an int64 array, hist) is never read.
+    zero = np.int64(0)
+    know = (zero, np.int64(ALL_CARDS), zero, hist, np.bool_(False), np.bool_(False), hist, no_probs, no_classes, zero)
     for k in range(4):
         if elder_leads:
             allowed, req = hidden_constraints(hand_l, known_e, played, ex_d, req_d)
@@ -80,7 +83,7 @@ def _collect_deal(i, elder, dealer, turnup, e_out, d_out, announced, must, table
             allowed, req = hidden_constraints(hand_l, known_d, played, ex_e, req_e)
         heur = heuristic_lead(hand_l, t, True)
         m = popcount(hand_f)
-        st, led = choose_card(st, hand_l, -1, m, allowed, req, elder_leads, etricks, t, must, table, samples, heur,
+        st, led = choose_card(st, hand_l, np.int64(-1), m, allowed, req, elder_leads, etricks, t, must, table, samples, heur,
                               sums, vals, know, rec)
         n = samples if popcount(allowed) > m - popcount(req) else 1
         lt = etricks if elder_leads else k - etricks
@@ -116,7 +119,7 @@ def _collect_chunk(useed, start, count, rules, pe, pd, samples, rec_out, val_out
     scratch = search_scratch()
     hist = scratch[3]
     must = rules[R_MUST_TRUMP_WHEN_VOID]
-    pos = 0
+    pos = np.int64(0)
     for i in range(start, start + count):
         ui = np.uint64(i)
         stc = stream_start(useed, ui, np.uint64(0))

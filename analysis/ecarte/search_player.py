@@ -61,7 +61,7 @@ def search_scratch():
     history (exchange_kernel.N_HIST), and the empty chances and classes of a searcher that does not
     read the equilibrium (search_inference.COND_TABLE)."""
     return (np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), np.zeros(N_RECORD, dtype=np.int64),
-            np.zeros(N_HIST, dtype=np.int64), np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64))
+            np.zeros(N_HIST, dtype=np.int64), np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int32))
 
 
 @njit(cache=True)
@@ -145,6 +145,11 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
     ``pd``/``pe`` as his model); 0 reads nothing. Under COND_TABLE the first proposal is read from
     ``pe_probs`` (elder's chance of proposing per information set) and the first answer from
     ``pd_probs`` (the dealer's chance of refusing), the sets numbered through ``class_of_rank``."""
+    # Typed values, not literals: numba compiles a callee once per literal value it is passed, so
+    # choose_card and sample_opponent would be compiled again for every caller's constants.
+    e_samples, d_samples, e_cond, d_cond = (np.int64(e_samples), np.int64(d_samples), np.int64(e_cond),
+                                            np.int64(d_cond))
+    YES, NO, LEADS = np.bool_(True), np.bool_(False), np.int64(-1)
     t = turnup >> 3
     king = 8 * t + 7
     known_e = e_out | (1 << turnup)
@@ -154,15 +159,15 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
     ex_e = 0  # cards the dealer knows elder does not hold
     ex_d = 0
     played = 0
-    played_e = 0  # the cards elder has played, and the dealer
-    played_d = 0
+    played_e = np.int64(0)  # the cards elder has played, and the dealer
+    played_d = np.int64(0)
     rec[REC_FALLBACKS] = 0
     rec[REC_DRAWS] = 0
     violations = 0
     hand_l = elder
     hand_f = dealer
     elder_leads = True
-    etricks = 0
+    etricks = np.int64(0)
     for k in range(5):
         l_samples = e_samples if elder_leads else d_samples
         f_samples = d_samples if elder_leads else e_samples
@@ -184,14 +189,14 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
             elif l_samples > 0:
                 violations += 0 if ((hand_f & ~(allowed | req)) == 0 and (hand_f & req) == req) else 1
                 if elder_leads:
-                    know = (e_cond, ALL_CARDS & ~hand_l & ~known_e & ~played, played_d, hist, False,
+                    know = (e_cond, ALL_CARDS & ~hand_l & ~known_e & ~played, played_d, hist, NO,
                             (announced & 2) != 0, pd, pd_probs, class_of_rank, turnup & 7)
-                    st_e, led = choose_card(st_e, hand_l, -1, popcount(hand_f), allowed, req, True, etricks, t,
+                    st_e, led = choose_card(st_e, hand_l, LEADS, popcount(hand_f), allowed, req, YES, etricks, t,
                                             must, table, l_samples, led, sums, vals, know, rec)
                 else:
-                    know = (d_cond, ALL_CARDS & ~hand_l & ~known_d & ~played, played_e, hist, True,
+                    know = (d_cond, ALL_CARDS & ~hand_l & ~known_d & ~played, played_e, hist, YES,
                             (announced & 1) != 0, pe, pe_probs, class_of_rank, turnup & 7)
-                    st_d, led = choose_card(st_d, hand_l, -1, popcount(hand_f), allowed, req, False, etricks, t,
+                    st_d, led = choose_card(st_d, hand_l, LEADS, popcount(hand_f), allowed, req, NO, etricks, t,
                                             must, table, l_samples, led, sums, vals, know, rec)
             played |= 1 << led
             legal = legal_follows(hand_f, led, t, must)
@@ -204,14 +209,14 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
                     allowed, req = hidden_constraints(hand_f, known_e, played, ex_d, req_d)
                 violations += 0 if ((opp & ~(allowed | req)) == 0 and (opp & req) == req) else 1
                 if elder_leads:
-                    know = (d_cond, ALL_CARDS & ~hand_f & ~known_d & ~played, played_e | (1 << led), hist, True,
+                    know = (d_cond, ALL_CARDS & ~hand_f & ~known_d & ~played, played_e | (1 << led), hist, YES,
                             (announced & 1) != 0, pe, pe_probs, class_of_rank, turnup & 7)
-                    st_d, fol = choose_card(st_d, hand_f, led, popcount(opp), allowed, req, False, etricks,
+                    st_d, fol = choose_card(st_d, hand_f, led, popcount(opp), allowed, req, NO, etricks,
                                             t, must, table, f_samples, fol, sums, vals, know, rec)
                 else:
-                    know = (e_cond, ALL_CARDS & ~hand_f & ~known_e & ~played, played_d | (1 << led), hist, False,
+                    know = (e_cond, ALL_CARDS & ~hand_f & ~known_e & ~played, played_d | (1 << led), hist, NO,
                             (announced & 2) != 0, pd, pd_probs, class_of_rank, turnup & 7)
-                    st_e, fol = choose_card(st_e, hand_f, led, popcount(opp), allowed, req, True, etricks,
+                    st_e, fol = choose_card(st_e, hand_f, led, popcount(opp), allowed, req, YES, etricks,
                                             t, must, table, f_samples, fol, sums, vals, know, rec)
             if elder_leads:
                 ex_d = follow_inference(ex_d, led, fol, t, must)

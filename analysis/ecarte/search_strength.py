@@ -61,17 +61,18 @@ def search_chunk(useed, start, count, rules, pe, pd, samples):
         table = value_table(pen_e, pen_d, rules)
         kings = (announced & 1) - (announced >> 1) - (1 if (turnup & 7) == 7 else 0)
         none = np.uint64(0)
-        _, _, ta = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, 0, 0,
-                                      e_lead, d_lead, none, none, sums, vals, rec, pe, pd, hist, 0, 0,
+        zero = np.int64(0)  # typed, not a literal: one compiled play_tricks_search for all three calls
+        _, _, ta = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, zero, zero,
+                                      e_lead, d_lead, none, none, sums, vals, rec, pe, pd, hist, zero, zero,
                                       no_probs, no_probs, no_classes)
         st = stream_start(useed, ui, np.uint64(LANE_ELDER_SEARCH))
-        _, _, tb = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, samples, 0,
-                                      e_lead, d_lead, st, none, sums, vals, rec, pe, pd, hist, 0, 0,
+        _, _, tb = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, samples, zero,
+                                      e_lead, d_lead, st, none, sums, vals, rec, pe, pd, hist, zero, zero,
                                       no_probs, no_probs, no_classes)
         row[ST_VIOLATIONS] += rec[REC_VIOLATIONS]
         st = stream_start(useed, ui, np.uint64(LANE_DEALER_SEARCH))
-        _, _, tc = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, 0, samples,
-                                      e_lead, d_lead, none, st, sums, vals, rec, pe, pd, hist, 0, 0,
+        _, _, tc = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, zero, samples,
+                                      e_lead, d_lead, none, st, sums, vals, rec, pe, pd, hist, zero, zero,
                                       no_probs, no_probs, no_classes)
         row[ST_VIOLATIONS] += rec[REC_VIOLATIONS]
         a = table_value(table, ta) + kings

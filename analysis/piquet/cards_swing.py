@@ -24,8 +24,8 @@ NO_SWING = -(1 << 30)
 def cards_swing(elder, younger, e, y, pique_open, rules, mem, vals):
     """(swing, trick) of one deal from the start of play (``e``, ``y``: the scores then), or
     (NO_SWING, -1) when no lead along the double-dummy line decides the cards."""
-    elder_leads = True
-    etr = 0
+    elder_leads = np.bool_(True)  # typed values, not literals (strong_play.complete_line says why)
+    etr = np.int64(0)
     for t in range(12):
         lh = elder if elder_leads else younger
         best_win = NO_SWING
@@ -36,7 +36,8 @@ def cards_swing(elder, younger, e, y, pique_open, rules, mem, vals):
             x &= x - 1
             eh = elder & ~(1 << c) if elder_leads else elder
             yh = younger if elder_leads else younger & ~(1 << c)
-            fe, fy, ftr = complete_line(eh, yh, elder_leads, c, -1, t, etr, e, y, pique_open, True, rules, mem, vals)
+            fe, fy, ftr = complete_line(eh, yh, elder_leads, c, np.int64(-1), t, etr, e, y, pique_open, np.bool_(True),
+                                        rules, mem, vals)
             net = fe - fy if elder_leads else fy - fe
             mine = ftr if elder_leads else 12 - ftr
             if mine >= 7 and net > best_win:
@@ -45,8 +46,9 @@ def cards_swing(elder, younger, e, y, pique_open, rules, mem, vals):
                 best_lose = net
         if best_win != NO_SWING and best_lose != NO_SWING:
             return best_win - best_lose, t
-        elder, younger, elder_leads, etr, e, y, pique_open = dd_trick(elder, younger, elder_leads, -1, -1, t, etr, e,
-                                                                      y, pique_open, True, rules, mem, vals)
+        none = np.int64(-1)
+        elder, younger, elder_leads, etr, e, y, pique_open = dd_trick(elder, younger, elder_leads, none, none, t, etr, e,
+                                                                      y, pique_open, np.bool_(True), rules, mem, vals)
     return NO_SWING, -1
 
 

@@ -220,6 +220,9 @@ def complete_line(elder, younger, elder_leads, led, fol, t, etr, e, y, pique_ope
     """The deal's final totals and elder's tricks (e, y, etr) when its play goes on from trick t
     along the double-dummy line (``dd_trick``; docs/piquet-engine.md, "Playing for the partie"),
     the cards or capot included."""
+    # Typed values, not literals: numba compiles dd_trick once per literal value it is passed.
+    elder_leads, led, fol, t, etr = np.bool_(elder_leads), np.int64(led), np.int64(fol), np.int64(t), np.int64(etr)
+    for_pique = np.bool_(for_pique)
     while t < 12:
         elder, younger, elder_leads, etr, e, y, pique_open = dd_trick(elder, younger, elder_leads, led, fol, t, etr, e,
                                                                       y, pique_open, for_pique, rules, mem, vals)
@@ -262,7 +265,8 @@ def partie_totals(p, seat_elder, elder, younger, h, el, led, etr, e, y, pique_op
         yh = y_hand if seat_elder else y_hand & ~(1 << c)
         elder_leads = el == 1
         if led < 0:
-            fe, fy, _ = complete_line(eh, yh, elder_leads, c, -1, t, etr, e, y, pique_open, for_pique, rules, mem, vals)
+            fe, fy, _ = complete_line(eh, yh, elder_leads, c, np.int64(-1), t, etr, e, y, pique_open, for_pique, rules,
+                                      mem, vals)
         else:
             fe, fy, _ = complete_line(eh, yh, elder_leads, led, c, t, etr, e, y, pique_open, for_pique, rules, mem, vals)
         e_total = scratch[S_PARTIE + 1] + fe
@@ -340,8 +344,9 @@ def strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track, sto, r
     y_strong = uses_solver(py)
     e_played = 0
     y_played = 0
-    e_tricks = 0
-    elder_leads = True
+    e_tricks = np.int64(0)  # typed values, not literals (complete_line says why)
+    elder_leads = np.bool_(True)
+    NONE = np.int64(-1)
     for t in range(12):
         if not e_track:
             e_unknown = ALL & ~elder
@@ -353,7 +358,7 @@ def strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track, sto, r
         if e_random if elder_leads else y_random:
             sto, led = random_card(lh, sto)
         elif e_strong if elder_leads else y_strong:
-            sto, led = strong_card(pe if elder_leads else py, elder_leads, elder, younger, 1 if elder_leads else 0, -1,
+            sto, led = strong_card(pe if elder_leads else py, elder_leads, elder, younger, 1 if elder_leads else 0, NONE,
                                    e_tricks, e, y, pique_open, rules, scratch, sto, (e_unknown if elder_leads else y_unknown) & ~gone,
                                    y_played if elder_leads else e_played)
         else:
