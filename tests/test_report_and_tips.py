@@ -158,18 +158,6 @@ def test_piquet_tip_verdicts_are_real(tips_store, monkeypatch):
     json.dumps(res)
 
 
-def test_bezique_tip_verdicts_are_real():
-    res = evaluate_tips("bezique", "quick", seed=0, deals=2000)
-    assert res["tips"] and all(t["status"] == "studied" and t["verdicts"] for t in res["tips"])
-    for t in res["tips"]:
-        for v in t["verdicts"]:
-            assert v["verdict"] in ("supported", "refuted", "inconclusive", "not testable")
-            lo, hi = v["effect"]["ci95"]
-            assert lo <= v["effect"]["value"] <= hi and v["seed"] == 0
-    assert [v["variant"] for t in res["tips"] if t["id"] == "BZ-T5" for v in t["verdicts"]] == ["seed-de", "classic"]
-    json.dumps(res)
-
-
 @pytest.fixture(scope="module")
 def quick_report(tmp_path_factory, tips_store):
     """A quick report at small budgets, built once for this file's report tests: (folder, paths)."""
