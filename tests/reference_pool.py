@@ -179,6 +179,12 @@ def _ecarte_cases() -> list[Case]:
                 Case("ecarte", f"learned/{name}", "deals", v, sw, b, a, 32, 4000),
                 Case("ecarte", f"learned/{name}", "deals", v, sw, a, a, 33, 4000)]
     out.append(Case("ecarte", "learned-games/seed-de", "games", "seed-de", (), "learned", "heuristic", 34, 1000))
+    # Reading leads (the first decisions read through a variant's ratios), for each side and both.
+    for name in ("classic", "seed-de"):
+        r = f"reading-{name}"
+        out += [Case("ecarte", f"reading/{name}", "deals", name, (), r, "learned", 41, 4000),
+                Case("ecarte", f"reading/{name}", "deals", name, (), "learned", r, 42, 4000),
+                Case("ecarte", f"reading/{name}", "deals", name, (), r, r, 43, 4000)]
     return out
 
 
@@ -240,6 +246,8 @@ def policy(game: str, name: str):
             "table-dealer": lambda: ChosenDiscards(HeuristicPolicy(dealer_refuse_threshold=14),
                                                    _random_discard_table(2)),
             "learned": lambda: HeuristicPolicy(leads="learned"),
+            "reading-classic": lambda: HeuristicPolicy(leads="learned", reads="classic"),
+            "reading-seed-de": lambda: HeuristicPolicy(leads="learned", reads="seed-de"),
             "learned-tuned": lambda: HeuristicPolicy(elder_play_threshold=7, dealer_refuse_threshold=12,
                                                      keep_plain_min_rank=5, announce_king=False, lead_trumps=False,
                                                      leads="learned")}[name]()

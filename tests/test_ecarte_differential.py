@@ -76,6 +76,15 @@ def test_learned_leads_games_match(request):
     _check("learned-games/seed-de", request)
 
 
+@pytest.mark.parametrize("variant", ["classic", "seed-de"])
+def test_reading_leads_match(variant, request):
+    """Reading leads (learned_lead.py's reading features against reference_reading.py) for elder,
+    the dealer and both, against the learned leads; the first decisions by the heuristic's
+    thresholds, so that hands are played, refused and accepted."""
+    rows = _check(f"reading/{variant}", request)
+    assert sum(len(r) for r in rows) == 12000
+
+
 def test_live_reference_sample():
     """A few blocks, chosen per run, replayed through the live reference: their digests must be the
     recorded ones (a stale vector is caught) and the kernel must agree with them."""

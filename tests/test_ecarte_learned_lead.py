@@ -20,7 +20,14 @@ from analysis.ecarte.learned_lead import (
     lead_model,
     load_weights,
 )
-from analysis.ecarte.policies import N_POLICY_SLOTS, P_LEAD_WEIGHTS, P_LEADS, HeuristicPolicy, get_policy
+from analysis.ecarte.policies import (
+    N_POLICY_SLOTS,
+    P_LEAD_WEIGHTS,
+    P_LEADS,
+    P_READS,
+    HeuristicPolicy,
+    get_policy,
+)
 from analysis.ecarte.rules import get_rules
 from analysis.errors import InputError
 
@@ -105,7 +112,8 @@ def test_weights_file_and_policy_array():
     w = load_weights()
     assert w.shape == (N_LEAD_MODELS, N_LEAD_FEATURES) and np.abs(w).max() > 0
     a = LEARNED.to_array()
-    assert a[P_LEADS] == 1 and np.array_equal(a[P_LEAD_WEIGHTS:N_POLICY_SLOTS], w.ravel())
+    assert a[P_LEADS] == 1 and np.array_equal(a[P_LEAD_WEIGHTS:P_READS], w.ravel())
+    assert a[P_READS] == 0 and not a[P_READS:N_POLICY_SLOTS].any()
     plain = HeuristicPolicy().to_array()
     assert plain[P_LEADS] == 0 and not plain[P_LEAD_WEIGHTS:N_POLICY_SLOTS].any()
     assert "leads" not in HeuristicPolicy().describe() and LEARNED.describe()["leads"] == "learned"

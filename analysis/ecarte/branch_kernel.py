@@ -30,7 +30,7 @@ from analysis.ecarte.kernel import (
     uses_choices,
     write_result,
 )
-from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE
+from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE, P_READS
 from analysis.ecarte.rules import KING
 from analysis.ecarte.table_kernel import GROUPS, ITEM_SHIFT, codes_of, item_streams, outcome_cell
 from analysis.rng import EMPTY_HALF, below
@@ -105,7 +105,10 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
     choices = uses_choices(pe, pd)
     groups = min(nt, GROUPS)
     for g in prange(groups):
-        deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, _ = branch_scratch(rules, pe, pd)
+        deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = branch_scratch(rules, pe, pd)
+        # A reading leader plays a refused hand differently from a played one (he reads another
+        # first decision), so the refused branch is then played; otherwise it is re-scored.
+        reading = pe[P_READS] != 0 or pd[P_READS] != 0
         for t in range(g, nt, groups):
             info = tasks[t, 0]
             fixed = masks[info // N_BUCKETS]
@@ -119,9 +122,15 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
                     deck2[i] = deck[i]
                 play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, e_play, d_accept, out, False)
                 cells[at, PLAYED] = outcome_cell(out)
-                # Refused, elder keeps the hand he would have played: the same kings and tricks
-                # (forced decisions draw nothing), scored under the refusal's penalty.
-                write_result(out, turnup, out[O_ELDER_TRICKS], 1, 0, out[O_ANNOUNCED], 0, 1, 0, 0, my_rules)
+                if reading:
+                    for i in range(32):
+                        deck2[i] = deck[i]
+                    play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, e_propose, d_refuse, out,
+                              False)
+                else:
+                    # Refused, elder keeps the hand he would have played: the same kings and tricks
+                    # (forced decisions draw nothing), scored under the refusal's penalty.
+                    write_result(out, turnup, out[O_ELDER_TRICKS], 1, 0, out[O_ANNOUNCED], 0, 1, 0, 0, my_rules)
                 cells[at, REFUSED] = outcome_cell(out)
                 for i in range(32):
                     deck2[i] = deck[i]

@@ -29,7 +29,7 @@ from analysis.ecarte.layout import (
     O_TURNUP,
     O_TURNUP_KING,
 )
-from analysis.ecarte.learned_lead import play_tricks_learned
+from analysis.ecarte.learned_lead import opening_of, play_tricks_learned
 from analysis.ecarte.policies import KIND_RANDOM, P_KIND, P_LEADS
 from analysis.ecarte.rules import (
     R_PENALTY_POINT,
@@ -99,12 +99,13 @@ def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_f
 
 
 @njit(cache=True, inline="always")
-def policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, sto, rules, pe, pd, out, record):
+def policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, opening, sto, rules, pe, pd, out, record):
     """The five tricks as the policies play them: trick_kernel.play_tricks, or, when a player
-    leads by the learned score, learned_lead.play_tricks_learned; returns (sto, elder's tricks)."""
+    leads by the learned score, learned_lead.play_tricks_learned (``opening``: the first
+    decisions, learned_lead.OPENING_*); returns (sto, elder's tricks)."""
     if pe[P_LEADS] or pd[P_LEADS]:
-        return play_tricks_learned(elder, dealer, turnup, e_disc, d_disc, announced, sto, rules, pe, pd, out,
-                                   record)
+        return play_tricks_learned(elder, dealer, turnup, e_disc, d_disc, announced, opening, sto, rules, pe, pd,
+                                   out, record)
     return play_tricks(elder, dealer, turnup >> 3, sto, rules, pe, pd, out, record)
 
 
@@ -128,7 +129,8 @@ def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out,
         out[O_ELDER_FINAL] = elder
         out[O_DEALER_FINAL] = dealer
     sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
-    sto, etricks = policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, sto, rules, pe, pd, out, record)
+    sto, etricks = policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, opening_of(pwp, refused_round),
+                                 sto, rules, pe, pd, out, record)
     write_result(out, turnup, etricks, ending, rnd, announced, p - p0, proposed_first, pwp, refused_round, rules)
 
 

@@ -220,7 +220,8 @@ def learned_choices(rec, weights):
     out = np.empty(rec.shape[0], dtype=np.int64)
     for r in range(rec.shape[0]):
         out[r] = learned_lead(rec[r, F_HAND], rec[r, F_ALLOWED], rec[r, F_REQUIRED], rec[r, F_M], rec[r, F_TRUMP],
-                              rec[r, F_TRICK], rec[r, F_LT], rec[r, F_ELDER] == 1, rec[r, F_HEUR], weights, 0)
+                              rec[r, F_TRICK], rec[r, F_LT], rec[r, F_ELDER] == 1, rec[r, F_HEUR], weights, 0,
+                              np.int64(-1))
     return out
 
 

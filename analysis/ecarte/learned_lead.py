@@ -26,7 +26,16 @@ from analysis.ecarte.lead_weights import (  # noqa: F401  (re-exported)
     WEIGHTS_FILE,
     load_weights,
 )
-from analysis.ecarte.policies import KIND_RANDOM, P_KIND, P_LEAD_TRUMPS, P_LEAD_WEIGHTS, P_LEADS
+from analysis.ecarte.policies import (
+    KIND_RANDOM,
+    N_READ_GROUPS,
+    P_KIND,
+    P_LEAD_TRUMPS,
+    P_LEAD_WEIGHTS,
+    P_LEADS,
+    P_READ_RATIOS,
+    P_READS,
+)
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.trick_kernel import (
     after_trick,
@@ -64,6 +73,29 @@ def _ind(b):
 
 
 @njit(cache=True, inline="always")
+def features_of(c, hand, t, lt, ft, heur, p_nohigher, p_void, p_notrump, e_h, e_s, e_t):
+    """The 25 features of leading card ``c`` (docs/ecarte-engine.md), as a tuple, given the six
+    that depend on the opponent's odds (``lead_features``, ``reading_features``)."""
+    s = c >> 3
+    suit = np.int64(0xFF) << (8 * s)
+    trumps = np.int64(0xFF) << (8 * t)
+    higher = suit & ~((np.int64(2) << c) - 1)
+    own_s = popcount(hand & suit)
+    own_t = popcount(hand & trumps)
+    own_higher = popcount(hand & higher)
+    lower_own = own_s - own_higher - 1
+    is_tr = _ind(s == t)
+    pl = 1.0 - is_tr
+    p_win = p_nohigher if s == t else p_nohigher * (1 - p_void * (1 - p_notrump))
+    single = _ind(own_s == 1)
+    return (is_tr, (c & 7) / 7, p_nohigher, e_h, p_void * pl, e_s * pl, is_tr * own_t, is_tr * e_t,
+            pl * p_notrump, pl * own_s, pl * _ind(own_higher > 0), p_win, p_win * _ind(3 - lt <= 1),
+            p_win * _ind(3 - ft <= 1), is_tr * _ind(own_t >= 2), pl * _ind(own_t == 0), pl * own_t,
+            pl * p_void * own_t, pl * lower_own, is_tr * lower_own, p_win * is_tr, pl * single,
+            pl * single * own_t, pl * p_nohigher * single, _ind(c == heur))
+
+
+@njit(cache=True, inline="always")
 def lead_features(c, hand, allowed, required, p, pw, t, lt, ft, heur):
     """The 25 features of leading card ``c`` (docs/ecarte-engine.md), as a tuple; ``p`` and ``pw``
     (``powers(1 - p)``) are the decision's (``lead_odds``)."""
@@ -77,25 +109,57 @@ def lead_features(c, hand, allowed, required, p, pw, t, lt, ft, heur):
     r_s = popcount(required & suit)
     a_t = popcount(allowed & trumps)
     r_t = popcount(required & trumps)
-    own_s = popcount(hand & suit)
-    own_t = popcount(hand & trumps)
-    own_higher = popcount(hand & higher)
-    lower_own = own_s - own_higher - 1
-    is_tr = _ind(s == t)
-    pl = 1.0 - is_tr
     p_nohigher = pw[h_a] if h_r == 0 else 0.0
     p_void = pw[a_s] if r_s == 0 else 0.0
     p_notrump = pw[a_t] if r_t == 0 else 0.0
-    e_h = h_a * p + h_r
-    e_s = a_s * p + r_s
-    e_t = a_t * p + r_t
-    p_win = p_nohigher if s == t else p_nohigher * (1 - p_void * (1 - p_notrump))
-    single = _ind(own_s == 1)
-    return (is_tr, (c & 7) / 7, p_nohigher, e_h, p_void * pl, e_s * pl, is_tr * own_t, is_tr * e_t,
-            pl * p_notrump, pl * own_s, pl * _ind(own_higher > 0), p_win, p_win * _ind(3 - lt <= 1),
-            p_win * _ind(3 - ft <= 1), is_tr * _ind(own_t >= 2), pl * _ind(own_t == 0), pl * own_t,
-            pl * p_void * own_t, pl * lower_own, is_tr * lower_own, p_win * is_tr, pl * single,
-            pl * single * own_t, pl * p_nohigher * single, _ind(c == heur))
+    return features_of(c, hand, t, lt, ft, heur, p_nohigher, p_void, p_notrump, h_a * p + h_r, a_s * p + r_s,
+                       a_t * p + r_t)
+
+
+@njit(cache=True, inline="always")
+def read_odds(x, t, free, ratios, r0, total):
+    """(product of 1 - pi(a), sum of pi(a)) over the cards a of ``x`` in ascending code, where
+    pi(a) = min(1, free * ratio(a) / total), ratio(a) = ratios[r0 + group of a] ("Reading leads")."""
+    prod = 1.0
+    tot = 0.0
+    while x:
+        a = lowest_bit(x)
+        x &= x - 1
+        g = (a & 7) + (0 if (a >> 3) == t else 8)
+        pi = min(1.0, (free * ratios[r0 + g]) / total)
+        prod = prod * (1.0 - pi)
+        tot = tot + pi
+    return prod, tot
+
+
+@njit(cache=True, inline="always")
+def reading_features(c, hand, allowed, required, free, total, ratios, r0, t, lt, ft, heur):
+    """The 25 features of leading ``c`` when the leader reads the opponent's first decision by
+    the ratios at ``ratios[r0:r0 + 16]``; ``total``: the ratios' sum over ``allowed``."""
+    s = c >> 3
+    suit = np.int64(0xFF) << (8 * s)
+    trumps = np.int64(0xFF) << (8 * t)
+    higher = suit & ~((np.int64(2) << c) - 1)
+    h_r = popcount(required & higher)
+    r_s = popcount(required & suit)
+    r_t = popcount(required & trumps)
+    q_h, e_h = read_odds(allowed & higher, t, free, ratios, r0, total)
+    q_s, e_s = read_odds(allowed & suit, t, free, ratios, r0, total)
+    q_t, e_t = read_odds(allowed & trumps, t, free, ratios, r0, total)
+    return features_of(c, hand, t, lt, ft, heur, q_h if h_r == 0 else 0.0, q_s if r_s == 0 else 0.0,
+                       q_t if r_t == 0 else 0.0, e_h + h_r, e_s + r_s, e_t + r_t)
+
+
+@njit(cache=True, inline="always")
+def read_total(allowed, t, ratios, r0):
+    """The sum of the ratios of the allowed cards (the reading chances' denominator)."""
+    total = 0
+    x = allowed
+    while x:
+        a = lowest_bit(x)
+        x &= x - 1
+        total += ratios[r0 + (a & 7) + (0 if (a >> 3) == t else 8)]
+    return total
 
 
 @njit(cache=True, inline="always")
@@ -128,33 +192,63 @@ def lead_score(f, w, base):
 
 
 @njit(cache=True)
-def learned_lead(hand, allowed, required, m, t, k, lt, leader_is_elder, heur, w, w0):
+def learned_lead(hand, allowed, required, m, t, k, lt, leader_is_elder, heur, w, w0, r0):
     """The learned lead from ``hand`` (tricks 0..3): the card of the highest score under the model
     of (k, lt, seat), the lowest card code among equal scores. ``allowed``/``required``: the
     opponent's possible and certain cards (trick_kernel.hidden_constraints); ``m``: his number of
     cards; ``heur``: the heuristic's lead with lead_trumps on (a feature); ``w[w0:]``: the
-    LEAD_WEIGHTS_SIZE integer weights, model-major (a policy array and P_LEAD_WEIGHTS)."""
+    LEAD_WEIGHTS_SIZE integer weights, model-major (a policy array and P_LEAD_WEIGHTS); ``r0``: -1,
+    or where in ``w`` the row of reading ratios starts ("Reading leads")."""
     base = w0 + lead_model(k, lt, leader_is_elder) * N_LEAD_FEATURES
     p, pw = lead_odds(allowed, required, m)
+    free = m - popcount(required)
+    total = read_total(allowed, t, w, r0) if r0 >= 0 else 0
     best = -np.inf
     card = heur
     x = hand
     while x:
         c = lowest_bit(x)
         x &= x - 1
-        score = lead_score(lead_features(c, hand, allowed, required, p, pw, t, lt, k - lt, heur), w, base)
+        if r0 >= 0 and total > 0:
+            f = reading_features(c, hand, allowed, required, free, total, w, r0, t, lt, k - lt, heur)
+        else:
+            f = lead_features(c, hand, allowed, required, p, pw, t, lt, k - lt, heur)
+        score = lead_score(f, w, base)
         if score > best:
             best = score
             card = c
     return card
 
 
+OPENING_PLAYED, OPENING_REFUSED, OPENING_OTHER = 0, 1, 2
+"""The first decisions as a reading leader sees them: elder played without proposing; the dealer
+refused the first proposal; anything else (an accepted first proposal)."""
+
+
+@njit(cache=True, inline="always")
+def opening_of(pwp, refused_round):
+    """OPENING_* from exchange_kernel.exchanges' flags (played without proposing, refused round)."""
+    return OPENING_PLAYED if pwp else (OPENING_REFUSED if refused_round == 0 else OPENING_OTHER)
+
+
+@njit(cache=True, inline="always")
+def reading_row(opening, leader_is_elder):
+    """Where the leader's row of reading ratios starts in a policy array, or -1 when he reads
+    nothing ("Reading leads": the dealer reads elder's play or proposal, elder the refusal)."""
+    if leader_is_elder:
+        v = 2 if opening == OPENING_REFUSED else -1
+    else:
+        v = 0 if opening == OPENING_PLAYED else (1 if opening == OPENING_REFUSED else -1)
+    return P_READ_RATIOS + N_READ_GROUPS * v if v >= 0 else -1
+
+
 @njit(cache=True)
-def play_tricks_learned(elder, dealer, turnup, e_out, d_out, announced, sto, rules, pe, pd, out, record):
+def play_tricks_learned(elder, dealer, turnup, e_out, d_out, announced, opening, sto, rules, pe, pd, out, record):
     """trick_kernel.play_tricks when a player leads by the learned score (policies.P_LEADS): the
     same five tricks, each player's knowledge of the other's hand tracked for his leads.
     ``e_out``/``d_out``: elder's / the dealer's discards (all rounds); ``announced``: 1 elder |
-    2 the dealer announced the trump king. Returns (sto, elder's tricks)."""
+    2 the dealer announced the trump king; ``opening``: the first decisions (OPENING_*), read by a
+    reading leader (policies.P_READS). Returns (sto, elder's tricks)."""
     t = turnup >> 3
     must = rules[R_MUST_TRUMP_WHEN_VOID]
     known_e, known_d, req_e, req_d = knowledge_start(turnup, e_out, d_out, announced)
@@ -181,8 +275,9 @@ def play_tricks_learned(elder, dealer, turnup, e_out, d_out, announced, sto, rul
                 else:
                     allowed, req = hidden_constraints(hand_l, known_d, played, ex_e, req_e)
                 lt = etricks if elder_leads else k - etricks
+                r0 = reading_row(opening, elder_leads) if pl[P_READS] else -1
                 led = learned_lead(hand_l, allowed, req, popcount(hand_f), t, k, lt, elder_leads,
-                                   heuristic_lead(hand_l, t, True), pl, P_LEAD_WEIGHTS)
+                                   heuristic_lead(hand_l, t, True), pl, P_LEAD_WEIGHTS, r0)
             else:
                 led = heuristic_lead(hand_l, t, pl[P_LEAD_TRUMPS])
             legal = legal_follows(hand_f, led, t, must)

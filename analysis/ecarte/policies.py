@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analysis.ecarte.reading_file import N_READ_GROUPS
 from analysis.errors import InputError
 
 # Slots of the policy array.
@@ -34,7 +35,11 @@ P_FORCE_SECOND = 9
 # Leads: 0 the heuristic's, 1 learned (learned_lead.py), whose integer weights follow.
 P_LEADS = 10
 P_LEAD_WEIGHTS = 11
-N_POLICY_SLOTS = P_LEAD_WEIGHTS + 500  # learned_lead.LEAD_WEIGHTS_SIZE
+# Reading leads (docs/ecarte-engine.md, "Reading leads"): 1 when the learned leads weight the
+# opponent's cards by what his first decision says (``reads``), and the three rows of 16 ratios.
+P_READS = P_LEAD_WEIGHTS + 500  # learned_lead.LEAD_WEIGHTS_SIZE
+P_READ_RATIOS = P_READS + 1
+N_POLICY_SLOTS = P_READ_RATIOS + 3 * N_READ_GROUPS
 # A policy array longer than N_POLICY_SLOTS carries a discard table after the slots: for every
 # five-card hand taken relative to trumps (trumps as suit 0; index bits.rank_of_mask), the
 # discard (a mask of the same relative cards), or -1 where the heuristic decides.
@@ -52,7 +57,9 @@ class HeuristicPolicy:
     dealer refuses when his reaches ``dealer_refuse_threshold``; discards keep trumps and the
     non-trumps of rank index ``keep_plain_min_rank`` and above (7 = kings); ``announce_king``
     announces the trump king; ``lead_trumps`` leads the highest trump when holding two or more;
-    ``leads`` = ``learned`` leads tricks 1 to 4 by the learned score instead (learned_lead.py).
+    ``leads`` = ``learned`` leads tricks 1 to 4 by the learned score instead (learned_lead.py);
+    ``reads`` = a variant's name weights the opponent's cards in those leads by what his first
+    decision says of his hand under that variant's shipped equilibrium (reading_ratios.py).
     """
 
     elder_play_threshold: int = 9
@@ -61,10 +68,18 @@ class HeuristicPolicy:
     announce_king: bool = True
     lead_trumps: bool = True
     leads: str = "heuristic"
+    reads: str = "none"
 
     def __post_init__(self) -> None:
         if self.leads not in LEADS:
             raise InputError(f"leads must be one of {', '.join(LEADS)}, not {self.leads!r}")
+        if self.reads != "none":
+            from analysis.ecarte.reading_file import read_variants
+
+            if self.leads != "learned":
+                raise InputError("reads needs leads=learned (the reading weights the learned leads' odds)")
+            if self.reads not in read_variants():
+                raise InputError(f"reads must be none or one of {', '.join(read_variants())}, not {self.reads!r}")
         for key in ("elder_play_threshold", "dealer_refuse_threshold"):
             if not 0 <= getattr(self, key) <= 100:
                 raise InputError(f"{key} must be between 0 and 100")
@@ -90,13 +105,27 @@ class HeuristicPolicy:
             from analysis.ecarte.lead_weights import load_weights
 
             a[P_LEADS] = 1
-            a[P_LEAD_WEIGHTS:N_POLICY_SLOTS] = load_weights().ravel()
+            a[P_LEAD_WEIGHTS:P_READS] = load_weights().ravel()
+        if self.reads != "none":
+            from analysis.ecarte.reading_file import load_ratios
+
+            a[P_READS] = 1
+            a[P_READ_RATIOS:N_POLICY_SLOTS] = load_ratios(self.reads).ravel()
         return a
 
     def describe(self) -> dict:
         """Name and parameters, for outputs and provenance (``leads`` only when learned, with a hash
-        of the weights, so the heuristic's description is what it was before the option existed)."""
+        of the weights, and ``reads`` only when reading, with a hash of the ratios, so that older
+        descriptions stay what they were before the options existed)."""
         d = {"kind": self.kind, **dataclasses.asdict(self)}
+        if self.reads == "none":
+            del d["reads"]
+        else:
+            import hashlib
+
+            from analysis.ecarte.reading_file import load_ratios
+
+            d["read_ratios_sha256"] = hashlib.sha256(load_ratios(self.reads).tobytes()).hexdigest()[:16]
         if self.leads == "heuristic":
             del d["leads"]
         else:

@@ -9,8 +9,9 @@ them together in the order of the engine document, :func:`play_game` plays a gam
 The rules live in sibling modules split by job, and every name of theirs is importable from here:
 ``reference_cards`` (cards and hands, the lazy deal, the rules one function each) and
 ``reference_policies`` (the policies' decisions); ``reference_lead`` holds the learned leads
-(what the leader knows, the features and the score). This module plays hands and games and narrates
-them.
+(what the leader knows, the features and the score) and ``reference_reading`` the reading leads
+(the learned leads with the opponent's cards weighted by ratios). This module plays hands and games
+and narrates them.
 
 Cards are Écarté codes ``8 * suit + rank`` (rank 0..7 = 7 8 9 10 A J Q K, EC-DECK); a hand is an
 int bitmask with bit ``code`` set for each card held.
@@ -55,6 +56,7 @@ from analysis.ecarte.reference_cards import (  # noqa: F401
 )
 from analysis.ecarte.reference_lead import LEARNED_TRICKS, learned_lead_in_play, uses_learned_leads
 from analysis.ecarte.reference_policies import Decisions
+from analysis.ecarte.reference_reading import reading_lead_in_play, reading_row, uses_reading
 from analysis.ecarte.rules import KING, VARIANTS, EcarteRules, codes_of_mask, name_of  # noqa: F401
 from analysis.rng import Stream
 
@@ -258,7 +260,12 @@ def play_hand(seed: int, index: int, rules: EcarteRules, elder_policy, dealer_po
     leader = ELDER
     for k in range(N_TRICKS):
         follower = DEALER if leader == ELDER else ELDER
-        if k < LEARNED_TRICKS and uses_learned_leads(players[leader].policy):  # "Learned leads"
+        reads = uses_reading(players[leader].policy)
+        row = reading_row(leader, played_without_proposing, refused_round)
+        if k < LEARNED_TRICKS and reads is not None and row is not None:  # "Reading leads"
+            led = reading_lead_in_play(reads, row, leader, play_hands[leader], turnup, exchanges,
+                                       announced, tricks, rules)
+        elif k < LEARNED_TRICKS and uses_learned_leads(players[leader].policy):  # "Learned leads"
             led = learned_lead_in_play(leader, play_hands[leader], turnup, exchanges, announced,
                                        tricks, rules)
         else:

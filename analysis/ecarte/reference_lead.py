@@ -198,9 +198,7 @@ def lead_features(knowledge: LeadKnowledge, card: int, heuristic_card: int | Non
         heuristic_card = heuristic_lead_trumps_on(hand, t)
     A, R = knowledge.allowed, knowledge.required
     m = knowledge.opponent_cards
-    lt, ft = knowledge.won, knowledge.lost
-    s, r = suit_of(card), rank_of(card)
-    suit = suit_mask(s)
+    suit = suit_mask(suit_of(card))
     higher = suit & ~((2 << card) - 1)
     trumps = suit_mask(t)
 
@@ -214,18 +212,29 @@ def lead_features(knowledge: LeadKnowledge, card: int, heuristic_card: int | Non
     rS = (R & suit).bit_count()
     aT = (A & trumps).bit_count()
     rT = (R & trumps).bit_count()
+    p_nohigher = pw(q, hA) if hR == 0 else 0.0
+    p_void = pw(q, aS) if rS == 0 else 0.0
+    p_notrump = pw(q, aT) if rT == 0 else 0.0
+    return features_from_odds(knowledge, card, heuristic_card, p_nohigher, p_void, p_notrump, hA * p + hR,
+                              aS * p + rS, aT * p + rT)
+
+
+def features_from_odds(knowledge: LeadKnowledge, card: int, heuristic_card: int, p_nohigher: float,
+                       p_void: float, p_notrump: float, e_h: float, e_s: float, e_t: float) -> list[float]:
+    """The 25 features of leading ``card``, in the spec's order, given the six quantities that
+    depend on the opponent's odds (the learned leads' uniform odds, or the reading leads')."""
+    hand, t = knowledge.hand, knowledge.trump
+    lt, ft = knowledge.won, knowledge.lost
+    s, r = suit_of(card), rank_of(card)
+    suit = suit_mask(s)
+    higher = suit & ~((2 << card) - 1)
+    trumps = suit_mask(t)
     ownS = (hand & suit).bit_count()
     ownT = (hand & trumps).bit_count()
     own_higher = (hand & higher).bit_count()
     lower_own = ownS - own_higher - 1
     is_tr = 1.0 if s == t else 0.0
     pl = 1.0 - is_tr
-    p_nohigher = pw(q, hA) if hR == 0 else 0.0
-    p_void = pw(q, aS) if rS == 0 else 0.0
-    p_notrump = pw(q, aT) if rT == 0 else 0.0
-    e_h = hA * p + hR
-    e_s = aS * p + rS
-    e_t = aT * p + rT
     p_win = p_nohigher if s == t else p_nohigher * (1 - p_void * (1 - p_notrump))
     need = 3 - lt
     oneed = 3 - ft
@@ -295,13 +304,18 @@ def lead_scores(knowledge: LeadKnowledge, weights=None) -> dict[int, float]:
             for c in codes_of_mask(knowledge.hand)}
 
 
-def learned_lead(knowledge: LeadKnowledge, weights=None) -> int:
-    """The learned lead: the card of the highest score, the lowest card code among equal scores."""
+def best_card(scores: dict[int, float]) -> int:
+    """The card of the highest score, the lowest card code among equal scores."""
     best, best_score = -1, 0.0
-    for c, score in lead_scores(knowledge, weights).items():   # ascending card code
+    for c, score in scores.items():   # ascending card code
         if best < 0 or score > best_score:
             best, best_score = c, score
     return best
+
+
+def learned_lead(knowledge: LeadKnowledge, weights=None) -> int:
+    """The learned lead: the card of the highest score, the lowest card code among equal scores."""
+    return best_card(lead_scores(knowledge, weights))
 
 
 def learned_lead_in_play(role: str, play_hand: int, turnup: int, exchanges, announced: dict,

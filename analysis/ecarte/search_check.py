@@ -24,6 +24,7 @@ from analysis.ecarte.kernel import (
     uses_choices,
     write_result,
 )
+from analysis.ecarte.learned_lead import opening_of
 from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE, P_LEAD_TRUMPS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.search_player import REC_VIOLATIONS, play_tricks_search, search_scratch
@@ -65,7 +66,8 @@ def play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, sam
     (p, stc, stb, sto, e, d, rnd, ending, pwp, refused, proposed,
      e_disc, d_disc) = exchanges(deck, 11, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist)
     sto, announced = announce_kings(e, d, t, sto, pe, pd)
-    sto, tricks = policy_tricks(e, d, turnup, e_disc, d_disc, announced, sto, rules, pe, pd, out, False)
+    sto, tricks = policy_tricks(e, d, turnup, e_disc, d_disc, announced, opening_of(pwp, refused), sto, rules, pe, pd,
+                                out, False)
     write_result(out, turnup, tricks, ending, rnd, announced, p - 11, proposed, pwp, refused, rules)
     net_h = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     pen_e, pen_d = penalties(ending, pwp, refused, rules)

@@ -150,6 +150,7 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
     e_samples, d_samples, e_cond, d_cond = (np.int64(e_samples), np.int64(d_samples), np.int64(e_cond),
                                             np.int64(d_cond))
     YES, NO, LEADS = np.bool_(True), np.bool_(False), np.int64(-1)
+    NO_READING = np.int64(-1)  # a policy side here leads by the learned score without reading
     t = turnup >> 3
     king = 8 * t + 7
     known_e = e_out | (1 << turnup)
@@ -185,7 +186,7 @@ def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, tab
                     allowed, req = hidden_constraints(hand_l, known_d, played, ex_e, req_e)
             if l_samples == 0 and p_l[P_LEADS]:
                 led = learned_lead(hand_l, allowed, req, popcount(hand_f), t, k, etricks if elder_leads else k - etricks,
-                                   elder_leads, heuristic_lead(hand_l, t, True), p_l, P_LEAD_WEIGHTS)
+                                   elder_leads, heuristic_lead(hand_l, t, True), p_l, P_LEAD_WEIGHTS, NO_READING)
             elif l_samples > 0:
                 violations += 0 if ((hand_f & ~(allowed | req)) == 0 and (hand_f & req) == req) else 1
                 if elder_leads:

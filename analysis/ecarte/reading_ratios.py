@@ -1,0 +1,157 @@
+"""What a first decision says of the dealt hand, for the reading leads (docs/ecarte-engine.md,
+"Reading leads"): per kind of card, how much more or less often it is in a hand that made the
+decision than in any hand, under a variant's equilibrium tables.
+
+Rows (``READ_ROWS``): elder played without proposing, elder proposed, the dealer refused. Groups:
+a trump of rank index g (g = 0..7), a plain card of rank index g - 8. The ratios are exact
+averages over every hand and turn-up (trumps as suit 0: the 201,376 hands times the turn-up ranks
+they leave, all equally likely), weighted by the chance that the hand's information set makes the
+decision; they are stored as integers in units of ``RATIO_UNIT`` so that the kernel and the
+reference read the same numbers. ``scripts/make_reading_ratios.py`` writes
+``data/reading_ratios.json``.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+
+import numpy as np
+
+from analysis.ecarte.policies import N_POLICY_SLOTS, N_READ_GROUPS, P_READ_RATIOS
+from analysis.ecarte.reading_file import (  # noqa: F401  (re-exported)
+    RATIO_UNIT,
+    RATIOS_FILE,
+    READ_ROWS,
+    load_ratios,
+    read_variants,
+)
+from analysis.errors import InputError
+
+
+def group_counts(masks: np.ndarray) -> np.ndarray:
+    """Per hand (trumps in lane 0), how many cards of each group it holds: (n, 16)."""
+    m = masks.astype(np.int64)
+    out = np.zeros((len(m), N_READ_GROUPS), dtype=np.int64)
+    for g in range(8):
+        out[:, g] = (m >> g) & 1
+        out[:, 8 + g] = sum((m >> (8 * lane + g)) & 1 for lane in (1, 2, 3))
+    return out
+
+
+def ratios_from_tables(elder_probability: np.ndarray, dealer_probability: np.ndarray) -> np.ndarray:
+    """The three rows of ratios (floats) from the tables' chances by information set: elder's
+    chance to propose and the dealer's chance to refuse (index 3 * class + turn-up bucket)."""
+    from analysis.ecarte import branch_kernel as BK
+    from analysis.ecarte import table_kernel as TK
+    from analysis.ecarte.strategy import hands
+
+    masks = TK.all_hands()
+    classes = hands().class_of_rank
+    counts = group_counts(masks)
+    trumps = masks & 0xFF
+    top = np.where(trumps > 0, np.floor(np.log2(np.maximum(trumps, 1))).astype(np.int64), -1)
+    num = np.zeros((len(READ_ROWS), N_READ_GROUPS))
+    den = np.zeros(len(READ_ROWS))
+    all_num = np.zeros(N_READ_GROUPS)
+    all_den = 0.0
+    for r in range(8):  # the turn-up's rank; the hand cannot hold it
+        ok = ((trumps >> r) & 1) == 0
+        bucket = np.where(r == 7, BK.KING_TURNED, np.where(r > top, BK.ABOVE, BK.BELOW))
+        info = classes * BK.N_BUCKETS + bucket
+        c = counts[ok]
+        for v, w in enumerate((1.0 - elder_probability[info][ok], elder_probability[info][ok],
+                               dealer_probability[info][ok])):
+            num[v] += w @ c
+            den[v] += w.sum()
+        all_num += c.sum(axis=0)
+        all_den += ok.sum()
+    return (num / den[:, None]) / (all_num / all_den)[None, :]
+
+
+def ratios_of_shipped(rules_name: str, policy) -> tuple[np.ndarray, dict]:
+    """(integer ratios, provenance) from the tables shipped for these rules and policy."""
+    from analysis.ecarte.equilibrium_tables import shipped
+    from analysis.ecarte.rules import get_rules
+
+    found = shipped(get_rules(rules_name), policy)
+    if found is None:
+        raise InputError(f"no equilibrium tables shipped for {rules_name} played by {policy.describe()}")
+    df, summary = found
+    n_sets = int(df["info_set"].max()) + 1
+    prob = {}
+    for side in ("elder", "dealer"):
+        part = df[df["side"] == side]
+        p = np.zeros(n_sets)
+        p[part["info_set"].to_numpy()] = part["probability"].to_numpy()
+        prob[side] = p
+    ratios = np.maximum(1, np.round(ratios_from_tables(prob["elder"], prob["dealer"]) * RATIO_UNIT)).astype(np.int64)
+    path = os.path.join(os.path.dirname(__file__), "..", "..", summary["tables"])
+    with open(path, "rb") as f:
+        sha = hashlib.sha256(f.read()).hexdigest()[:16]
+    return ratios, {"tables": summary["tables"], "tables_sha256": sha, "play_policy": summary.get("play_policy"),
+                    "policy": summary.get("policy")}
+
+
+class _Arrays:
+    """A policy whose kernel array is given (simulate calls ``to_array``)."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def to_array(self) -> np.ndarray:
+        return self.array
+
+
+def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0) -> dict:
+    """What reading is worth to each side at the shipped learned-lead solution's first decisions:
+    ``deals`` deals of elder's information sets drawn by their weight, every branch played on the
+    same deals with and without each side's reading leads, each deal valued by the solution's
+    chances. Per reader: the change in elder's value per hand (95% interval, paired per deal) and
+    per branch the change in elder's net on the deals of that branch. ``power`` raises the ratios
+    to that power (0 reads nothing, 1 the file's ratios, -1 their opposite: a diagnostic)."""
+    from analysis.ecarte import equilibrium as EQ
+    from analysis.ecarte.equilibrium_tables import shipped
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    rules = get_rules(rules_name)
+    plain = HeuristicPolicy(leads="learned")
+    reading = HeuristicPolicy(leads="learned", reads=rules_name).to_array()
+    ratios = reading[P_READ_RATIOS:N_POLICY_SLOTS] / RATIO_UNIT
+    reading[P_READ_RATIOS:N_POLICY_SLOTS] = np.maximum(1, np.round(ratios ** power * RATIO_UNIT))
+    reading = _Arrays(reading)
+    found = shipped(rules, plain)
+    if found is None:
+        raise InputError(f"no learned-lead equilibrium tables shipped for {rules_name}")
+    df, summary = found
+    sets = EQ.info_sets()
+    x = np.zeros(len(sets.weight))
+    y = np.zeros(len(sets.weight))
+    for side, arr in (("elder", x), ("dealer", y)):
+        part = df[df["side"] == side]
+        arr[part["info_set"].to_numpy()] = part["probability"].to_numpy()
+    counts = np.random.default_rng(seed).multinomial(deals, sets.weight)
+    first = np.zeros(len(counts), dtype=np.int64)
+    runs = {}
+    for name, pols in (("none", (plain, plain)), ("dealer", (plain, reading)), ("elder", (reading, plain))):
+        fixed, other, cells = EQ.simulate("elder", first, counts, seed, rules, pols)
+        nets = EQ.nets_of(cells).astype(np.float64)
+        px, py = x[fixed], y[other // 2]
+        runs[name] = ((1 - px) * nets[:, 0] + px * (py * nets[:, 2] + (1 - py) * nets[:, 1]), nets)
+    out = {"rules": rules_name, "deals": int(deals), "seed": seed, "power": power, "solution": summary["tables"],
+           "play_policy": "heuristic with the learned leads; the reader's leads weight the opponent's cards "
+                          "by his first decision (reads)", "readers": {}}
+    for reader in ("dealer", "elder"):
+        d = runs[reader][0] - runs["none"][0]
+        half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+        branches = {}
+        for b, name in enumerate(("played", "accepted", "refused")):
+            db = runs[reader][1][:, b] - runs["none"][1][:, b]
+            hb = 1.96 * db.std(ddof=1) / np.sqrt(len(db))
+            branches[name] = {"value": round(float(db.mean()), 5),
+                              "ci95": [round(float(db.mean() - hb), 5), round(float(db.mean() + hb), 5)]}
+        out["readers"][reader] = {"elder_value_change": {"value": round(float(d.mean()), 5),
+                                                         "ci95": [round(float(d.mean() - half), 5),
+                                                                  round(float(d.mean() + half), 5)]},
+                                  "elder_net_change_by_branch": branches}
+    return out

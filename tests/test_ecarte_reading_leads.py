@@ -1,0 +1,94 @@
+"""The reading leads' ratios (reading_ratios.py), where the kernel reads, and the policy option.
+
+The hand-by-hand comparison of the kernel's reading leads with the plain-Python reference
+(reference_reading.py) is in test_ecarte_differential.py ("reading/..." cases); bad ``reads``
+values on the command line are in test_cli.py.
+"""
+import json
+
+import numpy as np
+import pytest
+
+from analysis.ecarte import equilibrium as EQ
+from analysis.ecarte.policies import N_POLICY_SLOTS, P_READ_RATIOS, P_READS, HeuristicPolicy
+from analysis.ecarte.reading_ratios import RATIO_UNIT, load_ratios, ratios_from_tables, reading_gain
+from analysis.ecarte.search_inference import info_set_of
+from analysis.ecarte.strategy import hands
+from analysis.errors import InputError
+
+
+def test_ratios_are_one_when_decisions_say_nothing():
+    n = len(EQ.info_sets().weight)
+    got = ratios_from_tables(np.full(n, 0.3), np.full(n, 0.8))
+    assert np.abs(got - 1.0).max() < 1e-12
+
+
+def test_ratios_match_dealt_hands_sampled_another_way():
+    """Exact ratios (every hand and turn-up, trumps as suit 0, vectorised) against dealt hands
+    sampled with a random trump suit, their information set found by search_inference.info_set_of
+    and their cards counted one by one; per group the weighted mean count must lie within five
+    standard errors of ratio * its unconditional mean (a trump of rank g: 7/8 * 5/31, the turn-up
+    being another trump 7 times in 8; a plain rank: 15/31)."""
+    rng = np.random.default_rng(3)
+    sets = EQ.info_sets()
+    h = hands()
+    trumps = h.trumps[sets.cls] / 5  # decisions that depend on the hand's trumps, and noise
+    x = np.clip(trumps + 0.3 * rng.random(len(trumps)) - 0.15, 0, 1)
+    y = np.clip(1 - trumps + 0.3 * rng.random(len(trumps)) - 0.15, 0, 1)
+    exact = ratios_from_tables(x, y)
+    class_of_rank = h.class_of_rank
+    n = 60_000
+    infos = np.empty(n, dtype=np.int64)
+    counts = np.zeros((n, 16))
+    for i in range(n):
+        cards = rng.permutation(32)[:6]
+        turnup, hand = int(cards[0]), sum(1 << int(c) for c in cards[1:])
+        t = turnup >> 3
+        infos[i] = info_set_of(hand, t, turnup & 7, class_of_rank)
+        for c in cards[1:].tolist():
+            counts[i, (c & 7) + (0 if c >> 3 == t else 8)] += 1
+    base = np.array([7 / 8 * 5 / 31] * 8 + [15 / 31] * 8)
+    for v, w in enumerate((1 - x[infos], x[infos], y[infos])):
+        mean = (w[:, None] * counts).sum(0) / w.sum()
+        z = w[:, None] * (counts - mean) / w.mean()
+        se = z.std(axis=0, ddof=1) / np.sqrt(n)
+        assert (np.abs(mean - exact[v] * base) < 5 * se).all(), (v, mean, exact[v] * base, se)
+    assert np.abs(exact[:, :8] - 1).min() > 0.1  # the decisions say something of the trumps held
+
+
+def test_shipped_ratios_are_in_the_policy_array_and_described():
+    for variant in ("classic", "seed-de"):
+        p = HeuristicPolicy(leads="learned", reads=variant)
+        a = p.to_array()
+        r = load_ratios(variant)
+        assert a[P_READS] == 1 and np.array_equal(a[P_READ_RATIOS:N_POLICY_SLOTS], r.ravel())
+        assert r.min() >= 1 and abs(np.median(r) / RATIO_UNIT - 1) < 0.5
+        d = p.describe()
+        assert d["reads"] == variant and len(d["read_ratios_sha256"]) == 16
+    assert "reads" not in HeuristicPolicy(leads="learned").describe()
+    with pytest.raises(InputError, match="reads needs leads=learned"):
+        HeuristicPolicy(reads="classic")
+    with pytest.raises(InputError, match="reads must be none or one of"):
+        HeuristicPolicy(leads="learned", reads="piquet")
+
+
+def test_reading_changes_only_the_branches_the_spec_reads():
+    """reading_gain plays every branch with and without each side reading: an accepted first
+    proposal is never read (its change is exactly zero), elder reads only a refusal (his reading
+    changes nothing where he played), the dealer's reading does change the played hands, and
+    flat ratios change nothing."""
+    got = reading_gain("classic", 20_000, seed=5)
+    json.dumps(got)
+    dealer, elder = got["readers"]["dealer"], got["readers"]["elder"]
+    for side in (dealer, elder):
+        assert side["elder_net_change_by_branch"]["accepted"] == {"value": 0.0, "ci95": [0.0, 0.0]}
+        lo, hi = side["elder_value_change"]["ci95"]
+        assert lo <= side["elder_value_change"]["value"] <= hi
+    assert elder["elder_net_change_by_branch"]["played"]["value"] == 0.0
+    assert dealer["elder_net_change_by_branch"]["played"]["ci95"] != [0.0, 0.0]
+    assert elder["elder_net_change_by_branch"]["refused"]["ci95"] != [0.0, 0.0]
+    assert got["solution"].endswith("equilibrium_classic_learned.parquet") and "learned leads" in got["play_policy"]
+    # Ratios all equal (power 0): the reading path leads exactly as the learned leads do.
+    flat = reading_gain("classic", 20_000, seed=5, power=0.0)["readers"]
+    for side in flat.values():
+        assert side["elder_value_change"] == {"value": 0.0, "ci95": [0.0, 0.0]}
