@@ -41,7 +41,7 @@ def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
     gw = setup_deal(scr, stc, rules, pe, pd, start_d, target)
     if gw >= 0:
         return gw
-    sto, gw = play_on(scr, sto, rules, pe, pd, start_e, start_d, target, 0)
+    sto, gw = play_on(scr, sto, rules, pe, pd, start_e, start_d, target, np.int64(0))
     return gw
 
 
@@ -60,10 +60,11 @@ def deal_outcomes(seed, start, n, rules, dealer, elder):
     res = np.zeros((n, OUTCOME_LENGTH), dtype=np.int64)
     scr = _scratch()
     useed = np.uint64(seed)
+    zero, no_target = np.int64(0), np.int64(NO_TARGET)  # typed: literals would compile run_deal again
     for k in range(n):
         i = np.uint64(start + k)
         stc = stream_start(useed, i, np.uint64(0))
         sto = stream_start(useed, i, np.uint64(1))
-        run_deal(scr, stc, sto, rules, elder, dealer, 0, 0, NO_TARGET)
+        run_deal(scr, stc, sto, rules, elder, dealer, zero, zero, no_target)
         res[k, :] = scr.out[:OUTCOME_LENGTH]
     return res

@@ -340,12 +340,13 @@ def best_follow(L, F, led, trump, must, brisque, last, tt):
     for whether they reach it too."""
     all_opts = distinct(legal_faces(F & LOW32, led, trump, must), L & LOW32)
     opts = all_opts
-    best = -INF
+    inf = np.int64(INF)  # typed: a literal would compile after_follow once more
+    best = -inf
     face = -1
     while opts != 0:
         f = next_reply(opts, led, trump)
         opts &= ~(1 << f)
-        v = after_follow(L, F, led, f, trump, must, brisque, last, best, INF, tt)
+        v = after_follow(L, F, led, f, trump, must, brisque, last, best, inf, tt)
         if v > best:
             best = v
             face = f

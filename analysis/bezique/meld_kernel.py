@@ -7,6 +7,7 @@ The meld kinds ``K_*`` are in ``layout``.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from analysis.bezique.card_masks import (
@@ -196,6 +197,11 @@ def add_kind(kind, nf, total, fo, nopt, either, S, ms, n):
 def legal_melds(seat, S, trump, rules, ms, fo, nopt):
     """BZ-MELD: the melds the player may lay now, as rows of ms (kind, cards, hand cards), grouped
     by kind in KINDS order (not sorted within a kind: see ``sort_melds``). Returns their number."""
+    # Typed values, not literals: numba compiles a callee once per literal value it is passed, so
+    # face_options and add_kind would be compiled again for every call site's constants.
+    i0, i1, i2, i4, none = np.int64(0), np.int64(1), np.int64(2), np.int64(4), np.int64(-1)
+    k_marriage, k_royal, k_sequence = np.int64(K_MARRIAGE), np.int64(K_ROYAL), np.int64(K_SEQUENCE)
+    k_bezique, k_double, qs, jd = np.int64(K_BEZIQUE), np.int64(K_DOUBLE), np.int64(QS), np.int64(JD)
     hand = S[S_HAND + seat]
     table = S[S_TABLE + seat]
     either = rules[R_REUSE_EITHER_ORDER] != 0
@@ -206,49 +212,49 @@ def legal_melds(seat, S, trump, rules, ms, fo, nopt):
     hf = faces_of(hand)
     u = S[S_USED:S_USED + N_KINDS]
     in_class0 = u[K_MARRIAGE] | u[K_ROYAL] | u[K_SEQUENCE]
-    n = 0
+    n = i0
     af = hf | faces_of(table & ~in_class0)
     # Per suit at its queen's bit: king and queen among those faces, one of them in hand.
     pairs = af & (af >> 1) & (hf | (hf >> 1)) & (COL32 << QUEEN) & ~(1 << (8 * trump + QUEEN))
     while pairs != 0:
         s = lowest_bit(pairs) >> 3
         pairs &= pairs - 1
-        nopt[0] = face_options(8 * s + KING, 1, 1, hand, table, S, K_MARRIAGE, either, das, fo, 0)
-        nopt[1] = face_options(8 * s + QUEEN, 1, 1, hand, table, S, K_MARRIAGE, either, das, fo, 1)
-        n = add_kind(K_MARRIAGE, 2, -1, fo, nopt, either, S, ms, n)
+        nopt[0] = face_options(8 * s + KING, i1, i1, hand, table, S, k_marriage, either, das, fo, i0)
+        nopt[1] = face_options(8 * s + QUEEN, i1, i1, hand, table, S, k_marriage, either, das, fo, i1)
+        n = add_kind(k_marriage, i2, none, fo, nopt, either, S, ms, n)
     t8 = 8 * trump
     kq = (1 << (t8 + KING)) | (1 << (t8 + QUEEN))
     af = hf | faces_of(table & ~(u[K_MARRIAGE] | u[K_ROYAL] | (0 if either else u[K_SEQUENCE])))
     if (af & kq) == kq and ((hf & kq) != 0 or either):
-        nopt[0] = face_options(t8 + KING, 1, 1, hand, table, S, K_ROYAL, either, das, fo, 0)
-        nopt[1] = face_options(t8 + QUEEN, 1, 1, hand, table, S, K_ROYAL, either, das, fo, 1)
-        n = add_kind(K_ROYAL, 2, -1, fo, nopt, either, S, ms, n)
+        nopt[0] = face_options(t8 + KING, i1, i1, hand, table, S, k_royal, either, das, fo, i0)
+        nopt[1] = face_options(t8 + QUEEN, i1, i1, hand, table, S, k_royal, either, das, fo, i1)
+        n = add_kind(k_royal, i2, none, fo, nopt, either, S, ms, n)
     seq = 0xF8 << t8
     af = hf | faces_of(table & ~(u[K_MARRIAGE] | u[K_SEQUENCE]))
     if (af & seq) == seq and (hf & seq) != 0:
         for i in range(5):
-            nopt[i] = face_options(t8 + 7 - i, 1, 1, hand, table, S, K_SEQUENCE, either, das, fo, i)
-        n = add_kind(K_SEQUENCE, 5, -1, fo, nopt, either, S, ms, n)
+            nopt[i] = face_options(t8 + 7 - i, i1, i1, hand, table, S, k_sequence, either, das, fo, np.int64(i))
+        n = add_kind(k_sequence, np.int64(5), none, fo, nopt, either, S, ms, n)
     bz = (1 << QS) | (1 << JD)
     if (hf & bz) != 0:
         af = hf | faces_of(table & ~(u[K_BEZIQUE] | u[K_DOUBLE]))
         if (af & bz) == bz:
-            nopt[0] = face_options(QS, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 0)
-            nopt[1] = face_options(JD, 1, 1, hand, table, S, K_BEZIQUE, either, das, fo, 1)
-            n = add_kind(K_BEZIQUE, 2, -1, fo, nopt, either, S, ms, n)
+            nopt[0] = face_options(qs, i1, i1, hand, table, S, k_bezique, either, das, fo, i0)
+            nopt[1] = face_options(jd, i1, i1, hand, table, S, k_bezique, either, das, fo, i1)
+            n = add_kind(k_bezique, i2, none, fo, nopt, either, S, ms, n)
         pool = hand | (table & ~(u[K_DOUBLE] | (0 if das else u[K_BEZIQUE])))
         if count32(pool, bz) == 4:
-            nopt[0] = face_options(QS, 2, 2, hand, table, S, K_DOUBLE, either, das, fo, 0)
-            nopt[1] = face_options(JD, 2, 2, hand, table, S, K_DOUBLE, either, das, fo, 1)
-            n = add_kind(K_DOUBLE, 2, -1, fo, nopt, either, S, ms, n)
+            nopt[0] = face_options(qs, i2, i2, hand, table, S, k_double, either, das, fo, i0)
+            nopt[1] = face_options(jd, i2, i2, hand, table, S, k_double, either, das, fo, i1)
+            n = add_kind(k_double, i2, none, fo, nopt, either, S, ms, n)
     pool = hand | (table & ~(u[K_FOUR_JACKS] | u[K_FOUR_QUEENS] | u[K_FOUR_KINGS] | u[K_FOUR_ACES]))
     for kind in range(K_FOUR_JACKS, N_KINDS):
         r = ACE if kind == K_FOUR_ACES else JACK + kind - K_FOUR_JACKS
         if popcount(pool & both_copies(COL32 << r)) < 4 or (hf & (COL32 << r)) == 0:
             continue
         for s in range(4):
-            nopt[s] = face_options(8 * s + r, 0, 2, hand, table, S, kind, either, das, fo, s)
-        n = add_kind(kind, 4, 4, fo, nopt, either, S, ms, n)
+            nopt[s] = face_options(8 * s + r, i0, i2, hand, table, S, np.int64(kind), either, das, fo, np.int64(s))
+        n = add_kind(np.int64(kind), i4, i4, fo, nopt, either, S, ms, n)
     return n
 
 

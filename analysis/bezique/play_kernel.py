@@ -3,6 +3,7 @@ heuristic policy's lead and follow with its keep values (docs/bezique-engine.md,
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from analysis.bezique.card_masks import (
@@ -196,7 +197,7 @@ def heuristic_lead(seat, S, trump, p, stock):
     plain = opts & ~suit_mask(trump)
     if stock:
         if p[P_LEAD_LOW] != 0 or plain == 0:
-            return min_keep(opts, S, seat, trump, p, True)
+            return min_keep(opts, S, seat, trump, p, np.bool_(True))
         return max_rank(plain)
     # End lead: the highest master non-trump, else the lowest non-trump, else the highest trump.
     known = S[S_HAND + seat] | S[S_TABLE + seat] | S[S_PLAYED]
@@ -224,10 +225,10 @@ def heuristic_follow(seat, S, trump, rules, p, led, stock, drawn, ms, fo, nopt):
         winners = legal & beaters(led, trump)
         if winners != 0:
             return min_rank(winners)
-        return min_keep(legal, S, seat, trump, p, False)
+        return min_keep(legal, S, seat, trump, p, np.bool_(False))
     winners = opts & beaters(led, trump)
     if winners == 0:
-        return min_keep(opts, S, seat, trump, p, True)
+        return min_keep(opts, S, seat, trump, p, np.bool_(True))
     in_suit = winners & suit_mask((led >> 3) & 3)
     win_with = in_suit if in_suit != 0 else winners
     if p[P_GREEDY_WIN] != 0 or (p[P_BRISQUE_WIN] != 0 and (led & 7) >= TEN):
@@ -238,4 +239,4 @@ def heuristic_follow(seat, S, trump, rules, p, led, stock, drawn, ms, fo, nopt):
         m = best_meld(seat, S, trump, rules, p, drawn, ms, fo, nopt)
         if m >= 0 and meld_value(rules, ms[0, m]) >= p[P_MELD_WIN_MIN]:
             return min_rank_keep(win_with, S, seat, trump, p)
-    return min_keep(opts, S, seat, trump, p, True)
+    return min_keep(opts, S, seat, trump, p, np.bool_(True))

@@ -172,9 +172,10 @@ def heuristic_choice(scr, seat, rules, p):
     pos = scr.pos
     trump = (scr.out[O_TURN_UP] >> 3) & 3
     if pos[Q_PHASE] == PH_LEAD:
-        return heuristic_lead(seat, S, trump, p, True)
+        return heuristic_lead(seat, S, trump, p, np.bool_(True))
     if pos[Q_PHASE] == PH_FOLLOW:
-        return heuristic_follow(seat, S, trump, rules, p, pos[Q_LED], True, pos[Q_DRAWN], scr.ms, scr.fo, scr.nopt)
+        return heuristic_follow(seat, S, trump, rules, p, pos[Q_LED], np.bool_(True), pos[Q_DRAWN], scr.ms, scr.fo,
+                                scr.nopt)
     chosen = best_meld(seat, S, trump, rules, p, pos[Q_DRAWN], scr.ms, scr.fo, scr.nopt)
     if chosen < 0:
         return NO_MELD
@@ -212,10 +213,10 @@ def decide(scr, r, seat, rules, p, rp, st, cands, diff, diff_sq, pool):
                 r.S[:] = saved_S
                 r.out[:] = saved_out
                 r.pos[:] = saved_pos
-            set_keep_values(r.S, 0, trump, rp)
-            set_keep_values(r.S, 1, trump, rp)
+            set_keep_values(r.S, np.int64(0), trump, rp)
+            set_keep_values(r.S, np.int64(1), trump, rp)
             r.pos[Q_FORCED] = cands[k]
-            play_on(r, np.uint64(0), rules, rp, rp, 0, 0, NO_TARGET, 0)
+            play_on(r, np.uint64(0), rules, rp, rp, np.int64(0), np.int64(0), np.int64(NO_TARGET), np.int64(0))
             totals[k] = r.out[O_TOTAL + seat] - r.out[O_TOTAL + 1 - seat]
         for k in range(m):
             x = totals[k] - totals[d]

@@ -84,11 +84,12 @@ def deals_chunk(useed, start, count, rules, dealer, elder):
     """The tally row of deals start..start+count-1."""
     scr = _scratch()
     row = np.zeros(N_TALLY, dtype=np.int64)
+    zero, no_target = np.int64(0), np.int64(NO_TARGET)  # typed: literals would compile run_deal again
     for i in range(start, start + count):
         ui = np.uint64(i)
         stc = stream_start(useed, ui, np.uint64(0))
         sto = stream_start(useed, ui, np.uint64(1))
-        run_deal(scr, stc, sto, rules, elder, dealer, 0, 0, NO_TARGET)
+        run_deal(scr, stc, sto, rules, elder, dealer, zero, zero, no_target)
         tally_deal(row, scr.out)
     return row
 

@@ -146,8 +146,8 @@ def setup_deal(scr, stc, rules, pe, pd, start_d, target):
     turnup = deck[16]
     trump = (turnup >> 3) & 3
     out[O_TURN_UP] = turnup
-    set_keep_values(S, 0, trump, pe)
-    set_keep_values(S, 1, trump, pd)
+    set_keep_values(S, np.int64(0), trump, pe)
+    set_keep_values(S, np.int64(1), trump, pd)
     for i in range(N_POS):
         pos[i] = 0
     pos[Q_TRICK] = 1
