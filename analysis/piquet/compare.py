@@ -19,15 +19,15 @@ def compare_chunk(useed, start, count, rules, pa, pb):
     scratch = play_scratch(uses_solver(pa) or uses_solver(pb))
     out = np.zeros(N_OUT, dtype=np.int64)
     row = np.zeros(N_COMPARE, dtype=np.int64)
-    va_e, va_y = card_values(pa, False), card_values(pa, True)
-    vb_e, vb_y = card_values(pb, False), card_values(pb, True)
+    va_e, va_y = card_values(pa, np.bool_(False)), card_values(pa, np.bool_(True))
+    vb_e, vb_y = card_values(pb, np.bool_(False)), card_values(pb, np.bool_(True))
     for i in range(start, start + count):
         ui = np.uint64(i)
         play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pa, pb,
-                  va_e, vb_y, out, scratch, False)
+                  va_e, vb_y, out, scratch, np.bool_(False))
         first = out[O_TOTAL] - out[O_TOTAL + 1]
         play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pb, pa,
-                  vb_e, va_y, out, scratch, False)
+                  vb_e, va_y, out, scratch, np.bool_(False))
         second = out[O_TOTAL + 1] - out[O_TOTAL]
         add_compare(row, first, second)
     return row

@@ -97,7 +97,8 @@ def play_deal(deck, stc, sto, rules, pe, py, ve, vy, out, scratch, record):
     ``ve``, ``vy``: ``card_values`` of elder's and younger's policies in their seats. ``record``:
     also write the dealt and final hands and the 24 cards played."""
     elder, younger = shuffle(deck, stc)
-    play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, record, -1, -1)
+    none = np.int64(-1)  # typed: literals would compile play_dealt once more
+    play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, record, none, none)
 
 
 @njit(cache=True, inline="always")
@@ -267,12 +268,12 @@ def deal_outcomes(seed, start, n, rules, pe, py):
     res = np.zeros((n, N_OUT), dtype=np.int64)
     deck = np.empty(32, dtype=np.int8)
     scratch = play_scratch(uses_solver(pe) or uses_solver(py))
-    ve = card_values(pe, False)
-    vy = card_values(py, True)
+    ve = card_values(pe, np.bool_(False))
+    vy = card_values(py, np.bool_(True))
     useed = np.uint64(seed)
     for k in range(n):
         i = np.uint64(start + k)
         stc = stream_start(useed, i, np.uint64(0))
         sto = stream_start(useed, i, np.uint64(1))
-        play_deal(deck, stc, sto, rules, pe, py, ve, vy, res[k], scratch, True)
+        play_deal(deck, stc, sto, rules, pe, py, ve, vy, res[k], scratch, np.bool_(True))
     return res

@@ -77,8 +77,8 @@ def options_chunk(useed, start, count, hand_codes, unseen, younger, options, rul
     deck = np.empty(32, dtype=np.int8)
     scratch = play_scratch(uses_solver(pe) or uses_solver(py))
     out = np.zeros(N_OUT, dtype=np.int64)
-    ve = card_values(pe, False)
-    vy = card_values(py, True)
+    ve = card_values(pe, np.bool_(False))
+    vy = card_values(py, np.bool_(True))
     me = 1 if younger else 0
     sign = -1 if younger else 1
     theirs = pe if younger else py
@@ -104,7 +104,7 @@ def options_chunk(useed, start, count, hand_codes, unseen, younger, options, rul
             theirs_now = their_discard[0 if younger else popcount(opt)]
             e_force = theirs_now if younger else opt
             y_force = opt if younger else theirs_now
-            play_dealt(deck, elder, yng, sto0, rules, pe, py, ve, vy, out, scratch, False, e_force, y_force)
+            play_dealt(deck, elder, yng, sto0, rules, pe, py, ve, vy, out, scratch, np.bool_(False), e_force, y_force)
             net[r, o] = sign * (out[O_TOTAL] - out[O_TOTAL + 1])
             f = 0
             f |= F_POINT if out[O_POINT + me] > 0 else 0

@@ -25,16 +25,16 @@ def paired_chunk(useed, start, count, rules, pa, pb, py):
     scratch = play_scratch(uses_solver(pa) or uses_solver(pb) or uses_solver(py))
     out = np.zeros(N_OUT, dtype=np.int64)
     row = np.zeros(N_PAIRED, dtype=np.int64)
-    va = card_values(pa, False)
-    vb = card_values(pb, False)
-    vy = card_values(py, True)
+    va = card_values(pa, np.bool_(False))
+    vb = card_values(pb, np.bool_(False))
+    vy = card_values(py, np.bool_(True))
     for i in range(start, start + count):
         ui = np.uint64(i)
         play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pa, py,
-                  va, vy, out, scratch, False)
+                  va, vy, out, scratch, np.bool_(False))
         d = out[O_TOTAL] - out[O_TOTAL + 1]
         play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pb, py,
-                  vb, vy, out, scratch, False)
+                  vb, vy, out, scratch, np.bool_(False))
         d -= out[O_TOTAL] - out[O_TOTAL + 1]
         row[0] += 1
         row[1] += d

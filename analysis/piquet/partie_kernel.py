@@ -41,10 +41,10 @@ from analysis.rng import below, stream_start
 def partie_values(pa, pb):
     """card_values of A as elder, A as younger, B as elder, B as younger (rows 0..3)."""
     v = np.empty((4, VALUES_SIZE), dtype=np.int64)
-    v[0] = card_values(pa, False)
-    v[1] = card_values(pa, True)
-    v[2] = card_values(pb, False)
-    v[3] = card_values(pb, True)
+    v[0] = card_values(pa, np.bool_(False))
+    v[1] = card_values(pa, np.bool_(True))
+    v[2] = card_values(pb, np.bool_(False))
+    v[3] = card_values(pb, np.bool_(True))
     return v
 
 
@@ -69,11 +69,11 @@ def play_partie(useed, g, rules, pa, pb, values, deck, out, scratch, res):
             scratch[S_PARTIE + 1] = a if a_elder else b
             scratch[S_PARTIE + 2] = b if a_elder else a
             if a_elder:
-                play_deal(deck, stc, sto, rules, pa, pb, values[0], values[3], out, scratch, False)
+                play_deal(deck, stc, sto, rules, pa, pb, values[0], values[3], out, scratch, np.bool_(False))
                 a += out[O_TOTAL]
                 b += out[O_TOTAL + 1]
             else:
-                play_deal(deck, stc, sto, rules, pb, pa, values[2], values[1], out, scratch, False)
+                play_deal(deck, stc, sto, rules, pb, pa, values[2], values[1], out, scratch, np.bool_(False))
                 b += out[O_TOTAL]
                 a += out[O_TOTAL + 1]
             d += 1

@@ -126,13 +126,13 @@ def deals_chunk(useed, start, count, rules, pe, py):
     scratch = play_scratch(uses_solver(pe) or uses_solver(py))
     out = np.zeros(N_OUT, dtype=np.int64)
     row = np.zeros(N_TALLY, dtype=np.int64)
-    ve = card_values(pe, False)
-    vy = card_values(py, True)
+    ve = card_values(pe, np.bool_(False))
+    vy = card_values(py, np.bool_(True))
     for i in range(start, start + count):
         ui = np.uint64(i)
         stc = stream_start(useed, ui, np.uint64(0))
         sto = stream_start(useed, ui, np.uint64(1))
-        play_deal(deck, stc, sto, rules, pe, py, ve, vy, out, scratch, False)
+        play_deal(deck, stc, sto, rules, pe, py, ve, vy, out, scratch, np.bool_(False))
         tally_deal(row, out)
     return row
 
