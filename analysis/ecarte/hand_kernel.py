@@ -157,5 +157,5 @@ def hand_outcomes(seed, start, n, rules, pe, pd):
         stc = stream_start(useed, i, np.uint64(0))
         sto = stream_start(useed, i, np.uint64(1))
         stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-        play_hand(deck, 11, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, res[k])
+        play_hand(deck, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pe, pd, res[k], np.bool_(True))
     return res

@@ -50,11 +50,11 @@ def compare_both(deck, deck2, p, stc, stb, sto, elder, dealer, turnup, rules, cf
     """
     for i in range(32):
         deck2[i] = deck[i]
-    play_hand(deck2, p, stc, stb, sto, elder, dealer, turnup, rules, cfg[0], cfg[1], out, False)
+    play_hand(deck2, p, stc, stb, sto, elder, dealer, turnup, rules, cfg[0], cfg[1], out, np.bool_(False))
     net_a = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_A_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_A_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
-    play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, cfg[2], cfg[3], out, False)
+    play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, cfg[2], cfg[3], out, np.bool_(False))
     net_b = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_B_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_B_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0

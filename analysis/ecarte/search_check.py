@@ -67,7 +67,7 @@ def play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, sam
      e_disc, d_disc) = exchanges(deck, 11, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist)
     sto, announced = announce_kings(e, d, t, sto, pe, pd)
     sto, tricks = policy_tricks(e, d, turnup, e_disc, d_disc, announced, opening_of(pwp, refused), sto, rules, pe, pd,
-                                out, False)
+                                out, np.bool_(False))
     write_result(out, turnup, tricks, ending, rnd, announced, p - 11, proposed, pwp, refused, rules)
     net_h = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     pen_e, pen_d = penalties(ending, pwp, refused, rules)

@@ -203,10 +203,10 @@ def play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd
     """Play the dealt hand under a and under b on the same streams; tally both into ``row``."""
     for i in range(32):
         deck2[i] = deck[i]
-    play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, out, False)
+    play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, out, np.bool_(False))
     ca = outcome_cell(out)
     va = out[O_ELDER_TRICKS] == 5
-    play_hand(deck, 11, stc, stb, sto, elder, dealer, turnup, rules, pe_b, pd_b, out, False)
+    play_hand(deck, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pe_b, pd_b, out, np.bool_(False))
     cb = outcome_cell(out)
     d = elder_net(cb) - elder_net(ca)
     row[R_N] += 1
@@ -361,7 +361,7 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
                         my_pe[P_FORCE_DISCARD] = option_mask(codes, o)
                     for k in range(32):
                         deck2[k] = deck[k]
-                    play_hand(deck2, 11, stc, stb, sto, elder, dealer, turnup, my_rules, my_pe, my_pd, out, False)
+                    play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, my_pe, my_pd, out, np.bool_(False))
                     net = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
                     nets[o] = net
                     row[D_SUM + o] += net
