@@ -105,7 +105,6 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
     choices = uses_choices(pe, pd)
     groups = min(nt, GROUPS)
     for g in prange(groups):
-        # Typed arguments to play_hand (np.int64, np.bool_): numba compiles a callee once per literal value.
         deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = branch_scratch(rules, pe, pd)
         # A reading leader plays a refused hand differently from a played one (he reads another
         # first decision), so the refused branch is then played; otherwise it is re-scored.
@@ -121,7 +120,9 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
                     useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, fixed_is_dealer)
                 for i in range(32):
                     deck2[i] = deck[i]
-                play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, e_play, d_accept, out, np.bool_(False))
+                # Typed arguments (np.int64, np.bool_): numba compiles a callee once per literal value.
+                play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, e_play, d_accept, out,
+                          np.bool_(False))
                 cells[at, PLAYED] = outcome_cell(out)
                 if reading:
                     for i in range(32):
@@ -135,6 +136,7 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
                 cells[at, REFUSED] = outcome_cell(out)
                 for i in range(32):
                     deck2[i] = deck[i]
-                play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, e_propose, d_accept, out, np.bool_(False))
+                play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, e_propose, d_accept, out,
+                          np.bool_(False))
                 cells[at, ACCEPTED] = outcome_cell(out)
     return 0

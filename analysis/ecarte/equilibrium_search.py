@@ -165,7 +165,8 @@ def second_round_records(seed, tasks, masks, class_of_rank, rules, pe, pd, other
                     for c in range(32):
                         deck2[c] = deck[c]
                     e_way[P_FORCE_SECOND] = way - 1  # -1 the heuristic, 0 play, 1 propose
-                    play_hand(deck2, np.int64(11), stc, stb, sto, fixed, dealer, turnup, my_rules, e_way, d_accept, out, np.bool_(False))
+                    play_hand(deck2, np.int64(11), stc, stb, sto, fixed, dealer, turnup, my_rules, e_way, d_accept,
+                              out, np.bool_(False))
                     nets[at, way] = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     return 0
 

@@ -73,13 +73,18 @@ def _ind(b):
 
 
 @njit(cache=True, inline="always")
+def card_masks(c, t):
+    """(suit of c, trumps, the cards of c's suit above c), as card masks."""
+    suit = np.int64(0xFF) << (8 * (c >> 3))
+    return suit, np.int64(0xFF) << (8 * t), suit & ~((np.int64(2) << c) - 1)
+
+
+@njit(cache=True, inline="always")
 def features_of(c, hand, t, lt, ft, heur, p_nohigher, p_void, p_notrump, e_h, e_s, e_t):
     """The 25 features of leading card ``c`` (docs/ecarte-engine.md), as a tuple, given the six
     that depend on the opponent's odds (``lead_features``, ``reading_features``)."""
     s = c >> 3
-    suit = np.int64(0xFF) << (8 * s)
-    trumps = np.int64(0xFF) << (8 * t)
-    higher = suit & ~((np.int64(2) << c) - 1)
+    suit, trumps, higher = card_masks(c, t)
     own_s = popcount(hand & suit)
     own_t = popcount(hand & trumps)
     own_higher = popcount(hand & higher)
@@ -99,10 +104,7 @@ def features_of(c, hand, t, lt, ft, heur, p_nohigher, p_void, p_notrump, e_h, e_
 def lead_features(c, hand, allowed, required, p, pw, t, lt, ft, heur):
     """The 25 features of leading card ``c`` (docs/ecarte-engine.md), as a tuple; ``p`` and ``pw``
     (``powers(1 - p)``) are the decision's (``lead_odds``)."""
-    s = c >> 3
-    suit = np.int64(0xFF) << (8 * s)
-    trumps = np.int64(0xFF) << (8 * t)
-    higher = suit & ~((np.int64(2) << c) - 1)
+    suit, trumps, higher = card_masks(c, t)
     h_a = popcount(allowed & higher)
     h_r = popcount(required & higher)
     a_s = popcount(allowed & suit)
@@ -117,6 +119,12 @@ def lead_features(c, hand, allowed, required, p, pw, t, lt, ft, heur):
 
 
 @njit(cache=True, inline="always")
+def read_group(a, t):
+    """The reading ratios' group of card ``a``: its rank index if a trump, else 8 + its rank index."""
+    return (a & 7) + (0 if (a >> 3) == t else 8)
+
+
+@njit(cache=True, inline="always")
 def read_odds(x, t, free, ratios, r0, total):
     """(product of 1 - pi(a), sum of pi(a)) over the cards a of ``x`` in ascending code, where
     pi(a) = min(1, free * ratio(a) / total), ratio(a) = ratios[r0 + group of a] ("Reading leads")."""
@@ -125,8 +133,7 @@ def read_odds(x, t, free, ratios, r0, total):
     while x:
         a = lowest_bit(x)
         x &= x - 1
-        g = (a & 7) + (0 if (a >> 3) == t else 8)
-        pi = min(1.0, (free * ratios[r0 + g]) / total)
+        pi = min(1.0, (free * ratios[r0 + read_group(a, t)]) / total)
         prod = prod * (1.0 - pi)
         tot = tot + pi
     return prod, tot
@@ -136,10 +143,7 @@ def read_odds(x, t, free, ratios, r0, total):
 def reading_features(c, hand, allowed, required, free, total, ratios, r0, t, lt, ft, heur):
     """The 25 features of leading ``c`` when the leader reads the opponent's first decision by
     the ratios at ``ratios[r0:r0 + 16]``; ``total``: the ratios' sum over ``allowed``."""
-    s = c >> 3
-    suit = np.int64(0xFF) << (8 * s)
-    trumps = np.int64(0xFF) << (8 * t)
-    higher = suit & ~((np.int64(2) << c) - 1)
+    suit, trumps, higher = card_masks(c, t)
     h_r = popcount(required & higher)
     r_s = popcount(required & suit)
     r_t = popcount(required & trumps)
@@ -158,7 +162,7 @@ def read_total(allowed, t, ratios, r0):
     while x:
         a = lowest_bit(x)
         x &= x - 1
-        total += ratios[r0 + (a & 7) + (0 if (a >> 3) == t else 8)]
+        total += ratios[r0 + read_group(a, t)]
     return total
 
 
@@ -201,15 +205,16 @@ def learned_lead(hand, allowed, required, m, t, k, lt, leader_is_elder, heur, w,
     or where in ``w`` the row of reading ratios starts ("Reading leads")."""
     base = w0 + lead_model(k, lt, leader_is_elder) * N_LEAD_FEATURES
     p, pw = lead_odds(allowed, required, m)
-    free = m - popcount(required)
+    # Reading only when there is a row to read and a card it can weigh (else the learned lead's odds).
     total = read_total(allowed, t, w, r0) if r0 >= 0 else 0
+    free = m - popcount(required) if total > 0 else 0
     best = -np.inf
     card = heur
     x = hand
     while x:
         c = lowest_bit(x)
         x &= x - 1
-        if r0 >= 0 and total > 0:
+        if total > 0:
             f = reading_features(c, hand, allowed, required, free, total, w, r0, t, lt, k - lt, heur)
         else:
             f = lead_features(c, hand, allowed, required, p, pw, t, lt, k - lt, heur)

@@ -68,6 +68,21 @@ def ratios_from_tables(elder_probability: np.ndarray, dealer_probability: np.nda
     return (num / den[:, None]) / (all_num / all_den)[None, :]
 
 
+def solution_chances(df) -> tuple[np.ndarray, np.ndarray]:
+    """(elder's chance to propose, the dealer's to refuse) by information set, from shipped tables
+    (equilibrium_tables.shipped); sets the tables do not list get 0."""
+    from analysis.ecarte.equilibrium import info_sets
+
+    n = len(info_sets().weight)
+    chances = []
+    for side in ("elder", "dealer"):
+        part = df[df["side"] == side]
+        p = np.zeros(n)
+        p[part["info_set"].to_numpy()] = part["probability"].to_numpy()
+        chances.append(p)
+    return chances[0], chances[1]
+
+
 def ratios_of_shipped(rules_name: str, policy) -> tuple[np.ndarray, dict]:
     """(integer ratios, provenance) from the tables shipped for these rules and policy."""
     from analysis.ecarte.equilibrium_tables import shipped
@@ -77,14 +92,8 @@ def ratios_of_shipped(rules_name: str, policy) -> tuple[np.ndarray, dict]:
     if found is None:
         raise InputError(f"no equilibrium tables shipped for {rules_name} played by {policy.describe()}")
     df, summary = found
-    n_sets = int(df["info_set"].max()) + 1
-    prob = {}
-    for side in ("elder", "dealer"):
-        part = df[df["side"] == side]
-        p = np.zeros(n_sets)
-        p[part["info_set"].to_numpy()] = part["probability"].to_numpy()
-        prob[side] = p
-    ratios = np.maximum(1, np.round(ratios_from_tables(prob["elder"], prob["dealer"]) * RATIO_UNIT)).astype(np.int64)
+    x, y = solution_chances(df)
+    ratios = np.maximum(1, np.round(ratios_from_tables(x, y) * RATIO_UNIT)).astype(np.int64)
     path = os.path.join(os.path.dirname(__file__), "..", "..", summary["tables"])
     with open(path, "rb") as f:
         sha = hashlib.sha256(f.read()).hexdigest()[:16]
@@ -125,11 +134,7 @@ def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0)
         raise InputError(f"no learned-lead equilibrium tables shipped for {rules_name}")
     df, summary = found
     sets = EQ.info_sets()
-    x = np.zeros(len(sets.weight))
-    y = np.zeros(len(sets.weight))
-    for side, arr in (("elder", x), ("dealer", y)):
-        part = df[df["side"] == side]
-        arr[part["info_set"].to_numpy()] = part["probability"].to_numpy()
+    x, y = solution_chances(df)
     counts = np.random.default_rng(seed).multinomial(deals, sets.weight)
     first = np.zeros(len(counts), dtype=np.int64)
     runs = {}

@@ -361,7 +361,8 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
                         my_pe[P_FORCE_DISCARD] = option_mask(codes, o)
                     for k in range(32):
                         deck2[k] = deck[k]
-                    play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, my_pe, my_pd, out, np.bool_(False))
+                    play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, my_pe, my_pd,
+                              out, np.bool_(False))
                     net = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
                     nets[o] = net
                     row[D_SUM + o] += net
