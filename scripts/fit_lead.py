@@ -93,7 +93,7 @@ def main() -> None:
         r = get_rules(v)
         rec, val = L.collect(r, heuristic, args.held_out, args.seed + 1, args.samples)
         h = L.regret(rec, val, rec[:, L.F_HEUR], 0, args.held_out)
-        lr = L.regret(rec, val, L.learned_choices(rec, weights.ravel()), 0, args.held_out)
+        lr = L.regret(rec, val, L.learned_choices(rec, weights.ravel(), 0, np.full(len(rec), -1)), 0, args.held_out)
         held_out[v] = {"seed": args.seed + 1, "deals": args.held_out, "regret_heuristic": interval(*h),
                        "regret_learned": interval(*lr)}
         t = [int(x) for x in compare_tallies(args.compare, args.seed + 2, r, learned, heuristic)]

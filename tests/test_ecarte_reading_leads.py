@@ -1,4 +1,5 @@
-"""The reading leads' ratios (reading_ratios.py), where the kernel reads, and the policy option.
+"""The reading leads' ratios (reading_ratios.py), their weights (lead_fit_reading.py), where the
+kernel reads, and the policy option.
 
 The hand-by-hand comparison of the kernel's reading leads with the plain-Python reference
 (reference_reading.py) is in test_ecarte_differential.py ("reading/..." cases); bad ``reads``
@@ -10,7 +11,10 @@ import numpy as np
 import pytest
 
 from analysis.ecarte import equilibrium as EQ
-from analysis.ecarte.policies import N_POLICY_SLOTS, P_READ_RATIOS, P_READS, HeuristicPolicy
+from analysis.ecarte import lead_fit as L
+from analysis.ecarte import lead_fit_reading as R
+from analysis.ecarte.lead_weights import load_reading_weights
+from analysis.ecarte.policies import P_LEAD_WEIGHTS, P_READ_RATIOS, P_READ_WEIGHTS, P_READS, HeuristicPolicy
 from analysis.ecarte.reading_ratios import RATIO_UNIT, load_ratios, ratios_from_tables, reading_gain
 from analysis.ecarte.search_inference import info_set_of
 from analysis.ecarte.strategy import hands
@@ -61,7 +65,7 @@ def test_shipped_ratios_are_in_the_policy_array_and_described():
         p = HeuristicPolicy(leads="learned", reads=variant)
         a = p.to_array()
         r = load_ratios(variant)
-        assert a[P_READS] == 1 and np.array_equal(a[P_READ_RATIOS:N_POLICY_SLOTS], r.ravel())
+        assert a[P_READS] == 1 and np.array_equal(a[P_READ_RATIOS:P_READ_WEIGHTS], r.ravel())
         assert r.min() >= 1 and abs(np.median(r) / RATIO_UNIT - 1) < 0.5
         d = p.describe()
         assert d["reads"] == variant and len(d["read_ratios_sha256"]) == 16
@@ -75,20 +79,58 @@ def test_shipped_ratios_are_in_the_policy_array_and_described():
 def test_reading_changes_only_the_branches_the_spec_reads():
     """reading_gain plays every branch with and without each side reading: an accepted first
     proposal is never read (its change is exactly zero), elder reads only a refusal (his reading
-    changes nothing where he played), the dealer's reading does change the played hands, and
-    flat ratios change nothing."""
+    changes nothing where he played), the dealer only elder's play (nothing changes after he
+    refused), the branches' parts add up to the whole, and with flat ratios and the learned
+    leads' weights the reading path leads exactly as the learned leads do."""
     got = reading_gain("classic", 20_000, seed=5)
     json.dumps(got)
     dealer, elder = got["readers"]["dealer"], got["readers"]["elder"]
+    zero = {"value": 0.0, "ci95": [0.0, 0.0]}
     for side in (dealer, elder):
-        assert side["elder_net_change_by_branch"]["accepted"] == {"value": 0.0, "ci95": [0.0, 0.0]}
+        parts = side["elder_value_change_by_branch"]
+        assert parts["accepted"] == zero
         lo, hi = side["elder_value_change"]["ci95"]
         assert lo <= side["elder_value_change"]["value"] <= hi
-    assert elder["elder_net_change_by_branch"]["played"]["value"] == 0.0
-    assert dealer["elder_net_change_by_branch"]["played"]["ci95"] != [0.0, 0.0]
-    assert elder["elder_net_change_by_branch"]["refused"]["ci95"] != [0.0, 0.0]
-    assert got["solution"].endswith("equilibrium_classic_learned.parquet") and "learned leads" in got["play_policy"]
-    # Ratios all equal (power 0): the reading path leads exactly as the learned leads do.
-    flat = reading_gain("classic", 20_000, seed=5, power=0.0)["readers"]
+        assert abs(sum(b["value"] for b in parts.values()) - side["elder_value_change"]["value"]) < 2e-5
+    assert elder["elder_value_change_by_branch"]["played"] == zero
+    assert dealer["elder_value_change_by_branch"]["refused"] == zero
+    assert dealer["elder_value_change_by_branch"]["played"]["ci95"] != [0.0, 0.0]
+    assert elder["elder_value_change_by_branch"]["refused"]["ci95"] != [0.0, 0.0]
+    assert got["solution"].endswith("equilibrium_classic_learned.parquet") and "own weights" in got["play_policy"]
+    flat = reading_gain("classic", 20_000, seed=5, power=0.0, weights="learned")["readers"]
     for side in flat.values():
-        assert side["elder_value_change"] == {"value": 0.0, "ci95": [0.0, 0.0]}
+        assert side["elder_value_change"] == zero
+    with pytest.raises(InputError, match="weights must be"):
+        reading_gain("classic", 1_000, weights="uniform")
+
+
+def test_reading_weights_are_the_policy_arrays_and_the_fit_features():
+    """The kernel's reading lead of each recorded position (lead_fit.learned_choices through the
+    policy array) is the card of the best score of the fit's features (lead_fit_reading.
+    reading_features_of) under the file's weights of the row read, lowest code on ties; the
+    collection is the same for the same seed, and its values are NaN exactly off the hand."""
+    rec, val = R.collect("classic", 1_000, seed=9, samples=6)
+    again, val2 = R.collect("classic", 1_000, seed=9, samples=6)
+    assert np.array_equal(rec, again) and np.array_equal(val, val2, equal_nan=True)
+    held = np.zeros(val.shape, dtype=bool)
+    for c in range(32):
+        held[:, c] = (rec[:, L.F_HAND] >> c) & 1 == 1
+    assert (np.isnan(val) == ~held).all()
+    assert set(np.unique(rec[:, R.F_READ])) == {0, 1, 2}
+    policy = HeuristicPolicy(leads="learned", reads="classic")
+    a = policy.to_array()
+    w = load_reading_weights()
+    assert np.array_equal(a[P_READ_WEIGHTS:], w.ravel()) and len(policy.describe()["read_weights_sha256"]) == 16
+    idx, card, model, f = R.reading_features_of(rec, load_ratios("classic").ravel())
+    score = np.einsum("ij,ij->i", f, w[rec[idx, R.F_READ], model].astype(np.float64))
+    best = {}
+    for i, c, s in zip(idx.tolist(), card.tolist(), score.tolist(), strict=True):
+        if i not in best or s > best[i][1]:
+            best[i] = (c, s)
+    expected = np.array([best[i][0] for i in range(len(rec))])
+    got = L.learned_choices(rec, a, P_LEAD_WEIGHTS, P_READ_RATIOS + 16 * rec[:, R.F_READ])
+    # The kernel adds a score's terms in five chains (learned_lead.lead_score), einsum in its own
+    # order: a near-tie may break the other way, but hardly ever.
+    assert (got == expected).mean() > 0.999
+    plain = L.learned_choices(rec, a, P_LEAD_WEIGHTS, np.full(len(rec), -1))
+    assert (got != plain).mean() > 0.05  # the reading weights do lead otherwise

@@ -195,7 +195,11 @@ def fit(rec: np.ndarray, val: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
     """Integer weights (N_LEAD_MODELS, N_LEAD_FEATURES): per model, the ridge least-squares fit of
     the decision-centred values by the decision-centred features (penalty ``ridge`` times the
     number of rows), times SCALE, rounded."""
-    idx, card, model, f = features(rec)
+    return fit_features(*features(rec), val, ridge)
+
+
+def fit_features(idx, card, model, f, val: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
+    """``fit`` from the features (``features``, or the reading ones: lead_fit_reading)."""
     y = val[idx, card]
     w = np.zeros((N_LEAD_MODELS, N_LEAD_FEATURES))
     for k in range(N_LEAD_MODELS):
@@ -215,13 +219,15 @@ def fit(rec: np.ndarray, val: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
 
 
 @njit(cache=True)
-def learned_choices(rec, weights):
-    """The learned lead of every record under ``weights`` (flat, model-major), by the kernel's rule."""
+def learned_choices(rec, weights, w0, r0):
+    """The learned lead of every record under ``weights[w0:]`` (model-major), by the kernel's rule;
+    ``r0`` per record: -1, or where its row of reading ratios starts in ``weights`` (then a policy
+    array: the reading leads, lead_fit_reading)."""
     out = np.empty(rec.shape[0], dtype=np.int64)
     for r in range(rec.shape[0]):
         out[r] = learned_lead(rec[r, F_HAND], rec[r, F_ALLOWED], rec[r, F_REQUIRED], rec[r, F_M], rec[r, F_TRUMP],
-                              rec[r, F_TRICK], rec[r, F_LT], rec[r, F_ELDER] == 1, rec[r, F_HEUR], weights, 0,
-                              np.int64(-1))
+                              rec[r, F_TRICK], rec[r, F_LT], rec[r, F_ELDER] == 1, rec[r, F_HEUR], weights, w0,
+                              r0[r])
     return out
 
 

@@ -10,6 +10,10 @@ from functools import lru_cache
 import numpy as np
 
 WEIGHTS_FILE = pathlib.Path(__file__).with_name("data") / "learned_lead.json"
+READING_WEIGHTS_FILE = WEIGHTS_FILE.with_name("reading_lead.json")
+"""The reading leads' weights: for each row of ratios read, the 20 models' weights (same features),
+fitted to a reading searcher."""
+N_READ_ROWS = 3
 LEAD_FEATURES = (
     "is_trump", "rank", "p_no_higher", "e_higher", "p_void_plain", "e_suit_plain", "trump_x_own_trumps",
     "trump_x_e_trumps", "plain_x_p_no_trump", "plain_x_own_suit", "plain_x_own_higher", "p_win",
@@ -29,12 +33,17 @@ def load_weights(path: pathlib.Path = WEIGHTS_FILE) -> np.ndarray:
     return _weights(str(path), path.stat().st_mtime_ns).copy()
 
 
+def load_reading_weights(path: pathlib.Path = READING_WEIGHTS_FILE) -> np.ndarray:
+    """The reading leads' integer weights, (N_READ_ROWS, N_LEAD_MODELS, N_LEAD_FEATURES) int64."""
+    return _weights(str(path), path.stat().st_mtime_ns, (N_READ_ROWS, N_LEAD_MODELS, N_LEAD_FEATURES)).copy()
+
+
 @lru_cache(maxsize=4)
-def _weights(path: str, mtime: int) -> np.ndarray:
+def _weights(path: str, mtime: int, shape=(N_LEAD_MODELS, N_LEAD_FEATURES)) -> np.ndarray:
     data = json.loads(pathlib.Path(path).read_text())
     if data["features"] != list(LEAD_FEATURES):
         raise ValueError(f"{path}: its features are not this version's")
     w = np.array(data["weights"], dtype=np.int64)
-    if w.shape != (N_LEAD_MODELS, N_LEAD_FEATURES):
-        raise ValueError(f"{path}: weights of shape {w.shape}, not {(N_LEAD_MODELS, N_LEAD_FEATURES)}")
+    if w.shape != shape:
+        raise ValueError(f"{path}: weights of shape {w.shape}, not {shape}")
     return w

@@ -34,6 +34,7 @@ from analysis.ecarte.policies import (
     P_LEAD_WEIGHTS,
     P_LEADS,
     P_READ_RATIOS,
+    P_READ_WEIGHTS,
     P_READS,
 )
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
@@ -202,7 +203,10 @@ def learned_lead(hand, allowed, required, m, t, k, lt, leader_is_elder, heur, w,
     opponent's possible and certain cards (trick_kernel.hidden_constraints); ``m``: his number of
     cards; ``heur``: the heuristic's lead with lead_trumps on (a feature); ``w[w0:]``: the
     LEAD_WEIGHTS_SIZE integer weights, model-major (a policy array and P_LEAD_WEIGHTS); ``r0``: -1,
-    or where in ``w`` the row of reading ratios starts ("Reading leads")."""
+    or where in ``w`` (then a policy array) the row of reading ratios starts ("Reading leads"):
+    the score then takes that row's reading weights, from w[P_READ_WEIGHTS + row * LEAD_WEIGHTS_SIZE]."""
+    if r0 >= 0:
+        w0 = P_READ_WEIGHTS + (r0 - P_READ_RATIOS) // N_READ_GROUPS * LEAD_WEIGHTS_SIZE
     base = w0 + lead_model(k, lt, leader_is_elder) * N_LEAD_FEATURES
     p, pw = lead_odds(allowed, required, m)
     # Reading only when there is a row to read and a card it can weigh (else the learned lead's odds).
@@ -237,13 +241,22 @@ def opening_of(pwp, refused_round):
 
 
 @njit(cache=True, inline="always")
+def opening_row(opening, leader_is_elder):
+    """The row of ratios a leader could read (0 the dealer after elder played, 1 the dealer after
+    refusing, 2 elder after a refusal), or -1 (an accepted first proposal; elder after playing)."""
+    if leader_is_elder:
+        return 2 if opening == OPENING_REFUSED else -1
+    return 0 if opening == OPENING_PLAYED else (1 if opening == OPENING_REFUSED else -1)
+
+
+@njit(cache=True, inline="always")
 def reading_row(opening, leader_is_elder):
     """Where the leader's row of reading ratios starts in a policy array, or -1 when he reads
-    nothing ("Reading leads": the dealer reads elder's play or proposal, elder the refusal)."""
-    if leader_is_elder:
-        v = 2 if opening == OPENING_REFUSED else -1
-    else:
-        v = 0 if opening == OPENING_PLAYED else (1 if opening == OPENING_REFUSED else -1)
+    nothing ("Reading leads": the dealer reads elder's play, elder the refusal; the dealer does not
+    read elder's proposal after refusing it, which lost in play: docs/ecarte-engine.md)."""
+    v = opening_row(opening, leader_is_elder)
+    if v == 1:
+        v = -1
     return P_READ_RATIOS + N_READ_GROUPS * v if v >= 0 else -1
 
 

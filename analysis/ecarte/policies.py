@@ -36,10 +36,13 @@ P_FORCE_SECOND = 9
 P_LEADS = 10
 P_LEAD_WEIGHTS = 11
 # Reading leads (docs/ecarte-engine.md, "Reading leads"): 1 when the learned leads weight the
-# opponent's cards by what his first decision says (``reads``), and the three rows of 16 ratios.
+# opponent's cards by what his first decision says (``reads``), the three rows of 16 ratios, and
+# the reading leads' own integer weights, 500 for each row (data/reading_lead.json, fitted to a
+# reading searcher).
 P_READS = P_LEAD_WEIGHTS + 500  # learned_lead.LEAD_WEIGHTS_SIZE
 P_READ_RATIOS = P_READS + 1
-N_POLICY_SLOTS = P_READ_RATIOS + 3 * N_READ_GROUPS
+P_READ_WEIGHTS = P_READ_RATIOS + 3 * N_READ_GROUPS
+N_POLICY_SLOTS = P_READ_WEIGHTS + 3 * 500
 # A policy array longer than N_POLICY_SLOTS carries a discard table after the slots: for every
 # five-card hand taken relative to trumps (trumps as suit 0; index bits.rank_of_mask), the
 # discard (a mask of the same relative cards), or -1 where the heuristic decides.
@@ -107,10 +110,12 @@ class HeuristicPolicy:
             a[P_LEADS] = 1
             a[P_LEAD_WEIGHTS:P_READS] = load_weights().ravel()
         if self.reads != "none":
+            from analysis.ecarte.lead_weights import load_reading_weights
             from analysis.ecarte.reading_file import load_ratios
 
             a[P_READS] = 1
-            a[P_READ_RATIOS:N_POLICY_SLOTS] = load_ratios(self.reads).ravel()
+            a[P_READ_RATIOS:P_READ_WEIGHTS] = load_ratios(self.reads).ravel()
+            a[P_READ_WEIGHTS:N_POLICY_SLOTS] = load_reading_weights().ravel()
         return a
 
     def describe(self) -> dict:
@@ -123,9 +128,11 @@ class HeuristicPolicy:
         else:
             import hashlib
 
+            from analysis.ecarte.lead_weights import load_reading_weights
             from analysis.ecarte.reading_file import load_ratios
 
             d["read_ratios_sha256"] = hashlib.sha256(load_ratios(self.reads).tobytes()).hexdigest()[:16]
+            d["read_weights_sha256"] = hashlib.sha256(load_reading_weights().tobytes()).hexdigest()[:16]
         if self.leads == "heuristic":
             del d["leads"]
         else:

@@ -17,7 +17,14 @@ import os
 
 import numpy as np
 
-from analysis.ecarte.policies import N_POLICY_SLOTS, N_READ_GROUPS, P_READ_RATIOS
+from analysis.ecarte.policies import (
+    N_POLICY_SLOTS,
+    N_READ_GROUPS,
+    P_LEAD_WEIGHTS,
+    P_READ_RATIOS,
+    P_READ_WEIGHTS,
+    P_READS,
+)
 from analysis.ecarte.reading_file import (  # noqa: F401  (re-exported)
     RATIO_UNIT,
     RATIOS_FILE,
@@ -111,13 +118,23 @@ class _Arrays:
         return self.array
 
 
-def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0) -> dict:
+def _interval(d: np.ndarray) -> dict:
+    """Mean and 95% interval (normal) of per-deal values, rounded to 5 places."""
+    half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+    return {"value": round(float(d.mean()), 5), "ci95": [round(float(d.mean() - half), 5),
+                                                         round(float(d.mean() + half), 5)]}
+
+
+def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0, weights: str = "reading") -> dict:
     """What reading is worth to each side at the shipped learned-lead solution's first decisions:
     ``deals`` deals of elder's information sets drawn by their weight, every branch played on the
     same deals with and without each side's reading leads, each deal valued by the solution's
     chances. Per reader: the change in elder's value per hand (95% interval, paired per deal) and
-    per branch the change in elder's net on the deals of that branch. ``power`` raises the ratios
-    to that power (0 reads nothing, 1 the file's ratios, -1 their opposite: a diagnostic)."""
+    its parts by branch (each branch's change in elder's net times the solution's chance of it). ``power`` raises the ratios
+    to that power (0 reads nothing, 1 the file's ratios, -1 their opposite: a diagnostic).
+    ``weights``: "reading" scores the reading leads by their own weights (data/reading_lead.json),
+    "learned" by the learned leads' (stop 39's reading, a diagnostic: with power 0 it leads exactly
+    as the learned leads do)."""
     from analysis.ecarte import equilibrium as EQ
     from analysis.ecarte.equilibrium_tables import shipped
     from analysis.ecarte.policies import HeuristicPolicy
@@ -126,8 +143,12 @@ def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0)
     rules = get_rules(rules_name)
     plain = HeuristicPolicy(leads="learned")
     reading = HeuristicPolicy(leads="learned", reads=rules_name).to_array()
-    ratios = reading[P_READ_RATIOS:N_POLICY_SLOTS] / RATIO_UNIT
-    reading[P_READ_RATIOS:N_POLICY_SLOTS] = np.maximum(1, np.round(ratios ** power * RATIO_UNIT))
+    ratios = reading[P_READ_RATIOS:P_READ_WEIGHTS] / RATIO_UNIT
+    reading[P_READ_RATIOS:P_READ_WEIGHTS] = np.maximum(1, np.round(ratios ** power * RATIO_UNIT))
+    if weights == "learned":
+        reading[P_READ_WEIGHTS:N_POLICY_SLOTS] = np.tile(reading[P_LEAD_WEIGHTS:P_READS], 3)
+    elif weights != "reading":
+        raise InputError(f"weights must be reading or learned, not {weights!r}")
     reading = _Arrays(reading)
     found = shipped(rules, plain)
     if found is None:
@@ -142,21 +163,18 @@ def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0)
         fixed, other, cells = EQ.simulate("elder", first, counts, seed, rules, pols)
         nets = EQ.nets_of(cells).astype(np.float64)
         px, py = x[fixed], y[other // 2]
-        runs[name] = ((1 - px) * nets[:, 0] + px * (py * nets[:, 2] + (1 - py) * nets[:, 1]), nets)
-    out = {"rules": rules_name, "deals": int(deals), "seed": seed, "power": power, "solution": summary["tables"],
+        # Each branch's part of elder's value: its net times the chance the solution takes it.
+        runs[name] = nets * np.stack([1 - px, px * (1 - py), px * py], axis=1)
+    out = {"rules": rules_name, "deals": int(deals), "seed": seed, "power": power, "weights": weights,
+           "solution": summary["tables"],
            "play_policy": "heuristic with the learned leads; the reader's leads weight the opponent's cards "
-                          "by his first decision (reads)", "readers": {}}
+                          "by his first decision (reads), scored by the "
+                          + ("reading leads' own weights" if weights == "reading" else "learned leads' weights"),
+           "readers": {}}
     for reader in ("dealer", "elder"):
-        d = runs[reader][0] - runs["none"][0]
-        half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
-        branches = {}
-        for b, name in enumerate(("played", "accepted", "refused")):
-            db = runs[reader][1][:, b] - runs["none"][1][:, b]
-            hb = 1.96 * db.std(ddof=1) / np.sqrt(len(db))
-            branches[name] = {"value": round(float(db.mean()), 5),
-                              "ci95": [round(float(db.mean() - hb), 5), round(float(db.mean() + hb), 5)]}
-        out["readers"][reader] = {"elder_value_change": {"value": round(float(d.mean()), 5),
-                                                         "ci95": [round(float(d.mean() - half), 5),
-                                                                  round(float(d.mean() + half), 5)]},
-                                  "elder_net_change_by_branch": branches}
+        d = runs[reader] - runs["none"]
+        out["readers"][reader] = {
+            "elder_value_change": _interval(d.sum(axis=1)),
+            "elder_value_change_by_branch": {name: _interval(d[:, b])
+                                             for b, name in enumerate(("played", "accepted", "refused"))}}
     return out

@@ -4,8 +4,9 @@ The reading leads are the learned leads (:mod:`analysis.ecarte.reference_lead`) 
 three cases, the leader weights the opponent's allowed cards by ratios read from
 ``data/reading_ratios.json`` (:func:`reading_ratios`, :func:`reading_row`), which changes six
 quantities of the 25 features (``p_nohigher``, ``p_void``, ``p_notrump``, ``e_h``, ``e_s``,
-``e_t``, :func:`reading_features`); the model, the score and the choice are the learned leads'
-(:func:`reading_lead`). Written from the text of the spec alone, as the plain-Python side of the
+``e_t``, :func:`reading_features`), and the score takes the reading weights of
+``data/reading_lead.json`` (:func:`reading_weights`); the models and the choice are the learned
+leads' (:func:`reading_lead`). Written from the text of the spec alone, as the plain-Python side of the
 differential test against the kernel. :func:`analysis.ecarte.reference.play_hand` calls
 :func:`reading_lead_in_play` for the leads of tricks 1 to 4 of a policy that reads
 (:func:`uses_reading`) when :func:`reading_row` names a row.
@@ -25,12 +26,12 @@ from analysis.ecarte.reference_lead import (
     knowledge_in_play,
     lead_model,
     lead_score,
-    lead_weights,
     uses_learned_leads,
 )
 from analysis.ecarte.rules import EcarteRules, codes_of_mask
 
 RATIOS_PATH = Path(__file__).parent / "data" / "reading_ratios.json"
+READING_WEIGHTS_PATH = Path(__file__).parent / "data" / "reading_lead.json"
 N_ROWS = 3          # v = 0 elder played without proposing, 1 elder proposed (dealer refused), 2 dealer refused
 N_GROUPS = 16       # g = rank index of a trump, 8 + rank index of a non-trump
 
@@ -50,6 +51,26 @@ def reading_ratios(variant: str, path: Path = RATIOS_PATH) -> tuple[tuple[int, .
     return tuple(tuple(row) for row in rows)
 
 
+@cache
+def reading_weights(row: int, path: Path = READING_WEIGHTS_PATH) -> tuple[tuple[int, ...], ...]:
+    """The 20 models' integer weights (model-major, 25 each) of row ``row`` of the reading file
+    (its "weights": one list of 20 models per row v)."""
+    data = json.loads(Path(path).read_text())
+    blocks = data["weights"]
+    if not isinstance(blocks, list) or len(blocks) != N_ROWS:
+        raise ValueError(f"{path}: expected {N_ROWS} rows of weights")
+    return _block(path, blocks[row], data["features"])
+
+
+def _block(path, block, features) -> tuple[tuple[int, ...], ...]:
+    """One row's 20 models of 25 integers, checked."""
+    if len(features) != 25 or len(block) != 20 or any(len(m) != 25 for m in block):
+        raise ValueError(f"{path}: expected 20 models of 25 weights per row")
+    if any(type(w) is not int for m in block for w in m):
+        raise ValueError(f"{path}: the weights must be integers")
+    return tuple(tuple(m) for m in block)
+
+
 def uses_reading(policy) -> str | None:
     """The variant whose ratios a policy reads (its ``reads``), or None when it does not read.
 
@@ -62,15 +83,12 @@ def uses_reading(policy) -> str | None:
 def reading_row(role: str, played_without_proposing: bool, refused_round: int | None) -> int | None:
     """The row ``v`` the leader ``role`` reads, or None when he leads exactly the learned lead.
 
-    The dealer reads 0 when elder played without proposing, 1 when he (the dealer) refused the first
-    proposal; elder reads 2 when the dealer refused the first proposal (spec, "Reading leads").
+    The dealer reads 0 when elder played without proposing; elder reads 2 when the dealer refused
+    the first proposal. Row 1 (elder proposed) is never read: the dealer who refused leads exactly
+    the learned lead (spec, "Reading leads").
     """
     if role == DEALER:
-        if played_without_proposing:
-            return 0
-        if refused_round == 0:
-            return 1
-        return None
+        return 0 if played_without_proposing else None
     if role == ELDER:
         return 2 if refused_round == 0 else None
     raise ValueError(f"role must be {ELDER!r} or {DEALER!r}, not {role!r}")
@@ -138,13 +156,11 @@ def reading_features(knowledge: LeadKnowledge, card: int, ratio_row,
         _sum_over(chances, A & trumps) + rT)
 
 
-def reading_scores(knowledge: LeadKnowledge, ratio_row, weights=None) -> dict[int, float]:
-    """Every card of H (ascending code) and its score under the position's learned model.
+def reading_scores(knowledge: LeadKnowledge, ratio_row, weights) -> dict[int, float]:
+    """Every card of H (ascending code) and its score under the position's reading model.
 
-    ``weights``: the 20 models' weights (model-major), data/learned_lead.json's when None.
+    ``weights``: the 20 models' weights (model-major) of the row read (:func:`reading_weights`).
     """
-    if weights is None:
-        weights = lead_weights()
     w = weights[lead_model(knowledge.trick, knowledge.won, knowledge.elder)]
     heuristic_card = heuristic_lead_trumps_on(knowledge.hand, knowledge.trump)
     chances = holding_chances(knowledge, ratio_row)
@@ -152,7 +168,7 @@ def reading_scores(knowledge: LeadKnowledge, ratio_row, weights=None) -> dict[in
             for c in codes_of_mask(knowledge.hand)}
 
 
-def reading_lead(knowledge: LeadKnowledge, ratio_row, weights=None) -> int:
+def reading_lead(knowledge: LeadKnowledge, ratio_row, weights) -> int:
     """The reading lead: the card of the highest score, the lowest card code among equal scores."""
     return best_card(reading_scores(knowledge, ratio_row, weights))
 
@@ -164,4 +180,4 @@ def reading_lead_in_play(variant: str, row: int, role: str, play_hand: int, turn
     The other arguments as :func:`reference_lead.learned_lead_in_play`.
     """
     knowledge = knowledge_in_play(role, play_hand, turnup, exchanges, announced, tricks, rules)
-    return reading_lead(knowledge, reading_ratios(variant)[row], weights)
+    return reading_lead(knowledge, reading_ratios(variant)[row], reading_weights(row) if weights is None else weights)
