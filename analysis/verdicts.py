@@ -54,6 +54,8 @@ class Verdict:
                 k += f" with the {p['exchange']} exchange"
             if isinstance(p, dict) and p.get("leads") == "learned":
                 k += " with the learned leads"
+                if p.get("reads", "none") != "none":
+                    k += f" reading the first decision (reads={p['reads']})"
             if k not in kinds:
                 kinds.append(k)
         return ", ".join(kinds)

@@ -64,7 +64,7 @@ def test_fit_recovers_weights_that_explain_the_values_exactly():
     decisions, no ridge) must return w (times SCALE), for every model with data."""
     rules = get_rules("classic")
     rec, _ = L.collect(rules, HeuristicPolicy(), 2 * L.CHUNK, 9, samples=1)
-    idx, card, model, f = L.features(rec)
+    idx, card, model, f = L.plain_features(rec)
     rng = np.random.default_rng(0)
     w = rng.normal(size=(N_LEAD_MODELS, N_LEAD_FEATURES))
     val = np.full((len(rec), 32), np.nan)

@@ -99,6 +99,8 @@ def play_words(policy: HeuristicPolicy) -> str:
     from analysis.ecarte.discard_rule import rank_words
 
     tricks = "trick play with the learned leads" if policy.leads == "learned" else "trick play"
+    if policy.reads != "none":
+        tricks += f" reading the other's first decision (reads={policy.reads})"
     if policy.keep_plain_min_rank == HeuristicPolicy().keep_plain_min_rank:
         return f"heuristic (discards, later proposals and {tricks})"
     return (f"heuristic (later proposals and {tricks}); discards by the fitted rule: keep trumps and "

@@ -23,9 +23,12 @@ SHIPPED_COLUMNS = {"elder": ("info_set", "propose_probability", "propose_minus_p
                               "p_proposal")}
 
 
-def shipped_name(rules_name: str, leads: str) -> str:
+def shipped_name(rules_name: str, leads: str, reads: str = "none") -> str:
     """The shipped tables' file stem: ``equilibrium_<rules>``, with ``_learned`` when played with
-    the learned leads (policies.HeuristicPolicy.leads)."""
+    the learned leads (policies.HeuristicPolicy.leads), ``_reading`` when those leads read the
+    first decision (``reads``)."""
+    if reads != "none":
+        return f"equilibrium_{rules_name}_reading"
     return f"equilibrium_{rules_name}" + ("_learned" if leads == "learned" else "")
 
 
@@ -53,7 +56,8 @@ def ship(out_dir: str, rules_name: str, data_dir: str = DATA_DIR) -> list[str]:
         df[c] = np.round(df[c].fillna(0) * PROBABILITY_UNIT).astype(np.uint16)
     df["info_set"] = df["info_set"].astype(np.int32)
     df["fit_deals"] = df["fit_deals"].astype(np.int32)
-    target = os.path.join(data_dir, shipped_name(rules_name, summary_["policy"].get("leads", "heuristic")))
+    target = os.path.join(data_dir, shipped_name(rules_name, summary_["policy"].get("leads", "heuristic"),
+                                                   summary_["policy"].get("reads", "none")))
     df.to_parquet(target + ".parquet", index=False, compression="zstd")
     if os.path.exists(f"{stem}_score_changes.parquet"):
         ch = pd.read_parquet(f"{stem}_score_changes.parquet",
@@ -82,7 +86,7 @@ def shipped(rules: EcarteRules, policy) -> tuple | None:
     if getattr(policy, "leads", None) == "heuristic":
         tried.insert(0, dataclasses.replace(policy, leads="learned"))
     for pol in tried:
-        target = os.path.join(DATA_DIR, shipped_name(rules.name, pol.leads))
+        target = os.path.join(DATA_DIR, shipped_name(rules.name, pol.leads, pol.reads))
         if not os.path.exists(target + ".json"):
             continue
         with open(target + ".json") as f:

@@ -37,7 +37,10 @@ from analysis.ecarte.learned_lead import (
     lead_model,
     lead_odds,
     learned_lead,
+    read_total,
+    reading_features,
 )
+from analysis.ecarte.policies import N_READ_GROUPS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.search_player import ALL_CARDS, choose_card, search_scratch
 from analysis.ecarte.solver import value_table
@@ -55,6 +58,31 @@ F_DEAL, F_HAND, F_ALLOWED, F_REQUIRED, F_M, F_TRUMP, F_TRICK, F_LT, F_ELDER, F_H
 N_FIELDS = 11
 MAX_LEADS = 4
 """Leads with a choice per deal: tricks 1 to 4."""
+
+
+@njit(cache=True, inline="always")
+def write_record(row, values, i, hand, allowed, req, m, t, k, lt, leader_is_elder, heur, led, sums, samples):
+    """Record one lead with a choice into ``row`` (the F_* fields) and the search's value of each card
+    of ``hand`` into ``values`` (elder's net from the leader's side: ``sums`` over the samples drawn,
+    one when the opponent's hand was known)."""
+    n = samples if popcount(allowed) > m - popcount(req) else 1
+    row[F_DEAL] = i
+    row[F_HAND] = hand
+    row[F_ALLOWED] = allowed
+    row[F_REQUIRED] = req
+    row[F_M] = m
+    row[F_TRUMP] = t
+    row[F_TRICK] = k
+    row[F_LT] = lt
+    row[F_ELDER] = 1 if leader_is_elder else 0
+    row[F_HEUR] = heur
+    row[F_SEARCH] = led
+    x = hand
+    while x:
+        c = lowest_bit(x)
+        x &= x - 1
+        v = sums[c] / n
+        values[c] = v if leader_is_elder else -v
 
 
 @njit(cache=True)
@@ -85,25 +113,9 @@ def _collect_deal(i, elder, dealer, turnup, e_out, d_out, announced, must, table
         m = popcount(hand_f)
         st, led = choose_card(st, hand_l, np.int64(-1), m, allowed, req, elder_leads, etricks, t, must, table, samples, heur,
                               sums, vals, know, rec)
-        n = samples if popcount(allowed) > m - popcount(req) else 1
         lt = etricks if elder_leads else k - etricks
-        rec_out[pos, F_DEAL] = i
-        rec_out[pos, F_HAND] = hand_l
-        rec_out[pos, F_ALLOWED] = allowed
-        rec_out[pos, F_REQUIRED] = req
-        rec_out[pos, F_M] = m
-        rec_out[pos, F_TRUMP] = t
-        rec_out[pos, F_TRICK] = k
-        rec_out[pos, F_LT] = lt
-        rec_out[pos, F_ELDER] = 1 if elder_leads else 0
-        rec_out[pos, F_HEUR] = heur
-        rec_out[pos, F_SEARCH] = led
-        x = hand_l
-        while x:
-            c = lowest_bit(x)
-            x &= x - 1
-            v = sums[c] / n
-            val_out[pos, c] = v if elder_leads else -v
+        write_record(rec_out[pos], val_out[pos], i, hand_l, allowed, req, m, t, k, lt, elder_leads, heur, led, sums,
+                     samples)
         pos += 1
         fol = heuristic_follow(legal_follows(hand_f, led, t, must), led, t)
         elder_leads, ex_e, ex_d, played, hand_l, hand_f, etricks = after_trick(
@@ -162,8 +174,11 @@ def collect(rules, policy, deals: int, seed: int, samples: int = 30, start: int 
 
 
 @njit(cache=True)
-def features(rec):
-    """(decision index, card, model, the 25 features) of every card of every record."""
+def features(rec, rows, ratios):
+    """(decision index, card, model, the 25 features) of every card of every record; where rows[r]
+    >= 0 the odds are read from that row of ``ratios`` (a variant's 3 x 16, flat) as the kernel's
+    reading leads read them (learned_lead.learned_lead: the plain odds where no allowed card can be
+    weighed)."""
     n = 0
     for r in range(rec.shape[0]):
         n += popcount(rec[r, F_HAND])
@@ -174,14 +189,21 @@ def features(rec):
     j = 0
     for r in range(rec.shape[0]):
         hand = rec[r, F_HAND]
+        allowed, req, m, t = rec[r, F_ALLOWED], rec[r, F_REQUIRED], rec[r, F_M], rec[r, F_TRUMP]
         lt = rec[r, F_LT]
-        p, pw = lead_odds(rec[r, F_ALLOWED], rec[r, F_REQUIRED], rec[r, F_M])
+        ft = rec[r, F_TRICK] - lt
+        r0 = N_READ_GROUPS * rows[r]
+        total = read_total(allowed, t, ratios, r0) if rows[r] >= 0 else 0
+        free = m - popcount(req)
+        p, pw = lead_odds(allowed, req, m)
         x = hand
         while x:
             c = lowest_bit(x)
             x &= x - 1
-            row = lead_features(c, hand, rec[r, F_ALLOWED], rec[r, F_REQUIRED], p, pw, rec[r, F_TRUMP], lt,
-                                rec[r, F_TRICK] - lt, rec[r, F_HEUR])
+            if total > 0:
+                row = reading_features(c, hand, allowed, req, free, total, ratios, r0, t, lt, ft, rec[r, F_HEUR])
+            else:
+                row = lead_features(c, hand, allowed, req, p, pw, t, lt, ft, rec[r, F_HEUR])
             for q in range(N_LEAD_FEATURES):
                 f[j, q] = row[q]
             idx[j] = r
@@ -191,11 +213,16 @@ def features(rec):
     return idx, card, model, f
 
 
+def plain_features(rec):
+    """``features`` with the learned leads' own odds (nothing read)."""
+    return features(rec, np.full(len(rec), -1, dtype=np.int64), np.zeros(0, dtype=np.int64))
+
+
 def fit(rec: np.ndarray, val: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
     """Integer weights (N_LEAD_MODELS, N_LEAD_FEATURES): per model, the ridge least-squares fit of
     the decision-centred values by the decision-centred features (penalty ``ridge`` times the
     number of rows), times SCALE, rounded."""
-    return fit_features(*features(rec), val, ridge)
+    return fit_features(*plain_features(rec), val, ridge)
 
 
 def fit_features(idx, card, model, f, val: np.ndarray, ridge: float = 1e-3) -> np.ndarray:

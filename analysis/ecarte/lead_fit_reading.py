@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analysis.bits import lowest_bit, popcount
+from analysis.bits import popcount
 from analysis.ecarte import lead_fit as LF
 from analysis.ecarte.hand_kernel import penalties
 from analysis.ecarte.kernel import (
@@ -37,17 +37,11 @@ from analysis.ecarte.kernel import (
     legal_follows,
 )
 from analysis.ecarte.learned_lead import (
-    N_LEAD_FEATURES,
     OPENING_PLAYED,
     OPENING_REFUSED,
-    lead_features,
-    lead_model,
-    lead_odds,
     opening_row,
-    read_total,
-    reading_features,
 )
-from analysis.ecarte.policies import N_READ_GROUPS, P_FORCE_FIRST, P_FORCE_RESPONSE
+from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.search_inference import COND_TABLE, info_set_of
 from analysis.ecarte.search_player import ALL_CARDS, choose_card, search_scratch
@@ -108,27 +102,11 @@ def _reading_deal(i, elder, dealer, turnup, e_out, d_out, announced, opening, mu
         else:
             st_d, led = choose_card(st_d, hand_l, np.int64(-1), m, allowed, req, elder_leads, etricks, t, must, table,
                                     samples, heur, sums, vals, know, rec)
-        if reads and popcount(hand_l) > 1:
-            n = samples if popcount(allowed) > m - popcount(req) else 1
+        if reads:
             lt = etricks if elder_leads else k - etricks
-            rec_out[pos, LF.F_DEAL] = i
-            rec_out[pos, LF.F_HAND] = hand_l
-            rec_out[pos, LF.F_ALLOWED] = allowed
-            rec_out[pos, LF.F_REQUIRED] = req
-            rec_out[pos, LF.F_M] = m
-            rec_out[pos, LF.F_TRUMP] = t
-            rec_out[pos, LF.F_TRICK] = k
-            rec_out[pos, LF.F_LT] = lt
-            rec_out[pos, LF.F_ELDER] = 1 if elder_leads else 0
-            rec_out[pos, LF.F_HEUR] = heur
-            rec_out[pos, LF.F_SEARCH] = led
+            LF.write_record(rec_out[pos], val_out[pos], i, hand_l, allowed, req, m, t, k, lt, elder_leads, heur, led,
+                            sums, samples)
             rec_out[pos, F_READ] = row
-            c_left = hand_l
-            while c_left:
-                c = lowest_bit(c_left)
-                c_left &= c_left - 1
-                v = sums[c] / n
-                val_out[pos, c] = v if elder_leads else -v
             pos += 1
         fol = heuristic_follow(legal_follows(hand_f, led, t, must), led, t)
         if elder_leads:
@@ -220,40 +198,7 @@ def collect(rules_name: str, deals: int, seed: int, samples: int = 30, start: in
     return rec[keep], val[keep]
 
 
-@njit(cache=True)
 def reading_features_of(rec, ratios):
     """(decision index, card, model, the 25 features) of every card of every record, the odds read
-    from row rec[:, F_READ] of ``ratios`` (a variant's 3 x 16, flat) as the kernel reads them
-    (learned_lead.learned_lead: the plain odds where no allowed card can be weighed)."""
-    n = 0
-    for r in range(rec.shape[0]):
-        n += popcount(rec[r, LF.F_HAND])
-    idx = np.empty(n, dtype=np.int64)
-    card = np.empty(n, dtype=np.int64)
-    model = np.empty(n, dtype=np.int64)
-    f = np.empty((n, N_LEAD_FEATURES))
-    j = 0
-    for r in range(rec.shape[0]):
-        hand = rec[r, LF.F_HAND]
-        allowed, req, m, t = rec[r, LF.F_ALLOWED], rec[r, LF.F_REQUIRED], rec[r, LF.F_M], rec[r, LF.F_TRUMP]
-        lt = rec[r, LF.F_LT]
-        ft = rec[r, LF.F_TRICK] - lt
-        r0 = N_READ_GROUPS * rec[r, F_READ]
-        total = read_total(allowed, t, ratios, r0)
-        free = m - popcount(req)
-        p, pw = lead_odds(allowed, req, m)
-        c_left = hand
-        while c_left:
-            c = lowest_bit(c_left)
-            c_left &= c_left - 1
-            if total > 0:
-                row = reading_features(c, hand, allowed, req, free, total, ratios, r0, t, lt, ft, rec[r, LF.F_HEUR])
-            else:
-                row = lead_features(c, hand, allowed, req, p, pw, t, lt, ft, rec[r, LF.F_HEUR])
-            for q in range(N_LEAD_FEATURES):
-                f[j, q] = row[q]
-            idx[j] = r
-            card[j] = c
-            model[j] = lead_model(rec[r, LF.F_TRICK], lt, rec[r, LF.F_ELDER] == 1)
-            j += 1
-    return idx, card, model, f
+    from row rec[:, F_READ] of ``ratios`` (a variant's 3 x 16, flat) as the kernel reads them."""
+    return LF.features(rec, np.ascontiguousarray(rec[:, F_READ]), ratios)
