@@ -150,7 +150,7 @@ def test_tables_answer_with_the_learned_leads_where_shipped(tmp_path, monkeypatc
     monkeypatch.setattr(T, "DATA_DIR", str(tmp_path))
 
     def write(pol):
-        stem = tmp_path / T.shipped_name("classic", pol.leads)
+        stem = tmp_path / T.shipped_name("classic", pol.leads, pol.reads)
         df.to_parquet(f"{stem}.parquet")
         with open(f"{stem}.json", "w") as f:
             json.dump({"policy": pol.describe(), "switches": rules.switches()}, f)
@@ -162,6 +162,14 @@ def test_tables_answer_with_the_learned_leads_where_shipped(tmp_path, monkeypatc
     for pol in (HeuristicPolicy(), LEARNED):
         assert T.shipped(rules, pol)[1]["tables"].endswith("equilibrium_classic_learned.parquet")
     assert T.shipped(rules, HeuristicPolicy(elder_play_threshold=7)) is None
+    # Tables played with the reading leads answer only a policy that reads the same way.
+    reading = HeuristicPolicy(leads="learned", reads="classic")
+    assert T.shipped(rules, reading) is None
+    write(reading)
+    assert T.shipped(rules, reading)[1]["tables"].endswith("equilibrium_classic_reading.parquet")
+    for pol in (HeuristicPolicy(), LEARNED):
+        assert T.shipped(rules, pol)[1]["tables"].endswith("equilibrium_classic_learned.parquet")
+    assert T.shipped(rules, HeuristicPolicy(leads="learned", reads="seed-de")) is None
 
 
 def test_verdicts_name_the_learned_leads_among_their_players():
@@ -174,3 +182,5 @@ def test_verdicts_name_the_learned_leads_among_their_players():
 
     assert players(LEARNED) == "heuristic with the learned leads"
     assert players(HeuristicPolicy(), LEARNED) == "heuristic, heuristic with the learned leads"
+    assert players(HeuristicPolicy(leads="learned", reads="seed-de")) == (
+        "heuristic with the learned leads reading the first decision (reads=seed-de)")

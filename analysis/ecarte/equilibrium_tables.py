@@ -79,7 +79,8 @@ def shipped(rules: EcarteRules, policy) -> tuple | None:
     """(tables, summary) shipped for these rules (switches included) and policy, or None. The
     strongest play shipped answers: for a heuristic policy leading tricks by its own rule, the
     tables played with the same policy and the learned leads when they are shipped (the summary's
-    ``play_policy`` names which)."""
+    ``play_policy`` names which). Tables played with the reading leads answer only a policy that
+    reads (``reads``) as they were played."""
     import pandas as pd
 
     tried = [policy]
