@@ -322,17 +322,25 @@ def test_strategy_cli_bad_or_foreign_options_exit_2(args, capsys):
 
 
 @pytest.mark.parametrize("rules_name", ["classic", "seed-de"])
-def test_shipped_tables_answer_on_a_fresh_install_and_never_contradict_their_numbers(rules_name):
-    """The standard tables ship with the package (scripts/make_equilibrium_tables.py); every pure
-    decision agrees with the sign of the value printed beside it, and the summary certifies or
-    not by its own interval."""
+@pytest.mark.parametrize("reads", [False, True])
+def test_shipped_tables_answer_on_a_fresh_install_and_never_contradict_their_numbers(rules_name, reads):
+    """The standard tables ship with the package (scripts/make_equilibrium_tables.py), and beside
+    them the tables played with the reading leads (--reads); every pure decision agrees with the
+    sign of the value printed beside it, and the summary certifies or not by its own interval.
+    The reading tables carry the reading searchers' check and name the reading play."""
     from analysis.ecarte import equilibrium_tables as E
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
 
-    got = E.shipped(get_rules(rules_name), HeuristicPolicy())
+    policy = HeuristicPolicy(leads="learned", reads=rules_name) if reads else HeuristicPolicy()
+    got = E.shipped(get_rules(rules_name), policy)
     assert got is not None, "no shipped tables: run scripts/make_equilibrium_tables.py"
     df, summary = got
+    if reads:
+        assert summary["tables"].endswith("_reading.parquet") and f"reads={rules_name}" in summary["play_policy"]
+        for side in ("elder", "dealer"):
+            loss = summary["search_check_reading"][side]["loss_under_search_crossfit"]
+            assert loss["ci95"][0] <= loss["value"] <= loss["ci95"][1]
     assert summary["budget"] == "standard" and len(df) == 2 * 86_810
     pure = (df["probability"] >= 0.99) | (df["probability"] <= 0.01)
     says_yes = df["probability"] >= 0.99
