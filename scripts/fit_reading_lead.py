@@ -61,16 +61,13 @@ def main() -> None:
         READING_WEIGHTS_FILE,
     )
     from analysis.ecarte.policies import (
-        N_POLICY_SLOTS,
         N_READ_GROUPS,
         P_LEAD_WEIGHTS,
         P_READ_RATIOS,
-        P_READ_WEIGHTS,
-        P_READS,
         HeuristicPolicy,
     )
     from analysis.ecarte.reading_file import load_ratios
-    from analysis.ecarte.reading_ratios import reading_gain
+    from analysis.ecarte.reading_ratios import reading_gain, with_learned_weights
 
     t0 = time.time()
     parts, train = [], {}
@@ -99,8 +96,7 @@ def main() -> None:
     for v in VARIANTS:
         rec, val = R.collect(v, args.held_out, args.seed + 1, args.samples)
         reading = HeuristicPolicy(leads="learned", reads=v).to_array()
-        old = reading.copy()
-        old[P_READ_WEIGHTS:N_POLICY_SLOTS] = np.tile(old[P_LEAD_WEIGHTS:P_READS], 3)
+        old = with_learned_weights(reading)
         row = rec[:, R.F_READ]
         every_row = P_READ_RATIOS + N_READ_GROUPS * row  # row 1 too, which the policy does not read
         r0 = np.where(row == 1, -1, every_row)

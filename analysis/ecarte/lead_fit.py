@@ -160,16 +160,27 @@ def _collect_block(seed, start, n_chunks, rules, pe, pd, samples, rec_out, val_o
 def collect(rules, policy, deals: int, seed: int, samples: int = 30, start: int = 0):
     """(records, values) of the leads with a choice in deals start..start+deals-1 (a multiple of
     CHUNK): records (n, N_FIELDS) int64, values (n, 32) float64 (NaN for cards not held)."""
+    n_chunks, rec, val, counts = record_arrays(deals, N_FIELDS)
+    pa = policy.to_array()
+    _collect_block(seed, start, n_chunks, rules.to_array(), pa, pa.copy(), samples, rec, val, counts)
+    return written(rec, val, counts)
+
+
+def record_arrays(deals: int, fields: int):
+    """(chunks, records, values, counts per chunk): the empty outputs of a collection of ``deals``
+    deals (a multiple of CHUNK), MAX_LEADS records of ``fields`` fields per deal."""
     if deals % CHUNK:
         raise ValueError(f"deals must be a multiple of {CHUNK}")
     n_chunks = deals // CHUNK
     cap = MAX_LEADS * CHUNK
-    rec = np.zeros((n_chunks * cap, N_FIELDS), dtype=np.int64)
-    val = np.full((n_chunks * cap, 32), np.nan)
-    counts = np.zeros(n_chunks, dtype=np.int64)
-    pa = policy.to_array()
-    _collect_block(seed, start, n_chunks, rules.to_array(), pa, pa.copy(), samples, rec, val, counts)
-    keep = np.concatenate([np.arange(ci * cap, ci * cap + counts[ci]) for ci in range(n_chunks)])
+    return (n_chunks, np.zeros((n_chunks * cap, fields), dtype=np.int64), np.full((n_chunks * cap, 32), np.nan),
+            np.zeros(n_chunks, dtype=np.int64))
+
+
+def written(rec: np.ndarray, val: np.ndarray, counts: np.ndarray):
+    """The records and values the chunks wrote (each chunk's first counts[ci] of its block)."""
+    cap = MAX_LEADS * CHUNK
+    keep = np.concatenate([np.arange(ci * cap, ci * cap + counts[ci]) for ci in range(len(counts))])
     return rec[keep], val[keep]
 
 

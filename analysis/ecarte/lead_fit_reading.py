@@ -172,30 +172,16 @@ def collect(rules_name: str, deals: int, seed: int, samples: int = 30, start: in
     """(records, values) of the reading leads with a choice in deals start..start+deals-1 (a
     multiple of CHUNK), first decisions by the shipped learned-lead solution of ``rules_name``:
     records (n, N_FIELDS) int64, values (n, 32) float64 (NaN for cards not held)."""
-    from analysis.ecarte.equilibrium_tables import shipped
     from analysis.ecarte.policies import HeuristicPolicy
-    from analysis.ecarte.reading_ratios import solution_chances
+    from analysis.ecarte.reading_ratios import learned_solution, solution_chances
     from analysis.ecarte.rules import get_rules
     from analysis.ecarte.strategy import hands
-    from analysis.errors import InputError
 
-    if deals % CHUNK:
-        raise ValueError(f"deals must be a multiple of {CHUNK}")
-    rules = get_rules(rules_name)
-    policy = HeuristicPolicy(leads="learned")
-    found = shipped(rules, policy)
-    if found is None:
-        raise InputError(f"no learned-lead equilibrium tables shipped for {rules_name}")
-    x, y = (np.ascontiguousarray(p, dtype=np.float64) for p in solution_chances(found[0]))
-    n_chunks = deals // CHUNK
-    cap = MAX_LEADS * CHUNK
-    rec = np.zeros((n_chunks * cap, N_FIELDS), dtype=np.int64)
-    val = np.full((n_chunks * cap, 32), np.nan)
-    counts = np.zeros(n_chunks, dtype=np.int64)
-    _reading_block(seed, start, n_chunks, rules.to_array(), policy.to_array(), x, y, hands().class_of_rank,
-                   np.int64(samples), rec, val, counts)
-    keep = np.concatenate([np.arange(ci * cap, ci * cap + counts[ci]) for ci in range(n_chunks)])
-    return rec[keep], val[keep]
+    n_chunks, rec, val, counts = LF.record_arrays(deals, N_FIELDS)
+    x, y = (np.ascontiguousarray(p, dtype=np.float64) for p in solution_chances(learned_solution(rules_name)[0]))
+    _reading_block(seed, start, n_chunks, get_rules(rules_name).to_array(), HeuristicPolicy(leads="learned").to_array(),
+                   x, y, hands().class_of_rank, np.int64(samples), rec, val, counts)
+    return LF.written(rec, val, counts)
 
 
 def reading_features_of(rec, ratios):

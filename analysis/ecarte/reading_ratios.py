@@ -118,6 +118,26 @@ class _Arrays:
         return self.array
 
 
+def learned_solution(rules_name: str):
+    """(tables, summary) of the shipped learned-lead solution of these rules, whose first decisions
+    the reading leads read."""
+    from analysis.ecarte.equilibrium_tables import shipped
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    found = shipped(get_rules(rules_name), HeuristicPolicy(leads="learned"))
+    if found is None:
+        raise InputError(f"no learned-lead equilibrium tables shipped for {rules_name}")
+    return found
+
+
+def with_learned_weights(reading: np.ndarray) -> np.ndarray:
+    """A reading policy array whose reading weights are the learned leads' (stop 39's reading)."""
+    out = reading.copy()
+    out[P_READ_WEIGHTS:N_POLICY_SLOTS] = np.tile(out[P_LEAD_WEIGHTS:P_READS], 3)
+    return out
+
+
 def _interval(d: np.ndarray) -> dict:
     """Mean and 95% interval (normal) of per-deal values, rounded to 5 places."""
     half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
@@ -136,7 +156,6 @@ def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0,
     "learned" by the learned leads' (stop 39's reading, a diagnostic: with power 0 it leads exactly
     as the learned leads do)."""
     from analysis.ecarte import equilibrium as EQ
-    from analysis.ecarte.equilibrium_tables import shipped
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
 
@@ -146,14 +165,11 @@ def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0,
     ratios = reading[P_READ_RATIOS:P_READ_WEIGHTS] / RATIO_UNIT
     reading[P_READ_RATIOS:P_READ_WEIGHTS] = np.maximum(1, np.round(ratios ** power * RATIO_UNIT))
     if weights == "learned":
-        reading[P_READ_WEIGHTS:N_POLICY_SLOTS] = np.tile(reading[P_LEAD_WEIGHTS:P_READS], 3)
+        reading = with_learned_weights(reading)
     elif weights != "reading":
         raise InputError(f"weights must be reading or learned, not {weights!r}")
     reading = _Arrays(reading)
-    found = shipped(rules, plain)
-    if found is None:
-        raise InputError(f"no learned-lead equilibrium tables shipped for {rules_name}")
-    df, summary = found
+    df, summary = learned_solution(rules_name)
     sets = EQ.info_sets()
     x, y = solution_chances(df)
     counts = np.random.default_rng(seed).multinomial(deals, sets.weight)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from analysis.ecarte.reference_cards import DEALER, ELDER, rank_of, suit_mask, suit_of
 from analysis.ecarte.reference_lead import (
+    N_FEATURES,
+    N_MODELS,
     LeadKnowledge,
     best_card,
     features_from_odds,
@@ -64,8 +66,8 @@ def reading_weights(row: int, path: Path = READING_WEIGHTS_PATH) -> tuple[tuple[
 
 def _block(path, block, features) -> tuple[tuple[int, ...], ...]:
     """One row's 20 models of 25 integers, checked."""
-    if len(features) != 25 or len(block) != 20 or any(len(m) != 25 for m in block):
-        raise ValueError(f"{path}: expected 20 models of 25 weights per row")
+    if len(features) != N_FEATURES or len(block) != N_MODELS or any(len(m) != N_FEATURES for m in block):
+        raise ValueError(f"{path}: expected {N_MODELS} models of {N_FEATURES} weights per row")
     if any(type(w) is not int for m in block for w in m):
         raise ValueError(f"{path}: the weights must be integers")
     return tuple(tuple(m) for m in block)
