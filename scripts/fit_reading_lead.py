@@ -4,7 +4,8 @@
 For each row of ratios read, one model pooled over both variants, as the learned leads
 (scripts/fit_lead.py), but fitted to a
 searcher who reads the opponent's first decision (lead_fit_reading.collect: deals whose first
-decisions are drawn by the shipped learned-lead solution, leads by the search player with
+decisions are drawn by the shipped learned-lead solution, or with --solution reading by the
+tables played with the reading leads (a step of the fixed point), leads by the search player with
 --samples draws from the posterior, values of every card by the same search), on the reading
 leads' features (the odds read through the variant's ratios). Then, on other deals: the held-out
 regret of the learned leads, of stop 39's reading (the read odds scored by the learned weights)
@@ -12,7 +13,7 @@ and of the reading leads against fresh reading-search values (seed + 1, paired p
 ``reading_gain`` (seed + 2) for each reader with the new weights. Everything measured is written
 into the file's "fit".
 Usage: .venv/bin/python scripts/fit_reading_lead.py [--deals 1000000] [--held-out 200000]
-       [--gain 2000000] [--samples 30] [--seed 201]
+       [--gain 2000000] [--samples 30] [--seed 201] [--solution learned|reading]
 """
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--ridge", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=201)
+    ap.add_argument("--solution", default="learned", choices=("learned", "reading"),
+                    help="the shipped tables whose first decisions are drawn and read")
     args = ap.parse_args()
 
     import numpy as np
@@ -72,7 +75,7 @@ def main() -> None:
     t0 = time.time()
     parts, train = [], {}
     for v in VARIANTS:
-        rec, val = R.collect(v, args.deals, args.seed, args.samples)
+        rec, val = R.collect(v, args.deals, args.seed, args.samples, solution=args.solution)
         idx, card, model, f = R.reading_features_of(rec, load_ratios(v).ravel())
         parts.append((idx, card, model, f, val, rec[:, R.F_READ]))
         train[v] = {"seed": args.seed, "deals": args.deals, "decisions": len(rec),
@@ -94,7 +97,7 @@ def main() -> None:
 
     held_out, gains = {}, {}
     for v in VARIANTS:
-        rec, val = R.collect(v, args.held_out, args.seed + 1, args.samples)
+        rec, val = R.collect(v, args.held_out, args.seed + 1, args.samples, solution=args.solution)
         reading = HeuristicPolicy(leads="learned", reads=v).to_array()
         old = with_learned_weights(reading)
         row = rec[:, R.F_READ]
@@ -122,7 +125,7 @@ def main() -> None:
                        "reading_minus_learned_per_lead_by_row": [interval(by_row[row == k]) for k in range(3)]}
         print(f"{v}: held-out regret per deal {held_out[v]['regret_per_deal']}; reading - learned "
               f"{held_out[v]['reading_minus_learned']} ({time.time() - t0:.0f} s)", flush=True)
-        g = reading_gain(v, args.gain, seed=args.seed + 2)
+        g = reading_gain(v, args.gain, seed=args.seed + 2, solution=args.solution)
         gains[v] = {"seed": args.seed + 2, "deals": args.gain,
                     **{r: {**g["readers"][r]["elder_value_change"],
                            "by_branch": g["readers"][r]["elder_value_change_by_branch"]} for r in ("dealer", "elder")}}
@@ -131,10 +134,10 @@ def main() -> None:
         "method": "ridge least squares per model of the decision-centred search values (lead_fit.py) on the "
                   "reading features (lead_fit_reading.py)",
         "player": f"leads by the search player ({args.samples} samples; the reader draws the hidden hand from the "
-                  "posterior of the opponent's first decision under the shipped learned-lead solution, "
+                  f"posterior of the opponent's first decision under the shipped {args.solution}-lead solution, "
                   "search_inference.COND_TABLE), follows by the heuristic; first decisions by the solution's "
                   "chances, kings by the heuristic policy",
-        "samples": args.samples, "ridge": args.ridge, "train": train, "held_out": held_out,
+        "first_decisions": args.solution, "samples": args.samples, "ridge": args.ridge, "train": train, "held_out": held_out,
         "reading_gain": {"measure": "change in elder's value per hand when the side reads (reading_ratios."
                                     "reading_gain; dealer reading: negative is his gain)", **gains},
         "seconds": round(time.time() - t0, 1), "salon": __version__,

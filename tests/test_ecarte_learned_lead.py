@@ -136,10 +136,11 @@ def test_weights_file_of_other_features_is_refused(tmp_path):
         load_weights(bad)
 
 
-def test_tables_answer_with_the_learned_leads_where_shipped(tmp_path, monkeypatch):
+def test_tables_answer_with_the_strongest_play_shipped(tmp_path, monkeypatch):
     """equilibrium_tables.shipped: a heuristic policy gets the tables played with its parameters and
-    the learned leads when those are shipped, its own otherwise; a policy with the learned leads
-    never gets tables played with the heuristic's leads; the summary names the file answering."""
+    the reading leads, else the learned leads, when those are shipped, its own otherwise; a policy
+    with the learned leads never gets tables played with the heuristic's leads, nor a reading policy
+    tables read otherwise; the summary names the file answering."""
     import pandas as pd
 
     from analysis.ecarte import equilibrium_tables as T
@@ -162,14 +163,17 @@ def test_tables_answer_with_the_learned_leads_where_shipped(tmp_path, monkeypatc
     for pol in (HeuristicPolicy(), LEARNED):
         assert T.shipped(rules, pol)[1]["tables"].endswith("equilibrium_classic_learned.parquet")
     assert T.shipped(rules, HeuristicPolicy(elder_play_threshold=7)) is None
-    # Tables played with the reading leads answer only a policy that reads the same way.
+    # Tables played with the reading leads answer a policy that reads the same way, and, as the
+    # strongest play shipped, a policy that does not read; ``exact`` asks for the policy's own.
     reading = HeuristicPolicy(leads="learned", reads="classic")
     assert T.shipped(rules, reading) is None
     write(reading)
-    assert T.shipped(rules, reading)[1]["tables"].endswith("equilibrium_classic_reading.parquet")
-    for pol in (HeuristicPolicy(), LEARNED):
-        assert T.shipped(rules, pol)[1]["tables"].endswith("equilibrium_classic_learned.parquet")
+    for pol in (HeuristicPolicy(), LEARNED, reading):
+        assert T.shipped(rules, pol)[1]["tables"].endswith("equilibrium_classic_reading.parquet")
+    assert T.shipped(rules, LEARNED, exact=True)[1]["tables"].endswith("equilibrium_classic_learned.parquet")
+    assert T.shipped(rules, HeuristicPolicy(), exact=True)[1]["tables"].endswith("equilibrium_classic.parquet")
     assert T.shipped(rules, HeuristicPolicy(leads="learned", reads="seed-de")) is None
+    assert T.shipped(rules, HeuristicPolicy(elder_play_threshold=7)) is None
 
 
 def test_verdicts_name_the_learned_leads_among_their_players():

@@ -102,6 +102,13 @@ def test_reading_changes_only_the_branches_the_spec_reads():
         assert side["elder_value_change"] == zero
     with pytest.raises(InputError, match="weights must be"):
         reading_gain("classic", 1_000, weights="uniform")
+    # The next step of the fixed point reads the first decisions of the tables played with the
+    # reading leads, found by name whatever ratios and weights are in the files now.
+    step = reading_gain("classic", 20_000, seed=5, solution="reading")  # the same deals as `got`
+    assert step["solution"].endswith("equilibrium_classic_reading.parquet")
+    assert step["readers"]["elder"]["elder_value_change"] != got["readers"]["elder"]["elder_value_change"]  # other chances
+    with pytest.raises(InputError, match="solution must be"):
+        reading_gain("classic", 1_000, solution="best")
 
 
 def test_reading_weights_are_the_policy_arrays_and_the_fit_features():

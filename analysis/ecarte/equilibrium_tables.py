@@ -75,36 +75,53 @@ def ship(out_dir: str, rules_name: str, data_dir: str = DATA_DIR) -> list[str]:
                                                         if os.path.exists(target + "_score.parquet") else [])
 
 
-def shipped(rules: EcarteRules, policy) -> tuple | None:
-    """(tables, summary) shipped for these rules (switches included) and policy, or None. The
-    strongest play shipped answers: for a heuristic policy leading tricks by its own rule, the
-    tables played with the same policy and the learned leads when they are shipped (the summary's
-    ``play_policy`` names which). Tables played with the reading leads answer only a policy that
-    reads (``reads``) as they were played."""
-    import pandas as pd
+def upgrades(rules: EcarteRules, policy) -> list:
+    """The plays whose tables answer for ``policy``, strongest first: a heuristic policy that does
+    not read is answered by the tables played with the same policy and the learned leads reading the
+    other's first decision (``reads`` = these rules), then with the learned leads, then by its own.
+    A policy that reads is answered only by tables played with the same reading."""
+    if getattr(policy, "reads", "none") != "none" or getattr(policy, "leads", None) is None:
+        return [policy]
+    from analysis.ecarte.reading_file import read_variants
 
-    tried = [policy]
-    if getattr(policy, "leads", None) == "heuristic":
-        tried.insert(0, dataclasses.replace(policy, leads="learned"))
+    learned = dataclasses.replace(policy, leads="learned")
+    tried = ([dataclasses.replace(learned, reads=rules.name)] if rules.name in read_variants() else []) + [learned]
+    return tried + ([policy] if policy.leads != "learned" else [])
+
+
+def shipped(rules: EcarteRules, policy, exact: bool = False) -> tuple | None:
+    """(tables, summary) shipped for these rules (switches included) and policy, or None. The
+    strongest play shipped answers (``upgrades``; the summary's ``play_policy`` names which), or
+    with ``exact`` only the tables played with ``policy`` itself."""
+    tried = [policy] if exact else upgrades(rules, policy)
     for pol in tried:
-        target = os.path.join(DATA_DIR, shipped_name(rules.name, pol.leads, pol.reads))
-        if not os.path.exists(target + ".json"):
-            continue
-        with open(target + ".json") as f:
-            summary_ = json.load(f)
+        got = shipped_file(rules, pol.leads, pol.reads)
         # Tables answer for the policy they were played with, and for the policy whose discards were
         # replaced by the fitted rule inside them (``base_policy``).
-        played_by = (summary_.get("policy"), summary_.get("base_policy"))
-        if summary_.get("switches") != json.loads(json.dumps(rules.switches())) or pol.describe() not in played_by:
-            continue
-        df = pd.read_parquet(target + ".parquet")
-        for c in ("value", "half_width", "held_out", "held_out_half_width"):
-            df[c] = df[c] * POINT_UNIT
-        for c in ("probability", "p_proposal"):
-            df[c] = df[c] / PROBABILITY_UNIT
-        summary_["tables"] = f"analysis/ecarte/data/{os.path.basename(target)}.parquet"
-        return df, summary_
+        if got is not None and pol.describe() in (got[1].get("policy"), got[1].get("base_policy")):
+            return got
     return None
+
+
+def shipped_file(rules: EcarteRules, leads: str, reads: str = "none") -> tuple | None:
+    """(tables, summary) of the shipped file for these rules (switches included) and play, in points
+    and probabilities, whatever the weights and ratios it was played with, or None."""
+    import pandas as pd
+
+    target = os.path.join(DATA_DIR, shipped_name(rules.name, leads, reads))
+    if not os.path.exists(target + ".json"):
+        return None
+    with open(target + ".json") as f:
+        summary_ = json.load(f)
+    if summary_.get("switches") != json.loads(json.dumps(rules.switches())):
+        return None
+    df = pd.read_parquet(target + ".parquet")
+    for c in ("value", "half_width", "held_out", "held_out_half_width"):
+        df[c] = df[c] * POINT_UNIT
+    for c in ("probability", "p_proposal"):
+        df[c] = df[c] / PROBABILITY_UNIT
+    summary_["tables"] = f"analysis/ecarte/data/{os.path.basename(target)}.parquet"
+    return df, summary_
 
 
 def answer(codes, turnup: int, rules: EcarteRules, policy, score: tuple[int, int] | None = None) -> dict | None:

@@ -168,17 +168,18 @@ def _reading_block(seed, start, n_chunks, rules, pol, x, y, class_of_rank, sampl
                                     samples, rec_out[ci * cap:(ci + 1) * cap], val_out[ci * cap:(ci + 1) * cap])
 
 
-def collect(rules_name: str, deals: int, seed: int, samples: int = 30, start: int = 0):
+def collect(rules_name: str, deals: int, seed: int, samples: int = 30, start: int = 0, solution: str = "learned"):
     """(records, values) of the reading leads with a choice in deals start..start+deals-1 (a
-    multiple of CHUNK), first decisions by the shipped learned-lead solution of ``rules_name``:
+    multiple of CHUNK), first decisions by the shipped ``solution`` of ``rules_name``
+    (reading_ratios.first_decisions; the searcher reads them under the same chances):
     records (n, N_FIELDS) int64, values (n, 32) float64 (NaN for cards not held)."""
     from analysis.ecarte.policies import HeuristicPolicy
-    from analysis.ecarte.reading_ratios import learned_solution, solution_chances
+    from analysis.ecarte.reading_ratios import first_decisions, solution_chances
     from analysis.ecarte.rules import get_rules
     from analysis.ecarte.strategy import hands
 
     n_chunks, rec, val, counts = LF.record_arrays(deals, N_FIELDS)
-    x, y = (np.ascontiguousarray(p, dtype=np.float64) for p in solution_chances(learned_solution(rules_name)[0]))
+    x, y = (np.ascontiguousarray(p, dtype=np.float64) for p in solution_chances(first_decisions(rules_name, solution)[0]))
     _reading_block(seed, start, n_chunks, get_rules(rules_name).to_array(), HeuristicPolicy(leads="learned").to_array(),
                    x, y, hands().class_of_rank, np.int64(samples), rec, val, counts)
     return LF.written(rec, val, counts)

@@ -95,7 +95,7 @@ def ratios_of_shipped(rules_name: str, policy) -> tuple[np.ndarray, dict]:
     from analysis.ecarte.equilibrium_tables import shipped
     from analysis.ecarte.rules import get_rules
 
-    found = shipped(get_rules(rules_name), policy)
+    found = shipped(get_rules(rules_name), policy, exact=True)
     if found is None:
         raise InputError(f"no equilibrium tables shipped for {rules_name} played by {policy.describe()}")
     df, summary = found
@@ -118,16 +118,27 @@ class _Arrays:
         return self.array
 
 
-def learned_solution(rules_name: str):
-    """(tables, summary) of the shipped learned-lead solution of these rules, whose first decisions
-    the reading leads read."""
-    from analysis.ecarte.equilibrium_tables import shipped
+SOLUTIONS = ("learned", "reading")
+
+
+def first_decisions(rules_name: str, solution: str = "learned"):
+    """(tables, summary) of the shipped solution whose first decisions the reading leads read:
+    "learned", the tables played with the learned leads; "reading", those played with the reading
+    leads (a step of the fixed point), found by name, since new ratios or weights change the policy
+    that matches them."""
+    from analysis.ecarte.equilibrium_tables import shipped, shipped_file
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
 
-    found = shipped(get_rules(rules_name), HeuristicPolicy(leads="learned"))
+    rules = get_rules(rules_name)
+    if solution == "learned":
+        found = shipped(rules, HeuristicPolicy(leads="learned"), exact=True)
+    elif solution == "reading":
+        found = shipped_file(rules, "learned", rules_name)
+    else:
+        raise InputError(f"solution must be one of {', '.join(SOLUTIONS)}, not {solution!r}")
     if found is None:
-        raise InputError(f"no learned-lead equilibrium tables shipped for {rules_name}")
+        raise InputError(f"no {solution}-lead equilibrium tables shipped for {rules_name}")
     return found
 
 
@@ -145,8 +156,10 @@ def _interval(d: np.ndarray) -> dict:
                                                          round(float(d.mean() + half), 5)]}
 
 
-def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0, weights: str = "reading") -> dict:
-    """What reading is worth to each side at the shipped learned-lead solution's first decisions:
+def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0, weights: str = "reading",
+                 solution: str = "learned") -> dict:
+    """What reading is worth to each side at a shipped solution's first decisions (``solution``, as
+    in ``first_decisions``; by default the learned-lead tables'):
     ``deals`` deals of elder's information sets drawn by their weight, every branch played on the
     same deals with and without each side's reading leads, each deal valued by the solution's
     chances. Per reader: the change in elder's value per hand (95% interval, paired per deal) and
@@ -169,7 +182,7 @@ def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0,
     elif weights != "reading":
         raise InputError(f"weights must be reading or learned, not {weights!r}")
     reading = _Arrays(reading)
-    df, summary = learned_solution(rules_name)
+    df, summary = first_decisions(rules_name, solution)
     sets = EQ.info_sets()
     x, y = solution_chances(df)
     counts = np.random.default_rng(seed).multinomial(deals, sets.weight)
