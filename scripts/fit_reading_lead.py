@@ -41,6 +41,8 @@ def per_lead(choice, val):
 
 
 def main() -> None:
+    from analysis.ecarte.reading_ratios import SOLUTIONS
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1_000_000)
     ap.add_argument("--held-out", type=int, default=200_000)
@@ -48,7 +50,7 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--ridge", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=201)
-    ap.add_argument("--solution", default="learned", choices=("learned", "reading"),
+    ap.add_argument("--solution", default="learned", choices=SOLUTIONS,
                     help="the shipped tables whose first decisions are drawn and read")
     args = ap.parse_args()
 

@@ -173,7 +173,7 @@ def test_tables_answer_with_the_strongest_play_shipped(tmp_path, monkeypatch):
     assert T.shipped(rules, LEARNED, exact=True)[1]["tables"].endswith("equilibrium_classic_learned.parquet")
     assert T.shipped(rules, HeuristicPolicy(), exact=True)[1]["tables"].endswith("equilibrium_classic.parquet")
     assert T.shipped(rules, HeuristicPolicy(leads="learned", reads="seed-de")) is None
-    assert T.shipped(rules, HeuristicPolicy(elder_play_threshold=7)) is None
+    assert T.shipped(rules, HeuristicPolicy(elder_play_threshold=7)) is None  # no upgrade matches it either
 
 
 def test_verdicts_name_the_learned_leads_among_their_players():

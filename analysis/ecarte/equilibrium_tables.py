@@ -85,8 +85,8 @@ def upgrades(rules: EcarteRules, policy) -> list:
     from analysis.ecarte.reading_file import read_variants
 
     learned = dataclasses.replace(policy, leads="learned")
-    tried = ([dataclasses.replace(learned, reads=rules.name)] if rules.name in read_variants() else []) + [learned]
-    return tried + ([policy] if policy.leads != "learned" else [])
+    reading = [dataclasses.replace(learned, reads=rules.name)] if rules.name in read_variants() else []
+    return list(dict.fromkeys(reading + [learned, policy]))  # the policy itself once
 
 
 def shipped(rules: EcarteRules, policy, exact: bool = False) -> tuple | None:
