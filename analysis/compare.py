@@ -49,23 +49,64 @@ def compare_result(game, rules, a_name: str, b_name: str, a, b, n: int, seed: in
     return {"game": game.name, "rules": rules.name, "a": a_name, "b": b_name, "deals": deals, "seed": seed,
             "diff": diff, "seats": seats, "unit": f"points per {game.unit} and seat",
             "switches": base["switches"], "policies": base["policies"], "version": base["version"],
-            "numba": base["numba"], "tallies": t}
+            "numba": base["numba"], "tallies": t,
+            "players_in_words": {"a": _words(game, a_name, a), "b": _words(game, b_name, b)}}
+
+
+def _words(game, name: str, policy) -> str:
+    """The player in words, with the parameters changed from the named player's own."""
+    from analysis.words import player_words
+
+    try:
+        base = game.policy(name).describe()
+    except Exception:  # noqa: BLE001 - a player without a named default is described in full
+        base = None
+    return player_words(policy.describe(), base)
 
 
 def _half(x):
     return None if x is None else x / 2
 
 
-def compare_text(res: dict) -> str:
-    """``salon compare`` as text."""
-    def fmt(e):
-        lo, hi = (float("nan") if v is None else v for v in e["ci95"])
-        return f"{e['value']:+.4f} [{lo:+.4f}, {hi:+.4f}]"
+def compare_answer(res: dict) -> str:
+    """The answer in one plain line: which player is stronger, by how much, and how sure."""
+    from analysis.words import estimate_text
 
-    lines = [f"{res['game']} · rules {res['rules']} · {res['deals']:,} deals, each played in both seats · "
+    d = res["diff"]
+    lo, hi = d["ci95"]
+    a, b = f"A ({res['a']})", f"B ({res['b']})"
+    if lo is None or hi is None or not (lo > 0 or hi < 0):
+        return (f"No clear difference between {a} and {b}: A minus B is {estimate_text(d['value'], lo, hi)} "
+                f"{res['unit']}.")
+    if lo > 0:
+        return f"{a} is stronger than {b}: {estimate_text(d['value'], lo, hi)} {res['unit']} — a clear difference."
+    return (f"{b} is stronger than {a}: {estimate_text(-d['value'], -hi, -lo)} {res['unit']} — a clear "
+            "difference.")
+
+
+def compare_text(res: dict, verbose: bool = False) -> str:
+    """``salon compare`` as text: the answer first, then the players in words and A minus B in each
+    seat with its legend (``verbose``: every parameter of both players)."""
+    from analysis.words import estimate_text, legend, parameters, player_words
+
+    def fmt(e):
+        return estimate_text(e["value"], *e["ci95"])
+
+    words = res.get("players_in_words") or {k: player_words(p) for k, p in res["policies"].items()}
+    unit = res["unit"].removesuffix(" and seat")
+    lines = [compare_answer(res), "",
+             f"{res['game']} · rules {res['rules']} · {res['deals']:,} deals, each played in both seats · "
              f"seed {res['seed']} · salon {res['version']}",
-             f"A = {res['a']}  ({res['policies']['a']})", f"B = {res['b']}  ({res['policies']['b']})",
-             f"A minus B in {res['unit']}: {fmt(res['diff'])}  (paired 95% interval)"]
+             f"  A = {res['a']}: {words['a']}", f"  B = {res['b']}: {words['b']}",
+             f"  {'A minus B [95%]':<26} seat",
+             f"  {fmt(res['diff']):<26} both seats (the answer above)"]
     for seat, e in res["seats"].items():
-        lines.append(f"  with A as {seat[2:]:<8} {fmt(e)}")
+        lines.append(f"  {fmt(e):<26} A as {seat[2:]}")
+    lines += legend([("A minus B", f"A's points minus B's, {unit}, on the same deals: each deal is played twice, "
+                                   "A in each seat; 'both seats' halves their sum"),
+                     ("[95%]", "the paired 95% interval: intervals made this way hold the true value 19 times "
+                               "in 20")])
+    if verbose:
+        lines += [f"  A's parameters: {parameters(res['policies']['a'])}",
+                  f"  B's parameters: {parameters(res['policies']['b'])}"]
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""The rulebook tips of TIPS.md: each tip -> study -> verdict, or plainly 'not yet studied'.
+"""The rulebook tips of docs/tips.md: each tip -> study -> verdict, or plainly 'not yet studied'.
 
 The studies come from the game registry (``analysis.games``): a game's ``tips`` is its tip-study
 module (``STUDIES``: tip id -> study, ``VARIANTS``: tip id -> the variants it is run under), its
@@ -90,8 +90,10 @@ def evaluate_tips(game: str | None = None, budget: str = "quick", seed: int = 0,
     return as_json(tip_verdicts(game, budget, seed, deals, progress))
 
 
-def tips_text(res: dict) -> str:
-    """The verdicts (objects or their JSON form) as text, one tip per paragraph."""
+def tips_text(res: dict, verbose: bool = False) -> str:
+    """The verdicts (objects or their JSON form) as text, one tip per paragraph: each verdict's
+    sentence for a player first (the strategy guide's), then its evidence (``verbose``: the sharp
+    reading tested and the players' full descriptions)."""
     lines = [f"Tips (budget {res['budget']}: {res['deals_per_study']:,} deals per study, seed {res['seed']})"]
     for t in res["tips"]:
         if not t["verdicts"]:
@@ -99,5 +101,7 @@ def tips_text(res: dict) -> str:
             continue
         lines.append(f"{t['id']:<6} {t['tip']}")
         for v in t["verdicts"]:
-            lines.append("       " + (v if isinstance(v, Verdict) else Verdict.from_dict(v)).text())
+            v = v if isinstance(v, Verdict) else Verdict.from_dict(v)
+            lines.append(f"       [{v.label}] {v.for_a_player}")
+            lines += ["         " + line for line in v.text(verbose).splitlines()]
     return "\n".join(lines)

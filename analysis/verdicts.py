@@ -15,12 +15,17 @@ WORDS = ("supported", "refuted", "partly", "inconclusive", "not testable")
 """The verdict words: the tip's sharp reading holds, fails, holds in part, the deals cannot tell, or
 the model cannot test it (its details say why; the effect is then shown for information only)."""
 
+PLAIN = {"supported": "The tip holds.", "refuted": "The tip does not hold.", "partly": "The tip holds in part.",
+         "inconclusive": "The deals cannot tell whether the tip holds.",
+         "not testable": "This model cannot test the tip."}
+"""What a verdict says to a player when the guide has no sentence of its own for it."""
+
 
 @dataclass(frozen=True)
 class Verdict:
     """A tip's verdict under one variant (and, for tips judged per seat or clause, one part)."""
 
-    tip: str  # the tip's id in TIPS.md: "EC-T2"
+    tip: str  # the tip's id in docs/tips.md: "EC-T2"
     variant: str  # the rule variant the study ran under: "seed-de"
     verdict: str  # one of WORDS
     effect: Estimate  # the effect the verdict is read from, with its 95% interval
@@ -60,6 +65,26 @@ class Verdict:
                 kinds.append(k)
         return ", ".join(kinds)
 
+    @property
+    def for_a_player(self) -> str:
+        """What the verdict means for a player: the strategy guide's sentence (guide_words.READINGS,
+        the same the report prints), or the verdict word's plain meaning when it has none."""
+        from analysis.report.guide import reading
+
+        return reading(self.tip, self.part, self.verdict) or PLAIN[self.verdict]
+
+    @property
+    def players_in_words(self) -> str:
+        """The players behind the effect by name, in words: "heuristic player (learned leads)"."""
+        from analysis.words import player_words
+
+        out = []
+        for p in self.policies.values():
+            w = player_words(p)
+            if w and w not in out:
+                out.append(w)
+        return ", ".join(out)
+
     def to_dict(self) -> dict:
         """The JSON form (``salon tips --json``, the report): id, variant (the label), verdict,
         effect_name, effect ({"value", "ci95", "n"}), sharp_reading, deals, seed, policies, players
@@ -82,12 +107,21 @@ class Verdict:
                    d["seed"], d["policies"], d["details"], part or None,
                    {k: v for k, v in d.items() if k not in known})
 
-    def text(self) -> str:
-        """One line: ``[variant] VERDICT: effect name = +x [lo, hi] (n deals)``."""
+    def text(self, verbose: bool = False) -> str:
+        """The evidence in one line: ``REFUTED · effect name: +x [lo, hi] · n deals · players``, the
+        interval to as many decimals as its width warrants (``verbose``: the sharp reading tested and
+        the players' full descriptions on further lines)."""
+        from analysis.words import estimate_text
+
         e = self.effect
-        return (f"[{self.label}] {self.verdict.upper()}: {self.effect_name} = "
-                f"{e.value:+.4f} [{e.lo:+.4f}, {e.hi:+.4f}] ({self.deals:,} deals"
-                + (f"; {self.players} play)" if self.players else ")"))
+        number = "n/a" if math.isnan(e.value) else estimate_text(
+            e.value, None if math.isnan(e.lo) else e.lo, None if math.isnan(e.hi) else e.hi)
+        players = self.players_in_words
+        line = f"{self.verdict.upper()} · {self.effect_name}: {number} · {self.deals:,} deals" + (
+            f" · {players}" if players else "")
+        if verbose:
+            line += f"\ntested: {self.reading}" + (f"\nplayers: {self.players}" if self.players else "")
+        return line
 
 
 def _float(x) -> float:

@@ -254,9 +254,12 @@ def test_command_json_and_text(salon):
     assert code == 0 and "trick 5, stock 40 · you lead" in text and "30 layouts of 50 unseen cards" in text
     runner = res["candidates"][1]
     lo, hi = runner["vs_best"]["ci95"]
-    verdict = "clear" if res["clear"] else "not clear"
-    assert (f"play {res['best']}: {verdict} (the runner-up {runner['card']} is "
-            f"{runner['vs_best']['value']:+.1f} [{lo:+.1f}, {hi:+.1f}]") in text
+    net = res["candidates"][0]["net"]
+    first = text.splitlines()[0]
+    assert first.startswith(f"Play {res['best']} — " + ("a clear choice" if res["clear"] else "a close call"))
+    assert f"worth {net['value']:+.1f} [{net['ci95'][0]:+.1f}, {net['ci95'][1]:+.1f}] points" in first
+    if not res["clear"]:
+        assert f"{runner['card']}, scores {runner['vs_best']['value']:+.1f} [{lo:+.1f}, {hi:+.1f}]" in first
     assert "meld or hold after" in text and "royal marriage QH KH 40" in text
 
 

@@ -273,15 +273,19 @@ def test_a_search_check_of_one_class_is_refused_before_anything_is_computed(caps
     assert e.value.code == 2 and "--search-check" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args", [["--score", "5-1"], ["--score", "x"],
-                                  # no shipped tables match these switches, and none in --tables
-                                  ["--score", "2-2", "--rule", "must_trump_when_void=false", "--tables", "/nonexistent"]])
-def test_propose_with_a_bad_score_or_without_tables_is_a_one_line_error(args, capsys):
+@pytest.mark.parametrize("args,needle", [(["--score", "5-1"], "--score"), (["--score", "x"], "--score"),
+                                         # no shipped tables match these switches, and none in the default --tables
+                                         (["--score", "2-2", "--rule", "must_trump_when_void=false"], "--score"),
+                                         # a --tables that is not there is an error, whatever else would answer
+                                         (["--score", "2-2", "--tables", "/nonexistent"], "--tables /nonexistent")])
+def test_propose_with_a_bad_score_or_without_tables_is_a_one_line_error(args, needle, capsys, tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no reports/tables here
     with pytest.raises(SystemExit) as e:
         main(["ecarte", "propose", "KH QH 7S 8D 9C", "--turnup", "7H", *args])
     err = capsys.readouterr().err
     assert e.value.code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
-    assert "--score" in err
+    assert needle in err
 
 
 def test_chosen_discards_map_back_onto_every_hand_of_the_class():

@@ -157,7 +157,7 @@ def test_cli_discard_json_contract(capsys, tmp_path):
     plot = tmp_path / "top.png"
     try:
         main(["piquet", "discard", HAND, "--samples", "1500", "--top", "5", "--mine", "7S 8H 7D 9D 8C",
-              "--plot", str(plot), "--json"])
+              "--plot", str(plot), "--json", "--play", "heuristic"])
     except SystemExit as e:
         assert e.code in (0, None)
     res = json.loads(capsys.readouterr().out)

@@ -8,9 +8,10 @@ import json
 import numpy as np
 
 from analysis.cli import main
+from analysis.piquet.answers import BUDGETS
 from analysis.piquet.discards import analyse_hand
 from analysis.piquet.rules import get_rules
-from analysis.piquet.strong_discards import SEED_OFFSETS, auto_play, play_options, strong_analysis
+from analysis.piquet.strong_discards import SEED_OFFSETS, play_options, strong_analysis
 from analysis.piquet.strong_policies import DoubleDummyPolicy
 
 HAND = "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8"
@@ -50,8 +51,31 @@ def test_strong_analysis_ranks_reports_and_compares_with_the_heuristic():
     json.dumps(s)
 
 
-def test_auto_play_follows_the_budget(capsys):
-    assert [auto_play(n) for n in (500, 2_000, 9_999, 10_000)] == ["heuristic", "dd", "dd", "search"]
-    main(["piquet", "discard", HAND, "--samples", "400", "--top", "2", "--json", "--quiet"])
+def test_auto_play_is_the_budgets_player_and_heuristic_play_skips_the_strong_stage(capsys):
+    assert {k: b.play for k, b in BUDGETS.items()} == {"quick": "dd", "standard": "dd", "thorough": "search"}
+    main(["piquet", "discard", HAND, "--samples", "400", "--top", "2", "--json", "--quiet", "--play", "heuristic"])
     obj = json.loads(capsys.readouterr().out)
-    assert obj["play"] == {"asked": "auto", "used": "heuristic"} and "strong" not in obj
+    assert obj["play"] == {"asked": "heuristic", "used": "heuristic"} and "strong" not in obj
+    # Without a strong stage the answer is the race's best, measured on the deals that chose it.
+    assert obj["answer"]["player"] == "heuristic" and obj["answer"]["held_out"] is False
+    assert obj["answer"]["throw"] == obj["options"][0]["discard"]
+
+
+def test_a_progress_bar_changes_nothing():
+    """The strong stage plays its deals in blocks when a bar is shown: the same numbers."""
+    rules = get_rules()
+    a = analyse_hand(HAND, "elder", rules, samples=200, race=False, exact=False)
+    masks = a.options[a.table["option"].to_numpy()[:2]]
+    p = DoubleDummyPolicy().to_array()
+
+    class Bar:
+        disable = False
+        n = 0
+
+        def update(self, k):
+            self.n += k
+
+    bar = Bar()
+    whole = play_options(a.hand, False, masks, rules, p, p, 9, 40, 2)
+    blocks = play_options(a.hand, False, masks, rules, p, p, 9, 40, 2, bar)
+    assert np.array_equal(whole[0], blocks[0]) and np.array_equal(whole[1], blocks[1]) and bar.n == 80

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from analysis.clikit import emit, non_negative, positive, rules_options
+from analysis.clikit import emit, non_negative, positive, rules_options, thread_count
 
 
 @click.group("bezique", epilog="Examples:\n\n\b\n  salon bezique melds \"QS JD KH QH\" --trump H\n  salon bezique explain --seed 1 --deal 0")
@@ -43,14 +43,15 @@ def melds(hand, trump, table, lang, rules, rule, as_json):
               help="Who leads the next trick.")
 @rules_options
 @click.option("--json", "as_json", is_flag=True)
-def solve(hand, opponent, trump, leader, rules, rule, as_json):
-    """The end game solved exactly: your points minus the opponent's from the remaining tricks
-    (brisques and the last trick), and the leads that reach it."""
+@click.option("--verbose", is_flag=True, help="Also say how the answer was found.")
+def solve(hand, opponent, trump, leader, rules, rule, as_json, verbose):
+    """The end game solved exactly: what to lead, your points minus the opponent's from the
+    remaining tricks (brisques and the last trick), and a line of best play."""
     from analysis.bezique import solve as S
     from analysis.bezique.rules import get_rules
 
     res = S.solve(hand, opponent, trump, leader, get_rules(rules, list(rule)))
-    emit(res, as_json, S.text(res))
+    emit(res, as_json, S.text(res, verbose))
 
 
 @group.command(epilog="""Examples:\n
@@ -71,7 +72,8 @@ def solve(hand, opponent, trump, leader, rules, rule, as_json):
 @click.option("--seed", default=0, show_default=True, type=int)
 @rules_options
 @click.option("--json", "as_json", is_flag=True)
-def advise(hand, trump, seen, stock, led, table, opp_table, turn_up, samples, seed, rules, rule, as_json):
+@click.option("--verbose", is_flag=True, help="Also name the players and the method behind the answer.")
+def advise(hand, trump, seen, stock, led, table, opp_table, turn_up, samples, seed, rules, rule, as_json, verbose):
     """What to play from HAND (and whether to meld or hold after it): each card's expected net points
     to the end of the deal over layouts of the unseen cards, both players rolled out by the heuristic."""
     from analysis.bezique import one_hand
@@ -79,7 +81,7 @@ def advise(hand, trump, seen, stock, led, table, opp_table, turn_up, samples, se
 
     res = one_hand.advise(hand, trump, seen=seen, stock=stock, led=led, table=table, opp_table=opp_table,
                           turn_up=turn_up, rules=get_rules(rules, list(rule)), samples=samples, seed=seed)
-    emit(res, as_json, one_hand.advise_text(res))
+    emit(res, as_json, one_hand.advise_text(res, verbose))
 
 
 @click.group("bezique", epilog="Example:\n\n\b\n  salon study bezique players --search-deals 200")
@@ -99,7 +101,7 @@ def study():
 @click.option("--samples", default=32, show_default=True, callback=positive, help="The search player's samples.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--rules", "rules", default="seed-de", show_default=True, help="Rules variant.")
-@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 def players_cmd(deals, games, search_deals, search_games, samples, seed, rules, threads, as_json):
     """The rulebook heuristic, tuned, heuristic-new and the search player side by side: points per
@@ -126,7 +128,7 @@ def players_cmd(deals, games, search_deals, search_games, samples, seed, rules, 
 @click.option("--rules", "rules", default="seed-de", show_default=True, help="Rules variant.")
 @click.option("--json", "as_json", is_flag=True)
 def advice_cmd(deals, player, baseline, samples, seed, rules, as_json):
-    """The period advice (CLASSICAL.md) against a player's own play: how often he wins a stock
+    """The period advice (docs/classical.md) against a player's own play: how often he wins a stock
     trick without purpose, takes a led brisque, leads a low trump, leads trumps late in the stock,
     wins the last trick but one; beside the baseline on the same deals, against tuned."""
     from analysis.bezique.advice import advice_check, advice_text

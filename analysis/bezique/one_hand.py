@@ -36,7 +36,8 @@ from analysis.rng import Stream
 
 DEFAULT_SAMPLES = 500
 POLICY = "heuristic-new"
-POLICY_WORDS = "heuristic-new (tuned's parameters, meld_chance 5 and the exact end game: policies.NEW_HEURISTIC)"
+POLICY_WORDS = ("heuristic-new (the tuned heuristic counting the chance of completing melds, with the exact "
+                "end game)")
 FULL_STOCK = 48  # 47 cards and the turn-up (BZ-DEAL)
 
 
@@ -300,7 +301,7 @@ def advise(hand: str, trump: str, *, seen: str | None = None, stock: int = FULL_
         melds.update(_meld_question(pos, ro, layouts, cands[best]))
     else:
         melds["note"] = "no melds: the stock is exhausted (BZ-END)"
-    res = {"rules": rules.name, "trump": SUITS[pos.trump], "stock": pos.stock, "trick": pos.trick,
+    res = {"rules": rules.name, "hand": hand, "trump": SUITS[pos.trump], "stock": pos.stock, "trick": pos.trick,
             "you": "follow" if pos.led is not None else "lead",
             "led": None if pos.led is None else name_of(pos.led),
             "turn_up": None if pos.turn_up is None else name_of(pos.turn_up),
@@ -329,35 +330,104 @@ def _words(name: str) -> str:
     return name.replace("_", " ")
 
 
-def advise_text(res: dict) -> str:
-    """The text form of ``advise``."""
-    who = f"you follow {res['led']}" if res["led"] else "you lead"
-    lines = [f"Bezique advice · rules {res['rules']} · trumps {res['trump']} · trick {res['trick']}, stock "
-             f"{res['stock']} · {who}",
-             f"  assumed: opponent {res['opponent']}; rollouts: {res['rollout']}; {res['samples']} layouts "
-             f"of {res['unseen']} unseen cards, seed {res['seed']}",
+def _typed(name: str, typed: str) -> str:
+    """A card name of the JSON (``QH``, ``QH (table)``) in the notation the hand was typed in."""
+    from analysis.bezique.rules import CODEC
+    from analysis.cards import parse_card
+    from analysis.words import cards_as_typed
+
+    face, table = name.removesuffix(" (table)"), name.endswith(" (table)")
+    return cards_as_typed([parse_card(face)], typed, CODEC.book_order) + (" from your table" if table else "")
+
+
+def _group(names: list[str], typed: str) -> str:
+    """Several cards of the JSON in the typed notation (book style grouped by suit)."""
+    from analysis.bezique.rules import CODEC
+    from analysis.cards import parse_card
+    from analysis.words import cards_as_typed
+
+    return cards_as_typed([parse_card(n) for n in names], typed, CODEC.book_order)
+
+
+def advise_answer(res: dict) -> list[str]:
+    """The answer in one or two plain lines: the card to play with its worth, and after it
+    whether to meld at once or hold, in the hand's own notation."""
+    from analysis.words import confidence
+
+    typed = res.get("hand") or ""
+    best = _typed(res["best"], typed)
+    act = f"Follow {_typed(res['led'], typed)} with {best}" if res["led"] else f"Play {best}"
+    net = _num(res["candidates"][0]["net"])
+    if res["runner_up"] is None:
+        first = f"{act}: your only card, worth {net} points to the end of the deal (yours minus the opponent's)."
+    elif res["clear"]:
+        gap = res["candidates"][1]["vs_best"]
+        lo, hi = gap["ci95"]
+        more = _num({"value": -gap["value"], "ci95": [-hi, -lo]})
+        first = (f"{act} — {confidence(True)}: worth {net} points to the end of the deal (yours minus the "
+                 f"opponent's), {more} more than the next best, {_typed(res['runner_up'], typed)}.")
+    else:
+        first = (f"{act} — {confidence(False)}: worth {net} points to the end of the deal (yours minus the "
+                 f"opponent's); the next best, {_typed(res['runner_up'], typed)}, scores "
+                 f"{_num(res['candidates'][1]['vs_best'])} against it.")
+    lines = [first]
+    m = res["melds"]
+    diff = m.get("meld_now_minus_hold")
+    if diff and m.get("laid"):
+        kind = next(iter(m["laid"]))
+        cards = next((x["cards"] for x in m["legal_now"] if x["name"] == kind), None)
+        meld = f"the {_words(kind)}" + (f" ({_group(cards, typed)})" if cards else "")
+        if m["clear"] and diff["value"] > 0:
+            lines.append(f"If you win the trick, lay {meld} at once — {confidence(True)}: {_num(diff)} points over "
+                         "holding it this turn.")
+        elif m["clear"]:
+            flip = {"value": -diff["value"], "ci95": [-diff["ci95"][1], -diff["ci95"][0]]}
+            lines.append(f"If you win the trick, hold {meld} this turn — {confidence(True)}: {_num(flip)} points "
+                         "over laying it at once.")
+        else:
+            lines.append(f"If you win the trick, lay {meld} at once or hold it: {confidence(False)} "
+                         f"({_num(diff)} points for laying it now).")
+    return lines
+
+
+ADVISE_LEGEND = [("card", "a card you may play (one of each kind)"),
+                 ("net points", "your points minus the opponent's from now to the end of the deal, averaged over "
+                                "the layouts of the cards you cannot see, both players then playing salon's "
+                                "tuned heuristic"),
+                 ("vs best", "the card's net points minus the best card's, on the same layouts"),
+                 ("[95%]", "the 95% interval: intervals made this way hold the true value 19 times in 20")]
+
+
+def advise_text(res: dict, verbose: bool = False) -> str:
+    """The text form of ``advise``: the answer first, then the table with its legend and the melds
+    (``verbose``: the players and the method behind it)."""
+    from analysis.words import legend
+
+    who = f"you follow {_typed(res['led'], res.get('hand') or '')}" if res["led"] else "you lead"
+    lines = [*advise_answer(res), "",
+             f"Bezique · rules {res['rules']} · trumps {res['trump']} · trick {res['trick']}, stock "
+             f"{res['stock']} · {who} · {res['samples']} layouts of {res['unseen']} unseen cards (seed {res['seed']})",
              f"  {'card':<12} {'net points [95%]':<26} vs best [95%]"]
+    typed = res.get("hand") or ""
     for r in res["candidates"]:
         vs = "best" if r is res["candidates"][0] else _num(r["vs_best"])
-        lines.append(f"  {r['card']:<12} {_num(r['net']):<26} {vs}")
-    if res["runner_up"] is None:
-        lines.append(f"  play {res['best']}: the only card")
-    else:
-        gap = _num(res["candidates"][1]["vs_best"])
-        lines.append(f"  play {res['best']}: " + ("clear" if res["clear"] else "not clear")
-                     + f" (the runner-up {res['runner_up']} is {gap} against it)")
+        lines.append(f"  {_typed(r['card'], typed):<12} {_num(r['net']):<26} {vs}")
+    lines += legend(ADVISE_LEGEND)
     m = res["melds"]
-    legal = "; ".join(f"{_words(x['name'])} {' '.join(x['cards'])} {x['points']}" for x in m["legal_now"])
+    legal = "; ".join(f"{_words(x['name'])} {_group(x['cards'], typed)} {x['points']}" for x in m["legal_now"])
     lines.append(f"  melds with your cards now: {legal or 'none'}")
     if "occasions" in m:
-        lines.append(f"  meld or hold after {m['after']}: you win the trick with a meld to lay in {m['occasions']} "
+        lines.append(f"  meld or hold after {_typed(m['after'], typed)}: you win the trick with a meld to lay in {m['occasions']} "
                      f"of {m['layouts']} layouts" + (f" ({', '.join(f'{_words(k)} {n}' for k, n in m['laid'].items())})"
                                                       if m["laid"] else ""))
         if m["meld_now_minus_hold"]:
-            verdict = ("meld now" if m["meld_now_minus_hold"]["value"] > 0 else "hold") if m["clear"] else "no clear answer"
-            lines.append(f"    best meld now minus none this turn: {_num(m['meld_now_minus_hold'])} · {verdict}")
+            lines.append(f"    the best meld laid at once minus none this turn: {_num(m['meld_now_minus_hold'])}")
         else:
             lines.append("    too few such layouts to compare melding with holding")
     else:
         lines.append("  no melds: the stock is exhausted (BZ-END)")
+    if verbose:
+        lines += [f"  opponent: {res['opponent']}", f"  rollouts: {res['rollout']}", f"  method: {res['method']}",
+                  "  decision: " + ("clear" if res["clear"] else "not clear") + " (the paired 95% interval of the "
+                  "runner-up minus the best " + ("excludes" if res["clear"] else "includes") + " 0)"]
     return "\n".join(lines)

@@ -4,7 +4,7 @@ Both hands hold the same number of cards, 1..8, with at most two copies of a car
 (the doubled pack). The value is the hand's points from the remaining tricks minus the
 opponent's (BZ-BRISQUE, and BZ-LAST when the last trick is the 32nd), both playing best under
 the rules' end-phase obligations (BZ-END); ``best`` lists every card the leader may lead to reach
-it.
+it (``any`` when that is every card he holds) and ``line`` one line of best play.
 """
 from __future__ import annotations
 
@@ -58,7 +58,8 @@ def mask(codes: list[int]) -> np.int64:
 
 
 def solve(hand: str, opponent: str, trump: str, leader: str, rules: BeziqueRules) -> dict:
-    """The position's value for the hand, the leader's cards reaching it, and the search's nodes."""
+    """The position's value for the hand, every lead's value, the leader's cards reaching it
+    (``any``: all of them), a line of best play, and the search's nodes."""
     from analysis.bezique import endgame as EG
 
     if leader not in LEADERS:
@@ -70,20 +71,101 @@ def solve(hand: str, opponent: str, trump: str, leader: str, rules: BeziqueRules
     last = rules.last_trick if rules.last_trick_at == 32 else 0
     tt = EG.new_table(EG.TT_BITS)
     v, _ = EG.solve_masks(L, F, t, must, rules.brisque, last, tt)
-    nodes = int(EG.nodes(tt))
     faces = sorted({c & 31 for c in lead_codes})
-    best = [f for f in faces if len(faces) == 1 or
-            EG.lead_value(L, F, f, t, must, rules.brisque, last, tt) == v]
-    value = int(v) if leader == "hand" else -int(v)
+    values = {f: (int(v) if len(faces) == 1 else int(EG.lead_value(L, F, f, t, must, rules.brisque, last, tt)))
+              for f in faces}
+    best = [f for f in faces if values[f] == v]
+    sign = 1 if leader == "hand" else -1
+    line = line_of_play(L, F, leader, best[0], t, must, rules.brisque, last, tt, len(h))
+    nodes = int(EG.nodes(tt))
+    value = sign * int(v)
     return {"value": value, "best": [name_of(f) for f in best], "nodes": nodes,
             "leader": leader, "trump": "SHDC"[t], "rules": rules.name, "tricks": len(h),
-            "player": "exact (both sides play best, every card seen)"}
+            "player": "exact (both sides play best, every card seen)",
+            "hand": hand, "any": len(best) == len(faces) > 1,
+            "lead_values": {name_of(f): sign * values[f] for f in faces}, "line": line}
 
 
-def text(res: dict) -> str:
-    """The answer in a few lines."""
+def line_of_play(L, F, leader: str, first: int, trump: int, must: int, brisque: int, last: int, tt,
+                 tricks: int) -> list[dict]:
+    """One line of best play from the position (canonical masks, ``leader`` to lead ``first``):
+    per trick the leader, the cards, the winner and the points the winner takes (brisques, and the
+    last trick's points)."""
+    from analysis.bezique import endgame as EG
+
+    rows = []
+    other = {"hand": "opponent", "opponent": "hand"}
+    who, led = leader, first
+    for k in range(tricks):
+        if k:
+            _, led = EG.solve_masks(L, F, trump, must, brisque, last, tt)
+        fol, _ = EG.best_follow(L, F, int(led), trump, must, brisque, last, tt)
+        led, fol = int(led), int(fol)
+        L2, F2 = EG.remove_face(L, led), EG.remove_face(F, fol)
+        points = brisque * (((led & 7) >= 6) + ((fol & 7) >= 6)) + (last if k == tricks - 1 else 0)
+        follower_wins = (fol >> 3 & 3) == (led >> 3 & 3) and (fol & 7) > (led & 7) or \
+            (fol >> 3 & 3) != (led >> 3 & 3) and (fol >> 3 & 3) == trump
+        winner = other[who] if follower_wins else who
+        rows.append({"trick": 33 - tricks + k, "leader": who, "led": name_of(led), "followed": name_of(fol),
+                     "winner": winner, "points": int(points)})
+        L, F = (F2, L2) if follower_wins else (L2, F2)
+        who = winner
+    return rows
+
+
+def _typed(names: list[str], typed: str, group: bool = False) -> str:
+    """Card names in the notation of the typed hand (``group``: book style grouped by suit)."""
+    from analysis.bezique.rules import CODEC
+    from analysis.cards import parse_card
+    from analysis.words import cards_as_typed, notation
+
+    cards = [parse_card(n) for n in names]
+    if group or notation(typed) != "book":
+        return cards_as_typed(cards, typed, CODEC.book_order)
+    return " ".join(cards_as_typed([c], typed, CODEC.book_order) for c in cards)
+
+
+WHO = {"hand": "you", "opponent": "opponent"}
+
+
+def answer(res: dict) -> str:
+    """The answer in one plain line: what to lead and what it is worth."""
+    typed = res.get("hand") or ""
+    tricks = "this last trick" if res["tricks"] == 1 else f"these {res['tricks']} tricks"
+    worth = (f"{res['value']:+d} points from {tricks} (your brisques and last trick minus the opponent's), exact "
+             "with both sides playing best")
+    if res["leader"] == "opponent":
+        return f"The opponent leads: you make {worth}; the line below shows his best lead and your best replies."
+    if res.get("any"):
+        return f"Lead any card: every lead gives you {worth}."
+    best = _typed(res["best"], typed).split(" ") if typed else res["best"]
+    also = f" ({' or '.join(best[1:])} is as good)" if len(best) > 1 else ""
+    if len(res.get("lead_values") or ()) == 1:
+        also = ", your only card"
+    return f"Lead {best[0]}{also}: it gives you {worth}."
+
+
+def text(res: dict, verbose: bool = False) -> str:
+    """The answer first, then the position, a line of best play with its legend (``verbose``: every
+    lead's value and the search's size)."""
+    from analysis.words import legend
+
     who = "you lead" if res["leader"] == "hand" else "the opponent leads"
-    return (f"End game, {res['tricks']} tricks, trumps {res['trump']}, {who} · rules {res['rules']}\n"
-            f"  value: {res['value']:+d} points for your hand (brisques and last trick, yours minus the opponent's)\n"
-            f"  best leads: {' '.join(res['best'])}\n"
-            f"  searched {res['nodes']:,} positions")
+    typed = res.get("hand") or ""
+    lines = [answer(res), "",
+             f"End game, {res['tricks']} tricks, trumps {res['trump']}, {who} · rules {res['rules']}"]
+    if res.get("line"):
+        lines.append("  line of best play:")
+        lines.append(f"  {'trick':<6} {'leads':<9} {'cards':<12} {'wins':<9} points")
+        for r in res["line"]:
+            cards = f"{_typed([r['led']], typed)} {_typed([r['followed']], typed)}"
+            lines.append(f"  {r['trick']:<6} {WHO[r['leader']]:<9} {cards:<12} {WHO[r['winner']]:<9} {r['points']}")
+        lines += legend([("trick", "the trick's number in the deal (the end game's tricks are the last ones)"),
+                         ("cards", "the card led, then the card played to it"),
+                         ("points", "what the trick's winner takes: the brisques (aces and tens) in it, and the "
+                                    "points for the last trick")])
+    if verbose:
+        lines += ["  every lead's value for you: " + ", ".join(f"{_typed([k], typed)} {v:+d}"
+                                                      for k, v in res.get("lead_values", {}).items()),
+                  f"  {res['player']}; searched {res['nodes']:,} positions"]
+    return "\n".join(lines)

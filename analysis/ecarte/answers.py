@@ -18,57 +18,256 @@ def parse_score(text: str, rules) -> tuple[int, int]:
 
 
 def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, score: str | None, tables: str,
-                   simulate: bool, threads: int | None, quiet: bool) -> tuple[dict, str]:
-    """Should elder holding ``hand`` play or propose: from the strategy tables when they match the
-    rules and policy (``score``: the decision by game score), otherwise simulated."""
-    from analysis.ecarte.studies import parse_elder_hand, propose_hand
+                   simulate: bool, threads: int | None, quiet: bool, verbose: bool = False,
+                   tables_given: bool = False) -> tuple[dict, str]:
+    """Should elder holding ``hand`` play or propose, and what does he throw if the dealer accepts:
+    from the shipped equilibrium tables when they match the rules and policy, from the strategy
+    tables in ``tables`` (the only source when ``tables_given``), otherwise simulated (``score``:
+    the decision by game score). The text answers first in the hand's own notation; ``verbose``
+    adds the players and the statistics behind it."""
+    from analysis.ecarte import strategy
+    from analysis.ecarte.studies import parse_elder_hand
+    from analysis.errors import InputError
 
     codes, up = parse_elder_hand(hand, turnup)
     at = parse_score(score, r) if score else None
-    from analysis.ecarte import strategy
-
+    if tables_given and not simulate:
+        stored = strategy.lookup(codes, up, r, pol, tables, at)
+        if stored is None:
+            raise InputError(f"--tables {tables}: no strategy tables for rules {r.name} and this policy there "
+                             f"(write them with `salon study ecarte strategy --method best-response --out {tables}`)")
+        stored = with_discard(stored, codes, up, pol, chosen_note=True)
+        return stored, tables_text(hand, turnup, r, stored, at, verbose)
     if not simulate:
         from analysis.ecarte import equilibrium_tables
 
         solved = equilibrium_tables.answer(codes, up, r, pol, at)
         if solved is not None:
-            return solved, equilibrium_text(hand, turnup, solved)
-    stored = None if simulate else strategy.lookup(codes, up, r, pol, tables, at)
-    if stored is not None:
-        def fmt_h(d):
-            return f"{d['value']:+.4f} ± {d['halfwidth']:.4f}"
-
-        lines = [f"Elder holds {hand}, turn-up {turnup} · rules {r.name} · from {stored['tables']}",
-                 f"hand class {stored['class']} (turn-up rank marginalised), {stored['deals']:,} deals:",
-                 f"  play without proposing  {fmt_h(stored['play'])}",
-                 f"  propose                 {fmt_h(stored['propose'])}",
-                 f"  propose minus play      {fmt_h(stored['difference'])}"]
-        if at is not None:
-            lines.append(f"points decision: {stored['points_recommendation']}; at {at[0]}-{at[1]} the decision that "
-                         f"maximises the chance of winning the game: {stored['recommendation']}")
-        else:
-            lines.append(f"recommendation: {stored['recommendation']}")
-        return stored, "\n".join(lines)
+            solved = with_discard(solved, codes, up, _tables_policy(solved, pol))
+            return solved, equilibrium_text(hand, turnup, solved, verbose)
+        stored = strategy.lookup(codes, up, r, pol, tables, at)
+        if stored is not None:
+            stored = with_discard(stored, codes, up, pol, chosen_note=True)
+            return stored, tables_text(hand, turnup, r, stored, at, verbose)
     if at is not None:
-        from analysis.errors import InputError
-
         raise InputError(f"--score needs the best-response strategy tables for rules {r.name} in {tables}; "
                          "run `salon study ecarte strategy --method best-response` first")
+    from analysis.ecarte.studies import propose_hand
+
     res = propose_hand(hand, turnup, samples, seed, r, pol, threads=threads, quiet=quiet)
+    res = with_discard(res, codes, up, pol)
+    return res, simulated_text(hand, turnup, samples, seed, res, verbose)
 
-    def fmt(d):
-        return f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]"
 
-    text = "\n".join([
-        f"Elder holds {hand}, turn-up {turnup} · rules {res['rules']} · {samples:,} sampled deals (seed {seed})",
-        "net points per hand (elder minus dealer), 95% intervals:",
-        f"  play without proposing  {fmt(res['play'])}   P(point) {res['play_point']['value']:.3f}",
-        f"  propose                 {fmt(res['propose'])}   P(point) {res['propose_point']['value']:.3f}"
-        f"   (dealer refuses {res['dealer_refuses']['value']:.1%})",
-        f"  propose minus play      {fmt(res['difference'])}",
-        f"recommendation: {res['recommendation']}" + ("" if res["clear"] else " (not clear at 95%: more --samples)"),
-    ])
-    return res, text
+def discard_if_accepted(codes, turnup: int, keep_from: int) -> tuple[list[int], list[int]]:
+    """Elder's first exchange after an accepted proposal as salon's heuristic makes it (the
+    reference's ``Decisions.discard``): throw the plain cards below rank index ``keep_from``
+    (7 = kings kept; 8 = no plain card kept), at least one card, weakest first. (thrown, kept) codes."""
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.reference_cards import STOCK_SIZE, elder_discard_bounds, mask_of_codes, suit_of
+    from analysis.ecarte.reference_policies import Decisions
+
+    codes = [int(c) for c in codes]
+    lo, hi = elder_discard_bounds(STOCK_SIZE)
+    player = Decisions(HeuristicPolicy(keep_plain_min_rank=keep_from), None, suit_of(int(turnup)))
+    thrown = set(player.discard(mask_of_codes(codes), lo, hi))
+    return [c for c in codes if c in thrown], [c for c in codes if c not in thrown]
+
+
+def _tables_policy(answer: dict, pol):
+    """The policy the shipped tables were played with (their discards may be the fitted rule's)."""
+    import json
+    import os
+
+    from analysis.ecarte.equilibrium_tables import DATA_DIR
+
+    path = os.path.join(DATA_DIR, os.path.basename(answer["tables"]).replace(".parquet", ".json"))
+    try:
+        with open(path) as f:
+            keep = json.load(f)["policy"]["keep_plain_min_rank"]
+    except (OSError, KeyError, TypeError):
+        return pol
+    import dataclasses
+
+    return dataclasses.replace(pol, keep_plain_min_rank=int(keep)) if hasattr(pol, "keep_plain_min_rank") else pol
+
+
+def with_discard(answer: dict, codes, turnup: int, pol, chosen_note: bool = False) -> dict:
+    """The answer with ``discard_if_accepted``: the cards elder throws (and keeps) if the dealer
+    accepts the proposal, by ``pol``'s discards (JSON codes; None for the random player)."""
+    from analysis.ecarte.discard_rule import rank_words
+    from analysis.ecarte.rules import name_of
+
+    keep_from = getattr(pol, "keep_plain_min_rank", None)
+    if getattr(pol, "kind", "heuristic") == "random" or keep_from is None:
+        answer["discard_if_accepted"] = None
+        return answer
+    thrown, kept = discard_if_accepted(codes, turnup, keep_from)
+    answer["discard_if_accepted"] = {
+        "throw": [name_of(c) for c in thrown], "keep": [name_of(c) for c in kept],
+        "rule": f"keep the trumps and {rank_words(keep_from)}, throw the rest (at least one card)",
+        "keep_plain_min_rank": int(keep_from),
+        **({"note": "the tables' own chosen discards are not stored: this is the heuristic's"}
+           if chosen_note else {})}
+    return answer
+
+
+def _cards(names: list[str], typed: str) -> str:
+    from analysis.cards import parse_card
+    from analysis.ecarte.rules import CODEC
+    from analysis.words import cards_as_typed
+
+    return cards_as_typed([parse_card(n) for n in names], typed, CODEC.book_order)
+
+
+def discard_line(answer: dict, hand: str, proposing: bool) -> list[str]:
+    """The answer's second line: what to throw if the dealer accepts, in the hand's notation."""
+    d = answer.get("discard_if_accepted")
+    if not d:
+        return ["If the dealer accepts, the random player throws cards at random."] \
+            if "discard_if_accepted" in answer else []
+    keep = f" and keep {_cards(d['keep'], hand)}" if d["keep"] else " (all five)"
+    head = "If the dealer accepts" if proposing else "If you propose anyway and the dealer accepts"
+    return [f"{head}, throw {_cards(d['throw'], hand)}{keep}."]
+
+
+PROPOSE_WORDS = {"propose": "Propose", "play": "Play without proposing"}
+OTHER = {"propose": "playing without proposing", "play": "proposing"}
+
+
+def decision_line(decision: str, diff: tuple[float, float, float], clear: bool) -> str:
+    """``Propose — a clear choice: it gains +0.13 [+0.07, +0.20] points per hand over playing
+    without proposing.`` from propose minus play (value, lo, hi)."""
+    from analysis.words import confidence, estimate_text
+
+    v, lo, hi = diff
+    if decision == "play":
+        v, lo, hi = -v, -hi, -lo
+    if clear:
+        return (f"{PROPOSE_WORDS[decision]} — {confidence(True)}: it gains {estimate_text(v, lo, hi)} points per "
+                f"hand over {OTHER[decision]}.")
+    return (f"{PROPOSE_WORDS[decision]} — {confidence(False)}: it is worth {estimate_text(v, lo, hi)} points per "
+            f"hand against {OTHER[decision]}.")
+
+
+def score_line(at, decision: str, points_decision: str, points_line: str, probability: float = 0.5) -> str:
+    """The decision at a game score (``probability``: of proposing, when it mixes), with the
+    points decision beside it."""
+    head = f"At {at[0]}-{at[1]} (your score first), "
+    if decision == points_decision:
+        return head + points_line[0].lower() + points_line[1:-1] + "; at this score it is also the better " \
+                                                                   "chance of winning the game."
+    what = (f"propose with probability {probability:.2f}, otherwise play without proposing" if decision == "mix"
+            else PROPOSE_WORDS[decision].lower())
+    return (head + f"{what}: it gives the better chance of winning the game (by points alone: "
+            f"{points_line[0].lower()}{points_line[1:-1]}).")
+
+
+LEGEND_CLASS = ("hand class", "your trumps (T), then each plain suit, highest card first, | between suits")
+LEGEND_DIFF = ("propose minus play", "elder's points per hand (his minus the dealer's) when he proposes, minus when "
+                                     "he plays without proposing")
+LEGEND_CI = ("[95%]", "the 95% interval: intervals made this way hold the true value 19 times in 20")
+
+
+def equilibrium_text(hand: str, turnup: str, a: dict, verbose: bool = False) -> str:
+    """The text of a one-hand answer from the shipped equilibrium: the decision and its worth on
+    held-out deals, what to throw if the dealer accepts, then the detail (``verbose``: the players
+    and the tables behind it)."""
+    from analysis.words import estimate_text, legend
+
+    d, h = a["difference"], a["held_out"]
+    held = (h["value"], h["value"] - h["halfwidth"], h["value"] + h["halfwidth"])
+    decision = a.get("points_recommendation", a["recommendation"]) if "score" in a else a["recommendation"]
+    if decision == "mix" and a["recommendation"] == "mix":
+        first = (f"Mix: propose with probability {a['propose_probability']:.2f}, otherwise play without proposing "
+                 f"— a close call: proposing is worth {estimate_text(*held)} points per hand against playing.")
+    elif decision == "mix":  # by points a mix; at this score a pure decision (the probability is the score's)
+        first = f"A near tie: proposing is worth {estimate_text(*held)} points per hand against playing."
+    else:
+        first = decision_line(decision, held, h["clear"])
+    if "score" in a:
+        first = score_line(a["score"], a["recommendation"], decision, first, a["propose_probability"])
+    proposing = a["recommendation"] != "play"
+    bucket = a["bucket"].replace(" my ", " your ")
+    lines = [first, *discard_line(a, hand, proposing), "",
+             f"Elder holds {hand}, turn-up {turnup} · rules {a['rules']} · from the shipped equilibrium tables",
+             f"  hand class {a['class']}, {bucket}",
+             f"  {'propose minus play [95%]':<28} deals",
+             f"  {estimate_text(d['value'], d['value'] - d['halfwidth'], d['value'] + d['halfwidth']):<28} "
+             f"{d['deals']:<9,} on the deals the tables were solved on",
+             f"  {estimate_text(*held):<28} {'':<9} on held-out deals (the figure quoted above)",
+             *legend([LEGEND_CLASS, LEGEND_DIFF, LEGEND_CI,
+                      ("deals", "the deals the tables were solved on; held-out deals are others, not used to "
+                                "solve them")])]
+    if verbose:
+        lines += [f"  decision: {a['recommendation']}, propose probability {a['propose_probability']:.2f}; "
+                  + ("clear at a 5% false-discovery rate" if h["clear"] else "not clear at a 5% false-discovery rate")
+                  + " (Benjamini–Hochberg over every information set's held-out test)",
+                  *([f"  at {a['score'][0]}-{a['score'][1]}: {a['score_note']}"] if "score" in a else []),
+                  f"  opponent: {a['opponent']}",
+                  f"  play: {a['play_policy']}",
+                  *_discard_rule(a),
+                  f"  tables: {a['tables']} ({a['budget']} budget; {a['method']})"]
+    return "\n".join(lines)
+
+
+def _discard_rule(a: dict) -> list[str]:
+    d = a.get("discard_if_accepted")
+    return [f"  discard if accepted: {d['rule']}" + (f" ({d['note']})" if d.get("note") else "")] if d else []
+
+
+def tables_text(hand: str, turnup: str, r, stored: dict, at, verbose: bool = False) -> str:
+    """The text of a one-hand answer from the best-response strategy tables (``--tables``)."""
+    from analysis.words import estimate_text, legend
+
+    def ci(d):
+        return d["value"], d["value"] - d["halfwidth"], d["value"] + d["halfwidth"]
+
+    diff = stored["difference"]
+    decision = stored.get("points_recommendation", stored["recommendation"])
+    first = decision_line(decision, ci(diff), abs(diff["value"]) > diff["halfwidth"])
+    if at is not None:
+        first = score_line(at, stored["recommendation"], decision, first)
+    lines = [first, *discard_line(stored, hand, stored["recommendation"] == "propose"), "",
+             f"Elder holds {hand}, turn-up {turnup} · rules {r.name} · from the strategy tables {stored['tables']}",
+             f"  hand class {stored['class']} (any turn-up rank), {stored['deals']:,} deals",
+             f"  {'':<24} net points [95%]",
+             f"  {'play without proposing':<24} {estimate_text(*ci(stored['play']))}",
+             f"  {'propose':<24} {estimate_text(*ci(stored['propose']))}",
+             f"  {'propose minus play':<24} {estimate_text(*ci(diff))}",
+             *legend([LEGEND_CLASS, ("net points", "elder's points minus the dealer's, per hand"), LEGEND_DIFF,
+                      LEGEND_CI])]
+    if verbose:
+        lines += [f"  opponent: {stored['opponent']}", *_discard_rule(stored)]
+    return "\n".join(lines)
+
+
+def simulated_text(hand: str, turnup: str, samples: int, seed: int, res: dict, verbose: bool = False) -> str:
+    """The text of a one-hand answer simulated for this hand and turn-up."""
+    from analysis.words import estimate_text, legend, parameters, player_words
+
+    def ci(d):
+        return d["value"], d["ci95"][0], d["ci95"][1]
+
+    first = decision_line(res["recommendation"], ci(res["difference"]), res["clear"])
+    if not res["clear"]:
+        first = first[:-1] + "; more --samples may tell."
+    lines = [first, *discard_line(res, hand, res["recommendation"] == "propose"), "",
+             f"Elder holds {hand}, turn-up {turnup} · rules {res['rules']} · {samples:,} simulated deals (seed {seed})",
+             f"  {'':<24} {'net points [95%]':<26} P(point)",
+             f"  {'play without proposing':<24} {estimate_text(*ci(res['play'])):<26} {res['play_point']['value']:.3f}",
+             f"  {'propose':<24} {estimate_text(*ci(res['propose'])):<26} {res['propose_point']['value']:.3f}"
+             f"   (the dealer refuses {res['dealer_refuses']['value']:.1%})",
+             f"  {'propose minus play':<24} {estimate_text(*ci(res['difference']))}",
+             *legend([("net points", "elder's points minus the dealer's per hand, the unseen cards dealt at random"),
+                      ("P(point)", "the chance elder wins the point (three tricks or more)"), LEGEND_DIFF, LEGEND_CI])]
+    if verbose:
+        pols = res.get("policies") or {}
+        lines += [f"  {role}: {player_words(p)} ({parameters(p)})" for role, p in pols.items()]
+        lines += [f"  opponent: {res['opponent']}", *_discard_rule(res),
+                  "  decision: " + ("clear" if res["clear"] else "not clear") + " at 95% (the paired interval of "
+                  "propose minus play " + ("excludes" if res["clear"] else "includes") + " 0)"]
+    return "\n".join(lines)
 
 
 def propose_table_study(deals_per_class: int, seed: int, r, pol, out: str, threads: int | None) -> tuple[dict, str]:
@@ -146,25 +345,6 @@ def strategy_study(deals_per_hand: int, max_rounds: int, discard_deals: int, sea
     return ({"spec": res.spec, "rounds": res.rounds, "exploitability": ex, "summary": summary, "search_check": check,
              "files": files}, "\n".join(lines))
 
-
-
-def equilibrium_text(hand: str, turnup: str, a: dict) -> str:
-    """The text of a one-hand answer from the shipped equilibrium."""
-    d, h = a["difference"], a["held_out"]
-    if a["recommendation"] == "mix":
-        decision = f"mix: propose with probability {a['propose_probability']:.2f}, otherwise play (a near tie)"
-    else:
-        decision = a["recommendation"]
-    return "\n".join([
-        f"Elder holds {hand}, turn-up {turnup} · rules {a['rules']} · from the shipped equilibrium tables "
-        f"({a['budget']} budget)",
-        f"hand class {a['class']}, {a['bucket']}; opponent: {a['opponent']}; play: {a['play_policy']}",
-        f"  propose minus play      {d['value']:+.4f} ± {d['halfwidth']:.4f} points per hand ({d['deals']:,} deals)",
-        f"  on held-out deals       {h['value']:+.4f} ± {h['halfwidth']:.4f}"
-        + (" (clear at a 5% false-discovery rate)" if h["clear"] else " (not clear at a 5% false-discovery rate)"),
-        *([f"at {a['score'][0]}-{a['score'][1]} (elder's score first), the equilibrium for the chance of winning the "
-           f"game: {a['recommendation']} (by points: {a['points_recommendation']})"] if "score" in a else []),
-        f"recommendation: {decision}"])
 
 
 SEARCH_DEALS = 200

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import click
 
-from analysis.clikit import emit, non_negative, policy_options, positive, rules_options
+from analysis.clikit import (
+    emit,
+    non_negative,
+    output_dir,
+    policy_options,
+    positive,
+    rules_options,
+    thread_count,
+)
 
 
 def _rules(rules, rule):
@@ -37,22 +45,31 @@ def group():
 @policy_options()
 @click.option("--score", default=None, metavar="A-B", help="Elder's and the dealer's game score (needs the tables).")
 @click.option("--tables", default="reports/tables", show_default=True, type=click.Path(file_okay=False),
-              help="Where `salon study ecarte strategy` wrote its tables.")
-@click.option("--simulate", is_flag=True, help="Simulate even when strategy tables are present.")
-@click.option("--threads", type=int, default=None, callback=positive)
+              help="Answer from the strategy tables in this directory (written by salon study ecarte strategy).")
+@click.option("--simulate", is_flag=True, help="Simulate this hand even when tables are present.")
+@click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
+@click.option("--verbose", is_flag=True, help="Also name the players and the statistics behind the answer.")
 def propose(hand, turnup, samples, seed, rules, rule, policy, param, score, tables, simulate, threads, as_json,
-            quiet):
-    """Should elder holding HAND (five cards) play without proposing, or propose?
+            quiet, verbose):
+    """Should elder holding HAND (five cards) play without proposing, or propose, and what
+    does he throw if the dealer accepts?
 
-    With strategy tables for these rules and policy (``salon study ecarte strategy``) the answer
-    is read from them (and ``--score A-B`` gives the decision that maximises the chance of winning
-    the game); otherwise it is simulated for this hand and turn-up."""
+    The answer comes from the equilibrium tables shipped with salon for these rules and policy
+    (with --score A-B: the decision that gives the better chance of winning the game at that
+    score), from the tables in --tables when you name a directory (salon study ecarte strategy
+    writes them with its best-response method), or else from simulating this hand and turn-up."""
+    import os
+
+    from analysis.clikit import fail
     from analysis.ecarte.answers import propose_answer
 
+    given = click.get_current_context().get_parameter_source("tables") == click.core.ParameterSource.COMMANDLINE
+    if given and not simulate and not os.path.isdir(tables):
+        fail(f"--tables {tables}: no such directory")
     obj, text = propose_answer(hand, turnup, samples, seed, _rules(rules, rule), _policy(policy, param), score, tables,
-                               simulate, threads, quiet)
+                               simulate, threads, quiet, verbose=verbose, tables_given=given)
     emit(obj, as_json, text)
 
 
@@ -66,8 +83,9 @@ def study():
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
 @policy_options()
-@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
-@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False),
+              callback=output_dir)
+@click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, threads, as_json):
     """Elder's propose/play table by hand class (trumps × trump king × plain kings), with a figure."""
@@ -102,8 +120,9 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
 @click.option("--param", multiple=True, metavar="KEY=VALUE", help="Override one heuristic policy parameter.")
-@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
-@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False),
+              callback=output_dir)
+@click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
 def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, method, budget, search_sets, quick, seed,
@@ -158,7 +177,7 @@ def classical_cmd(rules, rule, as_json):
 @click.option("--samples", default=20, show_default=True, callback=positive, help="Search samples per decision.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
-@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
 def watching_cmd(deals, read, samples, seed, rules, rule, threads, as_json, quiet):

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 import click
 
-from analysis.clikit import emit, fail, non_negative, policy_options, positive, rules_options
+from analysis.clikit import (
+    emit,
+    fail,
+    non_negative,
+    output_dir,
+    output_file,
+    policy_options,
+    positive,
+    rules_options,
+    thread_count,
+)
+from analysis.piquet.answers import BUDGETS as _BUDGETS
+from analysis.piquet.answers import DEFAULT_BUDGET as _DEFAULT_BUDGET
 
 
 def _rules(rules, rule):
@@ -38,44 +50,54 @@ def group():
 def declare(hand, younger, lang, rules, rule, as_json):
     """Elder's combinations in HAND (twelve cards); with --vs, the declarations as scored."""
     from analysis.piquet.declare import declaration_report, declare_text
+    from analysis.piquet.notation import notation_of
 
     res = declaration_report(hand, younger, _rules(rules, rule), lang)
-    emit(res, as_json, declare_text(res))
+    emit(res, as_json, declare_text(res, notation_of(f"{hand} {younger or ''}", None if lang == "en" else lang)))
 
 
 @group.command(epilog="""Examples:\n
 \b
   salon piquet discard "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8" --mine "7S 8H 7D 9D 8C"
+  salon piquet discard "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8" --budget thorough --verbose
   salon piquet discard "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8" --seat younger --elder-took 3 --top 5 --play dd""")
 @click.argument("hand")
 @click.option("--seat", type=click.Choice(["elder", "younger"]), default="elder", show_default=True)
 @rules_options
-@click.option("--samples", default=10_000, show_default=True, callback=positive, help="Most sampled deals.")
-@click.option("--target-halfwidth", type=float, default=None, help="Stop when every survivor's 95%% half-width is this.")
+@click.option("--budget", type=click.Choice(list(_BUDGETS)), default=_DEFAULT_BUDGET, show_default=True,
+              help="How much play the answer buys (times on a quiet 2-core machine, kernels compiled): "
+                   + "; ".join(b.words() for b in _BUDGETS.values()) + ".")
+@click.option("--samples", default=None, type=int, callback=positive,
+              help="Most deals of the heuristic race [the budget's: "
+                   + ", ".join(f"{b.name} {b.samples:,}" for b in _BUDGETS.values()) + "].")
+@click.option("--target-halfwidth", type=float, default=None, help="Stop when every survivor's 95% half-width is this.")
 @click.option("--top", default=10, show_default=True, callback=positive, help="Options to list.")
 @click.option("--all", "show_all", is_flag=True, help="List every option.")
 @click.option("--mine", default=None, help="Grade this discard: its rank and what it gives up.")
 @click.option("--elder-took", default=5, show_default=True, type=int, help="Younger: cards elder exchanged.")
 @click.option("--no-race", is_flag=True, help="Play every option on every deal (no early dropping).")
-@click.option("--plot", default=None, type=click.Path(dir_okay=False), help="Figure of the top options.")
+@click.option("--plot", default=None, type=click.Path(dir_okay=False), callback=output_file, help="Figure of the top options.")
 @click.option("--play", type=click.Choice(["auto", "heuristic", "dd", "search"]), default="auto", show_default=True,
-              help="Trick play the leading exchanges are valued with; auto: the strongest the --samples budget "
-                   "fits (search from 10,000, dd from 2,000, else heuristic).")
+              help="Trick play the leading exchanges are valued with; auto: the budget's (dd: open hands; "
+                   "thorough adds search).")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
-@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def discard(hand, seat, rules, rule, samples, target_halfwidth, top, show_all, mine, elder_took, no_race, plot, play,
-            seed, lang, threads, as_json, quiet):
-    """Which cards should HAND (twelve cards) throw? Every legal exchange on the same deals (heuristic
+@click.option("--verbose", is_flag=True, help="Also how the numbers were made: the players' parameters, the race's "
+                                              "rounds, the seeds, the times.")
+def discard(hand, seat, rules, rule, budget, samples, target_halfwidth, top, show_all, mine, elder_took, no_race, plot,
+            play, seed, lang, threads, as_json, quiet, verbose):
+    """Which cards should HAND (twelve cards) throw, and what is it worth? The first lines answer in
+    the hand's own notation; the detail under them: every legal exchange on the same deals (heuristic
     play), then the leaders under strong play, chosen on some deals and reported on others."""
     from analysis.piquet.answers import discard_answer
 
     if seat == "elder" and elder_took != 5:
         fail("--elder-took is for --seat younger")
     obj, text = discard_answer(hand, seat, _rules(rules, rule), samples, target_halfwidth, top, show_all, mine,
-                               elder_took, not no_race, plot, seed, lang, threads, quiet, play)
+                               elder_took, not no_race, plot, seed, lang, threads, quiet, play, budget, verbose)
     emit(obj, as_json, text)
 
 
@@ -93,15 +115,19 @@ def discard(hand, seat, rules, rule, samples, target_halfwidth, top, show_all, m
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 @rules_options
 @click.option("--json", "as_json", is_flag=True)
-def solve(elder, younger, leader, won, scores, pique_done, lang, rules, rule, as_json):
-    """The exact value of the rest of the play with both hands known (double dummy): elder's points
-    from here on minus younger's, the leader's best cards and the line both then play."""
+@click.option("--verbose", is_flag=True, help="Also the solver's description and the positions it searched.")
+def solve(elder, younger, leader, won, scores, pique_done, lang, rules, rule, as_json, verbose):
+    """The exact value of the rest of the play with both hands known (double dummy): the card to
+    lead (in the hands' own notation), elder's points from here on minus younger's, and the line both
+    then play."""
+    from analysis.piquet.notation import notation_of
     from analysis.piquet.solve import parse_position, solve_answer, solve_text
 
     r = _rules(rules, rule)
-    pos = parse_position(elder, younger, leader, won, scores, pique_done, None if lang == "en" else lang)
+    de = None if lang == "en" else lang
+    pos = parse_position(elder, younger, leader, won, scores, pique_done, de)
     res = solve_answer(pos, r)
-    emit(res, as_json, solve_text(res))
+    emit(res, as_json, solve_text(res, notation_of(f"{elder} {younger}", de), verbose))
 
 
 @click.group("piquet", epilog="Example:\n\n\b\n  salon study piquet overview --deals 500000")
@@ -113,8 +139,9 @@ def study():
 @click.option("--deals", default=2_000_000, show_default=True, callback=positive, help="Deals per variant.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @policy_options()
-@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
-@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False),
+              callback=output_dir)
+@click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
 def piquet_overview_cmd(deals, seed, policy, param, out, threads, as_json, quiet):
@@ -135,8 +162,9 @@ def piquet_overview_cmd(deals, seed, policy, param, out, threads, as_json, quiet
 @click.option("--elder-took", default=5, show_default=True, type=int, help="Younger: cards elder exchanged.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
-@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
-@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False),
+              callback=output_dir)
+@click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
 def piquet_discards_cmd(hands, seat, samples, quick, elder_took, seed, rules, rule, out, threads, as_json, quiet):
@@ -156,8 +184,9 @@ def piquet_discards_cmd(hands, seat, samples, quick, elder_took, seed, rules, ru
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--rules", "rules", default="cavendish", show_default=True, help="Rules variant (Cavendish's table: cavendish).")
 @click.option("--rule", multiple=True, metavar="KEY=VALUE", help="Override one switch of the variant.")
-@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False))
-@click.option("--threads", type=int, default=None, callback=positive)
+@click.option("--out", default="reports/tables", show_default=True, type=click.Path(file_okay=False),
+              callback=output_dir)
+@click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
 def piquet_players_cmd(search_deals, seed, rules, rule, out, threads, as_json, quiet):

@@ -54,24 +54,54 @@ def declaration_report(elder: str, younger: str | None, rules: PiquetRules, lang
     return out
 
 
-def _combination_lines(c: dict) -> list[str]:
+PLURALS = {"A": "aces", "K": "kings", "Q": "queens", "J": "knaves", "10": "tens", "9": "nines", "8": "eights",
+           "7": "sevens"}
+
+
+def _combination_lines(c: dict, notation) -> list[str]:
     p = c["point"]
     lines = [f"    point {p['length']} in {p['suit']} (value {p['value']})"]
-    lines += [f"    {s['name']} to the {s['top']} ({s['points']})" for s in c["sequences"]] or ["    no sequence"]
+    lines += [f"    {s['name']} to the {notation.names([s['top']])} ({s['points']})" for s in c["sequences"]] \
+        or ["    no sequence"]
     lines += [f"    {s['name']} of {s['rank']} ({s['points']})" for s in c["sets"]] or ["    no set"]
     if c["carte_blanche"]:
         lines.insert(0, "    carte blanche")
     return lines
 
 
-def declare_text(res: dict) -> str:
-    """The text form of ``declaration_report``."""
-    lines = [f"rules {res['rules']}"]
+def _holds(c: dict, notation) -> str:
+    """A hand's combinations in a sentence: a point of 5 (51), a quint to the ♠A, a quatorze of aces."""
+    p = c["point"]
+    parts = (["carte blanche"] if c["carte_blanche"] else []) + [f"a point of {p['length']} ({p['value']})"]
+    parts += [f"a {s['name']} to the {notation.names([s['top']])}" for s in c["sequences"]]
+    parts += [f"a {s['name']} of {PLURALS[s['rank']]}" for s in c["sets"]]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+
+
+def declare_text(res: dict, notation=None) -> str:
+    """The text form of ``declaration_report``: first in a sentence what elder holds (and, given
+    both hands, what each scores), the cards in ``notation`` (analysis.piquet.notation); then each
+    combination with its value."""
+    from analysis.piquet.notation import Notation
+
+    notation = notation or Notation()
+    e = res["elder"]["combinations"]
+    if "younger" in res:
+        first = [f"Elder scores {res['elder']['total']} in declarations and younger {res['younger']['total']} "
+                 f"({res['rules']} rules)."]
+        for seat in ("elder", "younger"):
+            won = [f"{k.replace('_', ' ')} {res[seat][k]}" for k in CATEGORIES[:-1] if res[seat][k]]
+            first.append(f"{seat.capitalize()} holds {_holds(res[seat]['combinations'], notation)}"
+                         + (f"; scores {', '.join(won)}." if won else "; scores nothing."))
+    else:
+        first = [f"Elder holds {_holds(e, notation)} ({res['rules']} rules; --vs with younger's twelve cards "
+                 "scores them)."]
+    lines = first + ["", f"rules {res['rules']}"]
     for seat in ("elder", "younger"):
         if seat not in res:
             continue
         lines.append(f"  {seat}:")
-        lines += _combination_lines(res[seat]["combinations"])
+        lines += _combination_lines(res[seat]["combinations"], notation)
     if "younger" in res:
         lines.append("  scored: " + "; ".join(
             f"{seat} " + ", ".join(f"{k.replace('_', ' ')} {res[seat][k]}" for k in CATEGORIES)

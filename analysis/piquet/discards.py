@@ -127,18 +127,32 @@ class Race:
 
 
 def _play_round(race: Race, alive: np.ndarray, start: int, n: int, hand: int, younger: bool,
-                options: np.ndarray, rules: PiquetRules, pe: np.ndarray, py: np.ndarray, seed: int) -> None:
+                options: np.ndarray, rules: PiquetRules, pe: np.ndarray, py: np.ndarray, seed: int, bar=None) -> None:
+    """Play the options ``alive`` on deals start..start+n-1 and add the round to ``race``. A big
+    round with a live progress ``bar`` (counting deals) is played in blocks, the bar moving after
+    each (the same numbers: deal i depends on the seed and i alone)."""
     from analysis.piquet.discard_kernel import options_block
 
     codes = np.array([c for c in range(32) if hand >> c & 1], dtype=np.int8)
     unseen = np.array([c for c in range(32) if not hand >> c & 1], dtype=np.int8)
     import numba
 
+    live = bar is not None and not bar.disable and n * len(alive) >= 200_000
+    block = max(16, -(-n // 8)) if live else n
+    nets, flag_parts = [], []
     # Static scheduling here: with numba's dynamic chunk size of 1 (analysis.runner) this kernel
     # runs two to three times slower under the OpenMP layer (measured; the results are the same).
     with numba.parallel_chunksize(0):
-        net, flags = options_block(seed, start, n, codes, unseen, younger, options[alive], rules.to_array(), pe,
-                                   py, max(1, min(64, n // 16)))
+        for a in range(start, start + n, block):
+            m = min(block, start + n - a)
+            net, flags = options_block(seed, a, m, codes, unseen, younger, options[alive], rules.to_array(), pe,
+                                       py, max(1, min(64, m // 16)))
+            nets.append(net)
+            flag_parts.append(flags)
+            if bar is not None:
+                bar.update(m)
+    net = nets[0] if len(nets) == 1 else np.concatenate(nets)
+    flags = flag_parts[0] if len(flag_parts) == 1 else np.concatenate(flag_parts)
     race.rounds.append(Round(start, n, alive.copy(), net, flags))
 
 
@@ -233,15 +247,14 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
         rounds_info = []
         played = 0
         k = len(options)
-        bar = tqdm(total=samples, desc=f"deals ({len(options)} exchanges, racing)" if race else "deals", unit=" deals",
-                   unit_scale=True, leave=False, disable=not progress)
+        bar = tqdm(total=samples, desc=f"heuristic {'race' if race else 'play'}, {len(options):,} exchanges",
+                   unit=" deals", unit_scale=True, leave=False, disable=not progress)
         while played < samples:
             n = min(first_batch, samples) if (race and played == 0) else samples - played
             if race and played:
                 n = min(played, n)  # rounds double the deals played
-            _play_round(state, alive, played, n, hand_mask, younger, options, rules, pe, py, seed)
+            _play_round(state, alive, played, n, hand_mask, younger, options, rules, pe, py, seed, bar)
             played += n
-            bar.update(n)
             info = {"round": len(rounds_info) + 1, "deals": played, "options_played": int(len(alive))}
             if race:
                 alive = _survivors(state, alive, kept, alpha / (k * k), first_batch * 4)

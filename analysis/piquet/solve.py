@@ -148,19 +148,41 @@ def solve_answer(pos: Position, rules: PiquetRules) -> dict:
     }
 
 
-def solve_text(r: dict) -> str:
-    """The answer as a few lines for a card player."""
-    sign = "+" if r["value"] > 0 else ""
+def solve_text(r: dict, notation=None, verbose: bool = False) -> str:
+    """The answer for a card player: the card to lead and what the rest of the deal is worth, in
+    the hands' own notation (analysis.piquet.notation; codes by default), then the line both play;
+    ``verbose`` adds the solver's description and its work."""
+    from analysis.piquet.notation import Notation
+
+    notation = notation or Notation()
+    best = [notation.names([c]) for c in r["best"]]
+    also = ""
+    if len(best) == 2:
+        also = f" ({best[1]} is as good)"
+    elif len(best) > 2:
+        also = f" ({', '.join(best[1:-1])} or {best[-1]} are as good)"
+    v = r["value"]
+    if v > 0:
+        worth = f"elder scores {v} more point{'s' if v != 1 else ''} than younger from here on"
+    elif v < 0:
+        worth = f"younger scores {-v} more point{'s' if v != -1 else ''} than elder from here on"
+    else:
+        worth = "elder and younger score alike from here on"
+    sign = "+" if v > 0 else ""
+    width = max([3] + [len(notation.names([t[k]])) for t in r["line"] for k in ("led", "followed")])
     lines = [
-        f"Value: {sign}{r['value']} (elder's points from here on minus younger's, {r['rules']} rules;"
-        f" {r['player'].split(':')[0]})",
-        f"Best for {r['leader']} to lead: {', '.join(r['best'])}",
+        f"{r['leader'].capitalize()} leads {best[0]}{also}: with both hands open, {worth}.",
+        f"Value: {sign}{v} (elder's points from here on minus younger's, {r['rules']} rules, both players seeing "
+        "every card and playing their best)",
         "Line (leader's card first, * the winner's):",
-        *(f"  {i:2d}. {t['leader']:<7} {t['led']:>3} {t['followed']:>3}"
-          f"  {'*' + t['led'] if t['winner'] == t['leader'] else '*' + t['followed']}"
-          for i, t in enumerate(r["line"], 13 - len(r["line"]))),
-        f"Searched {r['nodes']:,} positions in {r['seconds'] * 1000:.1f} ms",
     ]
+    for i, t in enumerate(r["line"], 13 - len(r["line"])):
+        led, fol = notation.names([t["led"]]), notation.names([t["followed"]])
+        won = led if t["winner"] == t["leader"] else fol
+        lines.append(f"  {i:2d}. {t['leader']:<7} {led:>{width}} {fol:>{width}}  *{won}")
+    if verbose:
+        lines.append(f"Player: {r['player']}")
+        lines.append(f"Searched {r['nodes']:,} positions in {r['seconds'] * 1000:.1f} ms")
     return "\n".join(lines)
 
 
