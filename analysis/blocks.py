@@ -22,11 +22,18 @@ def function_by_name(name: str):
     return getattr(importlib.import_module(module), attr)
 
 
+def available_threads() -> int:
+    """The most threads numba runs kernels on here (the cores, or $NUMBA_NUM_THREADS)."""
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
 def set_threads(threads: int | None) -> int:
     """Use ``threads`` numba threads (None: all cores); returns the number in use."""
     import numba
 
-    available = numba.config.NUMBA_NUM_THREADS
+    available = available_threads()
     if threads is None:
         threads = available
     if threads < 1:

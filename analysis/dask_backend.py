@@ -12,9 +12,32 @@ and the client puts the results back in order.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from analysis.blocks import block_name, function_by_name, set_threads
+from analysis.errors import InputError
+
+INSTALL_EXTRA = "pip install 'salon-analysis[dask]'"
+"""How to install what ``--scheduler`` and ``--workers`` need."""
+_ADDRESS = re.compile(r"(?:(tcp|tls|ucx|ws|wss)://)?([^\s/:\[\]]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})")
+
+
+def check_address(address: str) -> None:
+    """A scheduler address is ``tcp://HOST:PORT`` (or tls, ucx, ws, wss; ``HOST:PORT`` means tcp)."""
+    m = _ADDRESS.fullmatch(address.strip())
+    if m is None or not 0 < int(m.group(3)) < 65536:
+        raise InputError(f"--scheduler {address!r} is not a scheduler address: write tcp://HOST:PORT, "
+                         "e.g. tcp://127.0.0.1:8786")
+
+
+def require_distributed(option: str) -> None:
+    """Bad input, said in one line, when the Dask extra (dask.distributed) is not installed."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise InputError(f"{option} needs the dask extra, which is not installed: {INSTALL_EXTRA}") from None
 
 
 def run_batch(name: str, seed: int, starts: np.ndarray, counts: np.ndarray, args: tuple,
@@ -35,16 +58,17 @@ class DaskBackend:
     processes (one thread each) started here and closed with :meth:`close`."""
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None, threads_per_worker: int = 1):
+        if scheduler:
+            check_address(scheduler)
+        require_distributed("--scheduler" if scheduler else "--workers")
         from distributed import Client, LocalCluster
-
-        from analysis.errors import InputError
 
         self.cluster = None
         self.threads = threads_per_worker
         if scheduler:
             try:
                 self.client = Client(scheduler, timeout="10s")
-            except OSError as e:
+            except (OSError, ValueError, TypeError) as e:
                 raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         else:
             if workers is None or workers < 1:

@@ -5,7 +5,7 @@ import json
 
 import click
 
-from analysis.clikit import emit
+from analysis.clikit import emit, output_file
 
 
 @click.group("results", epilog="Examples:\n\n\b\n  salon results list\n  salon results export KEY --format csv --out run.csv")
@@ -71,7 +71,7 @@ def results_show(key, as_json):
 @results.command("export", epilog="Examples:\n\n\b\n  salon results export KEY --out run.csv\n  salon results export KEY --format parquet --out run.parquet")
 @click.argument("key")
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet", "json"]), default="csv", show_default=True)
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), callback=output_file)
 def results_export(key, fmt, out):
     """Write a stored run to OUT: one row per chunk, or per item with its row's fields as columns
     (with provenance)."""

@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -42,6 +43,45 @@ from analysis import __version__
 OFF = ("off", "none", "0", "")
 KINDS = {"chunks": "part-*.parquet", "items": "items-*.parquet"}
 """The kinds of run and the glob of their data files."""
+
+WRITE_LOCK = threading.Lock()
+"""Held while a file is written: Ctrl-C (analysis/interrupts.py) waits for it, so a write under
+way is finished (renamed to its final name, no temporary file left) before the process exits."""
+_kept: dict[str, set] = {kind: set() for kind in KINDS}
+"""What this process found in the store or wrote to it: (run key, chunk start or item) per kind."""
+_written: set[str] = set()
+"""The data files this process wrote."""
+
+
+def _keep(kind: str, key: str, ids) -> None:
+    _kept[kind].update((key, i) for i in ids)
+
+
+def kept_counts() -> dict[str, int]:
+    """Chunks and items of this process's runs that are in the store (found there or written):
+    what survives an interruption."""
+    return {kind: len(ids) for kind, ids in _kept.items()}
+
+
+def written_elsewhere(since: float) -> dict[str, int]:
+    """Chunks and items in the data files that other processes (a command's worker processes)
+    wrote to the store since the time ``since``."""
+    counts = {kind: 0 for kind in KINDS}
+    base = root()
+    if base is None or not base.is_dir():
+        return counts
+    for d in base.iterdir():
+        for kind, pattern in KINDS.items():
+            for f in d.glob(pattern) if d.is_dir() else ():
+                try:
+                    if str(f) in _written or f.stat().st_mtime < since:
+                        continue
+                    import pyarrow.parquet as pq
+
+                    counts[kind] += pq.read_metadata(f).num_rows
+                except Exception:  # noqa: BLE001 - a file removed meanwhile or unreadable is not counted
+                    pass
+    return counts
 
 
 def root() -> Path | None:
@@ -153,6 +193,7 @@ def _write_table(final: Path, columns: dict) -> None:
     tmp = final.with_name(f".{final.name}.tmp{os.getpid()}")
     pq.write_table(pa.table(columns), tmp)
     os.replace(tmp, final)
+    _written.add(str(final))
 
 
 class _Stored:
@@ -190,8 +231,9 @@ class _Stored:
         if self.failed:
             return
         try:
-            _write_spec(self.dir, self.spec)
-            self._write(*args)
+            with WRITE_LOCK:
+                _write_spec(self.dir, self.spec)
+                self._write(*args)
         except OSError as e:
             self.failed = True
             _warn(f"cannot write to {self.dir} ({e.strerror or e}); the run goes on without the store")
@@ -207,8 +249,10 @@ class RunStore(_Stored):
 
     def load(self) -> dict[tuple[int, int], np.ndarray]:
         """Stored chunks: (start, count) -> tally row. Unreadable or foreign files are skipped."""
-        return dict(self._read(lambda t: [((int(s), int(c)), np.asarray(row, dtype=np.int64)) for s, c, row
-                                          in zip(t["start"], t["count"], t["tallies"], strict=True)]))
+        found = dict(self._read(lambda t: [((int(s), int(c)), np.asarray(row, dtype=np.int64)) for s, c, row
+                                           in zip(t["start"], t["count"], t["tallies"], strict=True)]))
+        _keep(self.kind, self.key, found)
+        return found
 
     def save(self, starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> None:
         super().save(starts, counts, rows)
@@ -220,6 +264,7 @@ class RunStore(_Stored):
             "key": [self.key] * n, "start": [int(s) for s in starts], "count": [int(c) for c in counts],
             "tallies": [r.tolist() for r in rows], "block": [self.spec["block"]] * n, **_provenance(self.spec, n),
         })
+        _keep(self.kind, self.key, zip((int(s) for s in starts), (int(c) for c in counts), strict=True))
 
 
 class ItemStore(_Stored):
@@ -235,7 +280,9 @@ class ItemStore(_Stored):
                 raise ValueError("a row is not a JSON object")
             return out
 
-        return dict(self._read(parse))
+        found = dict(self._read(parse))
+        _keep(self.kind, self.key, found)
+        return found
 
     def save(self, items: list[int], rows: list[dict]) -> None:
         """Write finished items (one file; the items should be consecutive, so two files of the
@@ -249,6 +296,7 @@ class ItemStore(_Stored):
         final = self.dir / f"items-{int(min(items)):020d}-{int(max(items)):020d}.parquet"
         _write_table(final, {"key": [self.key] * n, "item": [int(i) for i in items], "row": texts,
                              "study": [self.spec["study"]] * n, **_provenance(self.spec, n)})
+        _keep(self.kind, self.key, (int(i) for i in items))
 
 
 def open_run(block, args: tuple, seed: int, chunk: int) -> RunStore | None:

@@ -22,43 +22,44 @@ def pick_variant(variants: dict[str, T], name: str, game: str) -> T:
         ) from None
 
 
-def parse_override(text: str) -> tuple[str, str]:
-    """``"key=value"`` -> ``(key, value)``."""
+def parse_override(text: str, what: str = "rule") -> tuple[str, str]:
+    """``"key=value"`` -> ``(key, value)`` (``what`` names the kind of override in the error)."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip() or not value.strip():
-        raise InputError(f"rule override {text!r} is not of the form key=value")
+        raise InputError(f"{what} override {text!r} is not of the form key=value")
     return key.strip(), value.strip()
 
 
-def _convert(key: str, raw: str, current):
+def _convert(key: str, raw: str, current, what: str = "switch"):
     if isinstance(current, bool):
         low = raw.lower()
         if low in _TRUE:
             return True
         if low in _FALSE:
             return False
-        raise InputError(f"switch {key} takes true or false, not {raw!r}")
+        raise InputError(f"{what} {key} takes true or false, not {raw!r}")
     if isinstance(current, int):
         try:
             return int(raw)
         except ValueError:
-            raise InputError(f"switch {key} takes a whole number, not {raw!r}") from None
+            raise InputError(f"{what} {key} takes a whole number, not {raw!r}") from None
     return raw
 
 
-def apply_overrides(base: T, overrides: dict[str, str] | list[str] | tuple | None) -> T:
-    """``base`` with the named switches replaced; unknown switches list the valid ones."""
+def apply_overrides(base: T, overrides: dict[str, str] | list[str] | tuple | None, what: str = "switch") -> T:
+    """``base`` with the named switches (or, ``what``, policy parameters) replaced; unknown names
+    list the valid ones."""
     if not overrides:
         return base
     if not isinstance(overrides, dict):
-        overrides = dict(parse_override(o) for o in overrides)
+        overrides = dict(parse_override(o, "rule" if what == "switch" else what) for o in overrides)
     names = [f.name for f in dataclasses.fields(base) if f.name != "name"]
     changes = {}
     for key, raw in overrides.items():
         if key not in names:
-            raise InputError(f"unknown switch {key!r}; valid: {', '.join(names)}")
+            raise InputError(f"unknown {what} {key!r}; valid: {', '.join(names)}")
         current = getattr(base, key)
-        changes[key] = raw if not isinstance(raw, str) else _convert(key, raw, current)
+        changes[key] = raw if not isinstance(raw, str) else _convert(key, raw, current, what)
     return dataclasses.replace(base, **changes)
 
 
@@ -68,9 +69,9 @@ def pick_policy(name: str, overrides, heuristic, random, presets: dict | None = 
     the game's named ``presets`` of the heuristic (Bezique's ``tuned``), parameters overridden."""
     presets = presets or {}
     if name == "heuristic":
-        return apply_overrides(heuristic, overrides)
+        return apply_overrides(heuristic, overrides, "policy parameter")
     if name in presets:
-        return apply_overrides(presets[name], overrides)
+        return apply_overrides(presets[name], overrides, "policy parameter")
     if name == "random":
         if overrides:
             raise InputError("the random policy takes no parameters")

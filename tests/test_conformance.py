@@ -89,7 +89,7 @@ def _bad_inputs(name):
         (["simulate", name, "--deals", "0"], "positive"),
         (["compare", name, "--a", "heuristic", "--b", "nonsense", "--deals", "10"], "policy"),
         (["compare", name, "--a", "heuristic", "--b", "random", "--param", "c.x=1"], "a.KEY=VALUE"),
-        ([name, "explain", "--policy", "heuristic", "--param", "no_such_parameter=1"], "unknown switch"),
+        ([name, "explain", "--policy", "heuristic", "--param", "no_such_parameter=1"], "unknown policy parameter"),
         ([name, "replay", "-"], "JSON"),  # standard input: not JSON
         ([name, "replay", "-"], "no records"),  # an empty list
         ([name, "replay", "-"], other),  # another game's record

@@ -52,7 +52,7 @@ def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, tt, po
     return run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python: Ctrl-C can end the process meanwhile
 def deal_outcomes(seed, start, n, rules, dealer, elder):
     """Outcome vectors (n, OUTCOME_LENGTH) of single deals start..start+n-1: cards from lane 0,
     choices from lane 1; ``dealer`` and ``elder`` are the policy arrays (reference.play_deal's

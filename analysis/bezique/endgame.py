@@ -302,7 +302,7 @@ def _root(L, F, trump, must, brisque, last, alpha, beta, tt):
                   np.int64(alpha), np.int64(beta), tt, meta)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python: Ctrl-C can end the process meanwhile
 def solve_masks(L, F, trump, must, brisque, last, tt):
     """The leader's exact value of the position (canonical masks) and his best lead's face."""
     v = _root(L, F, trump, must, brisque, last, -INF, INF, tt)

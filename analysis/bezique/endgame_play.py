@@ -90,7 +90,7 @@ def random_positions(n, seed, size):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python: Ctrl-C can end the process meanwhile
 def solve_all(pos, must, brisque, last, tt):
     """Solve every position of ``pos`` (``random_positions``); returns the sum of the values."""
     total = 0

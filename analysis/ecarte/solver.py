@@ -319,7 +319,7 @@ def _random_positions(n, seed, size):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python: Ctrl-C can end the process meanwhile
 def _solve_all(pos, must, table):
     """Solve every position of ``pos`` (from ``_random_positions``); returns the sum of values."""
     total = 0

@@ -88,7 +88,7 @@ def all_hands():
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python: Ctrl-C can end the process meanwhile
 def heuristic_tables(elder_threshold, dealer_threshold):
     """The heuristic policy's first decisions on every hand (trumps suit 0): elder proposes (1)
     below ``elder_threshold``, the dealer refuses (1) from ``dealer_threshold``."""

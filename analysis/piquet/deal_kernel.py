@@ -262,7 +262,7 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
     out[O_CAPOT + 1] = y_capot
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python: Ctrl-C can end the process meanwhile
 def deal_outcomes(seed, start, n, rules, pe, py):
     """Outcome vectors of deals start..start+n-1 (for the differential test and records)."""
     res = np.zeros((n, N_OUT), dtype=np.int64)

@@ -391,7 +391,7 @@ def follow_values(e, y, el, led, ewon, pq, rules, mem, out):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # called from Python: Ctrl-C can end the process meanwhile
 def solve_many(elders, youngers, rules, mem, fresh):
     """Full 12-card solves of many deals (elder leads, nothing scored yet), for ``salon bench``;
     ``fresh``: empty the table before each solve. Returns the values."""
