@@ -4,7 +4,7 @@ A card is ``Card(rank, suit)`` with ``rank`` an index into RANKS (7 8 9 10 J Q K
 Piquet order) and ``suit`` an index into SUITS (S H D C). Each game maps cards to its own bit codes.
 Cards are NamedTuples: hashable, and they compare by (rank, suit).
 
-Input grammar (RULES.md, "Cards:")
+Input grammar (docs/rules.md, "Cards:")
 ----------------------------------
 
 A list is tokens separated by whitespace and/or commas. Case never matters, and emoji
@@ -31,7 +31,7 @@ be a suit or (in German) a rank; write ``♠A K J`` or ``AS KS JS``. Ranks are n
 (``♠AKJ`` is not read; write ``♠A K J``).
 
 German court letters (``lang="de"``; the default ``lang=None`` or ``"en"`` rejects B and D as
-ranks, as RULES.md asks, since ``D`` is also diamonds). Every two-part token is tried both ways,
+ranks, as docs/rules.md asks, since ``D`` is also diamonds). Every two-part token is tried both ways,
 rank-suit and suit-rank, and it is a card when exactly one card results. In de mode the only
 letter that is both a rank and a suit is ``D``, so: ``DH`` = ``HD`` = Dame of hearts (QH), ``BD``
 = ``DB`` = Bube of diamonds (JD), ``KD`` = king of diamonds, ``D10`` = ten of diamonds, and ``DD``

@@ -12,19 +12,27 @@ import sys
 
 import click
 
-from analysis import __version__
-from analysis.clikit import (
+from analysis import __version__, interrupts
+
+if interrupts.run_as_program():  # Ctrl-C from the start: the imports below take a moment (see main)
+    interrupts.install()
+
+from analysis.clikit import (  # noqa: E402
     UserError,
+    check_output,
+    deal_count,
     emit,
     fail,
     json_default,
     non_negative,
+    output_file,
     positive,
     replay_file,
     rules_options,
+    thread_count,
 )
-from analysis.games import GAMES
-from analysis.results_commands import results
+from analysis.games import GAMES  # noqa: E402
+from analysis.results_commands import results  # noqa: E402
 
 ALL_POLICIES = sorted({p for g in GAMES.values() for p in g.policies})
 
@@ -55,14 +63,21 @@ def _policy(game, name: str, params) -> object:
               help="Result store directory [$SALON_RESULTS or ~/.cache/salon; 'off' for none].")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run the batches on this Dask scheduler (tcp://HOST:PORT).")
-@click.option("--workers", type=int, default=None, help="Start a local Dask cluster of N worker processes.")
+@click.option("--workers", type=int, default=None, callback=positive,
+              help="Start a local Dask cluster of N worker processes.")
 @click.pass_context
 def cli(ctx, results, scheduler, workers):
     """salon: Monte Carlo strategy analyser for Piquet, Écarté and Bezique."""
     if results is not None:
         os.environ["SALON_RESULTS"] = results
-    if scheduler or workers is not None:
-        from analysis.dask_backend import DaskBackend
+    if scheduler is not None and workers is not None:
+        fail("--scheduler and --workers exclude each other: use a scheduler's workers or start a local cluster")
+    if scheduler is not None or workers is not None:
+        from analysis.dask_backend import DaskBackend, check_address, require_distributed
+
+        if scheduler is not None:  # checked before the cluster is reached or started, without a traceback
+            check_address(scheduler)
+        require_distributed("--scheduler" if scheduler is not None else "--workers")
         from analysis.runner import use_backend
 
         backend = DaskBackend(scheduler, workers)
@@ -81,17 +96,17 @@ def cli(ctx, results, scheduler, workers):
   salon simulate ecarte --deals 10000000 --seed 1 --rules classic
   salon simulate piquet --deals 100000 --partie --json
   salon simulate bezique --deals 1000 --records deals.json""")
-@click.argument("game", type=click.Choice(list(GAMES)))
-@click.option("--deals", default=1_000_000, show_default=True, callback=positive, help="Hands (or games) to play.")
+@click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME", is_eager=True)  # --deals reads it
+@click.option("--deals", default=1_000_000, show_default=True, callback=deal_count, help="Hands (or games) to play.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
 @click.option("--policy", default="heuristic", show_default=True, type=click.Choice(ALL_POLICIES),
               help="Policy of both players.")
 @click.option("--param", multiple=True, metavar="KEY=VALUE", help="Override one policy parameter.")
-@click.option("--threads", type=int, default=None, callback=positive, help="Threads (default: all cores).")
+@click.option("--threads", type=int, default=None, callback=thread_count, help="Threads (default: all cores).")
 @click.option("--game", "games", is_flag=True, help="Écarté, Bezique: play whole games to the target.")
 @click.option("--partie", "parties", is_flag=True, help="Piquet: play whole parties of six deals.")
-@click.option("--records", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--records", type=click.Path(dir_okay=False, allow_dash=True), callback=output_file,
               help="Also write the first deals as JSON records here ('-': standard output, the statistics then go to "
                    "standard error).")
 @click.option("--record-count", default=10, show_default=True, callback=positive, help="How many records.")
@@ -130,18 +145,19 @@ def simulate(game, deals, seed, rules, rule, policy, param, threads, games, part
 \b
   salon compare ecarte --a heuristic --b random --deals 200000
   salon compare piquet --a heuristic --b heuristic --param b.ace_bonus=0 --json""")
-@click.argument("game", type=click.Choice(list(GAMES)))
+@click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME", is_eager=True)  # --deals reads it
 @click.option("--a", "a_name", required=True, metavar="POLICY", help="Policy A.")
 @click.option("--b", "b_name", required=True, metavar="POLICY", help="Policy B.")
-@click.option("--deals", default=100_000, show_default=True, callback=positive,
+@click.option("--deals", default=100_000, show_default=True, callback=deal_count,
               help="Deals, each played in both seats.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @rules_options
 @click.option("--param", multiple=True, metavar="a.KEY=V | b.KEY=V", help="Override one parameter of A or B.")
-@click.option("--threads", type=int, default=None, callback=positive, help="Threads (default: all cores).")
+@click.option("--threads", type=int, default=None, callback=thread_count, help="Threads (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def compare(game, a_name, b_name, deals, seed, rules, rule, param, threads, as_json, quiet):
+@click.option("--verbose", is_flag=True, help="Also each player's parameters and the method in detail.")
+def compare(game, a_name, b_name, deals, seed, rules, rule, param, threads, as_json, quiet, verbose):
     """Policies A and B on the same deals, both seats: A minus B per deal and seat, paired 95% interval."""
     from analysis.compare import compare_result, compare_text
 
@@ -156,7 +172,7 @@ def compare(game, a_name, b_name, deals, seed, rules, rule, param, threads, as_j
     a, b = _policy(g, a_name, params["a"]), _policy(g, b_name, params["b"])
     tallies = g.compare(deals, seed, r, a, b, threads=threads, quiet=quiet)
     res = compare_result(g, r, a_name, b_name, a, b, deals, seed, tallies)
-    emit(res, as_json, compare_text(res))
+    emit(res, as_json, compare_text(res, verbose))
 
 
 def _explain_command(g):
@@ -207,8 +223,8 @@ for _g in GAMES.values():
 
 # --------------------------------------------------------------------------- bench, tips, report, results
 @cli.command(epilog="Examples:\n\n\b\n  salon bench\n  salon bench piquet --repeats 3 --json")
-@click.argument("game", required=False, type=click.Choice(list(GAMES)))
-@click.option("--deals", default=None, type=int, callback=positive,
+@click.argument("game", required=False, type=click.Choice(list(GAMES)), metavar="[GAME]")
+@click.option("--deals", default=None, type=int, callback=deal_count,
               help="Kernel deals per run [Écarté 4,000,000; Piquet 2,000,000; Bezique 200,000].")
 @click.option("--reference-deals", default=None, type=int, callback=positive,
               help="Reference deals per run [Écarté 3,000; Piquet 1,000; Bezique 100].")
@@ -228,18 +244,23 @@ def bench(game, deals, reference_deals, repeats, as_json):
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def tips(game, budget, seed, as_json, quiet):
-    """The rulebooks' tips (TIPS.md) with verdicts from simulation, or 'not yet studied'."""
+@click.option("--verbose", is_flag=True, help="Also each verdict's players and the study's provenance in detail.")
+def tips(game, budget, seed, as_json, quiet, verbose):
+    """The rulebooks' tips (docs/tips.md): what each verdict means for a player, then the verdict with its
+    number, or 'not yet studied'."""
     from analysis.runner import show_progress
     from analysis.tips import evaluate_tips, tips_text
 
     res = evaluate_tips(game, budget, seed, progress=show_progress(quiet))
-    emit(res, as_json, tips_text(res))
+    emit(res, as_json, tips_text(res, verbose))
 
 
 @cli.command(epilog="Examples:\n\n\b\n  salon report --quick --out reports/quick\n  salon report\n"
                      "  salon report --from-saved --out reports")
-@click.option("--quick", is_flag=True, help="Small budgets: a few minutes.")
+@click.option("--quick", is_flag=True, help="Small budgets, no search player: a few minutes.")
+@click.option("--jobs", type=int, default=None, callback=positive,
+              help="Games computed at once, each in a process of its own [--quick: one per game when there are "
+                   "two cores or more; else 1]. The numbers are the same for any value.")
 @click.option("--out", default="reports", show_default=True, type=click.Path(file_okay=False))
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -248,23 +269,31 @@ def tips(game, budget, seed, as_json, quiet):
 @click.option("--refresh", "refresh", multiple=True, metavar="GAME.PART",
               help="With --from-saved: compute this part again with the current code first "
               "(piquet.strong_discards, piquet.players, ecarte.equilibrium, or tips.ID for one tip's verdicts).")
-def report(quick, out, seed, quiet, from_saved, refresh):
+def report(quick, jobs, out, seed, quiet, from_saved, refresh):
     """Write the strategy guide (index.html, README.md and figures) into OUT."""
+    if refresh and not from_saved:
+        fail("--refresh needs --from-saved: it computes one part of a saved report again")
+    why = None if from_saved else check_output(out, directory=True)  # before any study runs
+    if why:
+        fail(f"--out {out}: {why}")
     from analysis.report.build import CONTEXT_FILE, build_report, load_context, refresh_part, write_report
     from analysis.runner import show_progress
 
-    if refresh and not from_saved:
-        fail("--refresh needs --from-saved: it computes one part of a saved report again")
     if from_saved:
         try:
             context = load_context(out)
         except (OSError, ValueError) as e:
             fail(f"cannot render again from {os.path.join(out, CONTEXT_FILE)}: {e}")
+        why = check_output(out, directory=True)  # a saved report's folder may still be read-only
+        if why:
+            fail(f"--out {out}: {why}")
         for name in refresh:
             context = refresh_part(context, out, name)
         paths = write_report(context, out)
     else:
-        paths = build_report(out, quick=quick, seed=seed, progress=show_progress(quiet))
+        if jobs is None:
+            jobs = len(GAMES) if quick and (os.cpu_count() or 1) > 1 else 1
+        paths = build_report(out, quick=quick, seed=seed, progress=show_progress(quiet), jobs=jobs)
     click.echo(f"report written: {paths['html']} and {paths['markdown']}")
 
 
@@ -272,9 +301,13 @@ cli.add_command(results)
 
 
 def main(argv=None) -> None:
-    """Entry point: run the CLI; bad input becomes one line on stderr and exit code 2."""
+    """Entry point: run the CLI; bad input becomes one line on stderr and exit code 2. Run as the
+    program (no ``argv``), Ctrl-C stops it at once with one line on what was kept, exit code 130
+    (analysis/interrupts.py); called with ``argv`` (tests), the caller's Ctrl-C is left alone."""
     from analysis.errors import InputError
 
+    if argv is None:
+        interrupts.install()
     try:
         cli.main(args=argv, prog_name="salon", standalone_mode=False)
     except click.exceptions.Exit as e:

@@ -29,6 +29,11 @@ def use_backend(backend) -> None:
     _backend = backend
 
 
+def backend():
+    """The backend batches run on (``use_backend``), or None when they run in this process."""
+    return _backend
+
+
 def chunk_bounds(start: int, n: int, chunk: int) -> tuple[np.ndarray, np.ndarray]:
     """Start and length of each chunk covering deals start..start+n-1."""
     if chunk < 1:

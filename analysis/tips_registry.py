@@ -1,4 +1,4 @@
-"""The rulebooks' tips and claims of TIPS.md (shared/), with their stable IDs: the registry
+"""The rulebooks' tips and claims of docs/tips.md, with their stable IDs: the registry
 `salon tips` gives verdicts for. Copied into the package so an installed salon carries it."""
 
 TIPS: list[dict[str, str]] = [

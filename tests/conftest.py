@@ -26,7 +26,7 @@ SECONDS = {"test_ecarte_watching.py": 40, "test_store.py": 28, "ecarte.ipynb": 2
            "test_bezique_differential.py": 12, "piquet.ipynb": 26, "test_ecarte_differential.py": 9,
            "test_piquet_differential.py": 8, "test_bezique_tips.py": 7, "bezique.ipynb": 33,
            "test_bezique_reference.py": 6, "test_ecarte_solver.py": 6, "test_ecarte_kernel_decisions.py": 4,
-           "test_compare.py": 3, "test_review_fixes.py": 3}
+           "test_compare.py": 3, "test_review_fixes.py": 3, "test_interrupts_and_input.py": 20}
 
 # Tests taking more than about 3 s with numba's cache warm: `scripts/test -m "not slow"` leaves
 # them (and the notebooks) out; CI runs everything.
@@ -36,6 +36,7 @@ SLOW = (
     "tests/test_report_and_tips.py::test_report_reads_in_a_browser",
     "tests/test_report_and_tips.py::test_tip_verdicts_are_real_or_not_yet_studied",
     "tests/test_report_and_tips.py::test_piquet_tip_verdicts_are_real",
+    "tests/test_report_and_tips.py::test_the_quick_budget_runs_its_few_tips_leaves_the_search_parts_out_and_says_so",
     "tests/test_ecarte_strategy.py::test_strategy_command_writes_tables_and_propose_reads_them",
     "tests/test_ecarte_equilibrium.py::test_strategy_cli_quick_equilibrium_contract",
     "tests/test_ecarte_strategy.py::test_the_score_chain_matches_simulated_games_under_the_heuristic",
@@ -47,6 +48,7 @@ SLOW = (
     "tests/test_runner_ranges.py::test_the_propose_table_is_read_back_from_the_store_and_extended",
     "tests/test_ecarte_solver.py::test_solver_equals_brute_force_on_random_positions",
     "tests/test_bezique_differential.py::test_live_reference_sample",
+    "tests/test_interrupts_and_input.py::test_ctrl_c_stops_at_once_says_what_was_kept_and_exits_130",
 )
 
 

@@ -31,6 +31,9 @@ def tips_store(tmp_path_factory):
 def test_registry_has_every_tip_of_tips_md():
     ids = [t["id"] for t in TIPS]
     assert len(ids) == len(set(ids)) == 27
+    # The user's copy in the repository names every tip (docs/tips.md, a heading per tip).
+    docs = (pathlib.Path(__file__).parent.parent / "docs" / "tips.md").read_text(encoding="utf-8")
+    assert sorted(set(re.findall(r"\b((?:PQ|EC|BZ)-T\d+)\b", docs))) == sorted(ids)
     try:
         text = open(SHARED_TIPS, encoding="utf-8").read()
     except OSError:
@@ -46,7 +49,7 @@ def test_verdict_json_and_text_forms():
                        "policies", "players", "details", "parties"]
     assert d["variant"] == v.label == "seed-de, younger" and d["effect"] == {"value": 1.5, "ci95": [1.0, 2.0], "n": 40}
     assert Verdict.from_dict(d) == v and Verdict.from_dict(d).to_dict() == d
-    assert v.text() == "[seed-de, younger] REFUTED: cost = +1.5000 [+1.0000, +2.0000] (4,000 deals; heuristic play)"
+    assert v.text() == "REFUTED · cost: +1.50 [+1.00, +2.00] · 4,000 deals · heuristic"
     plain = Verdict("EC-T8", "classic", "partly", Estimate(float("nan"), float("nan"), float("nan"), 0), "x", "r",
                     0, 0, {})
     assert plain.to_dict()["effect"]["value"] is None and plain.to_dict()["variant"] == "classic"
@@ -55,7 +58,8 @@ def test_verdict_json_and_text_forms():
            "tips": [{"id": "PQ-T2", "tip": "t", "verdicts": [v]}, {"id": "PQ-T6", "tip": "u", "verdicts": []}]}
     text = tips_text(res)
     assert text == tips_text({**res, "tips": [{**res["tips"][0], "verdicts": [d]}, res["tips"][1]]})
-    assert "       [seed-de, younger] REFUTED" in text and "PQ-T6  not yet studied — u" in text
+    assert "       [seed-de, younger] Do not throw by the book's rule" in text and "PQ-T6  not yet studied — u" in text
+    assert "         REFUTED · cost: +1.50 [+1.00, +2.00]" in text
     with pytest.raises(ValueError, match="unknown verdict"):
         Verdict("EC-T8", "classic", "maybe", v.effect, "x", "r", 0, 0, {})
 
@@ -165,7 +169,7 @@ def quick_report(tmp_path_factory, tips_store):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SALON_RESULTS", tips_store)
         paths = build_report(str(out), quick=True, seed=TIP_SEED,
-                             budget={"hands": 60_000, "per_class": 300, "piquet_deals": 30_000,
+                             budget={"tip_ids": None, "hands": 60_000, "per_class": 300, "piquet_deals": 30_000,
                                      "piquet_search_deals": 60, "tip_deals": TIP_DEALS,
                                      "bezique_deals": 10_000, "bezique_games": 100, "bezique_search_deals": 4,
                                      "bezique_search_games": 1, "bezique_advice_deals": 6,
@@ -230,6 +234,38 @@ def test_report_is_written_with_exact_values_and_verdicts(quick_report):
     again = write_report(load_context(str(tmp_path)), str(tmp_path / "again"))
     for kind in ("markdown", "html"):
         assert open(again[kind], encoding="utf-8").read() == open(paths[kind], encoding="utf-8").read()
+
+
+@pytest.mark.uses_store
+def test_the_quick_budget_runs_its_few_tips_leaves_the_search_parts_out_and_says_so(tips_store, tmp_path,
+                                                                                   monkeypatch):
+    """The quick guide (scripts/demo) studies QUICK_TIPS only and no search player's part; the guide
+    lists every other tip as not run at this budget and says so where each left-out part would be."""
+    from analysis.report.build import QUICK_TIPS
+
+    monkeypatch.setenv("SALON_RESULTS", tips_store)
+    budget = {"tip_deals": TIP_DEALS, "hands": 60_000, "per_class": 300, "piquet_deals": 30_000, "bezique_deals": 10_000}
+    paths = build_report(str(tmp_path / "parallel"), quick=True, seed=TIP_SEED, budget=budget, jobs=3)
+    context = load_context(str(tmp_path / "parallel"))
+    # The games computed in three processes at once give the numbers of one process, game after game.
+    build_report(str(tmp_path / "serial"), quick=True, seed=TIP_SEED, budget=budget, jobs=1)
+    serial = load_context(str(tmp_path / "serial"))
+    for key in ("generated", "seconds", "part_seconds"):
+        context.pop(key), serial.pop(key)
+    assert json.dumps(context, sort_keys=True) == json.dumps(serial, sort_keys=True)
+    tips = context["tips"]["tips"]
+    assert [t["id"] for t in tips] == [t["id"] for t in TIPS]
+    assert {t["id"] for t in tips if t["verdicts"]} == set(QUICK_TIPS)
+    assert {t["id"] for t in tips if t["status"] == "not run at this budget"} == {t["id"] for t in TIPS} - set(QUICK_TIPS)
+    sections = context["sections"]
+    assert sections["piquet"]["players"] is None and sections["piquet"]["strong_discards"] is None
+    assert sections["bezique"]["players"] is None and sections["bezique"]["advice"] is None
+    assert all(v["strategy"] is None and v["equilibrium"] for v in sections["ecarte"]["variants"])
+    for kind in ("markdown", "html"):
+        text = open(paths[kind], encoding="utf-8").read()
+        assert text.count("Not run at this budget") >= 27 - len(QUICK_TIPS) + 6, kind
+        assert "not yet studied" not in text.lower() and not re.search(r"\bnan\b", text.lower())
+        assert re.search(r"(about a minute|\d+ minutes) of wall time", text) and "hours of wall time" not in text
 
 
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

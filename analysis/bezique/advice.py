@@ -1,4 +1,4 @@
-"""The period advice of ../shared/CLASSICAL.md ("Bezique") checked against a player's own play:
+"""The period advice of docs/classical.md ("Bezique") checked against a player's own play:
 rates read from the cards each deal played (the outcome vectors), for the player and, on the same
 deals in the same seats, for the baseline he is compared with (``salon study bezique advice``).
 

@@ -22,7 +22,7 @@ player's hand when he holds that card there, else from his table, unless ``"tabl
 a meld's cards are the ones laid from the hand and the ones already on his table. The seven of
 trumps played in the stock phase is always announced. An optional ``"source"`` and
 ``"comment"`` are carried along and not checked. :func:`replay` checks every step against
-RULES.md and raises :class:`InputError` with one line naming the step and the rule broken.
+docs/rules.md and raises :class:`InputError` with one line naming the step and the rule broken.
 """
 from __future__ import annotations
 

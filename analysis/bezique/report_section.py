@@ -9,21 +9,23 @@ import os
 from analysis.report.build import compare_with_exact
 
 EXACT = {"turnup_seven": (1, 8)}
-"""The turn-up is one of the 8 sevens of the 64 cards (RULES.md invariants)."""
+"""The turn-up is one of the 8 sevens of the 64 cards (docs/rules.md invariants)."""
 
 
 def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | None, tips: dict) -> dict:
     """The section at the report's ``budget`` (``bezique_deals``, ``bezique_games``, and for the
     search player ``bezique_search_deals``, ``bezique_search_games``, ``bezique_advice_deals``)."""
     res = overview_section(out_dir, fig_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads)
-    res["players"] = players_section(out_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads,
-                                     budget.get("bezique_search_deals", 20), budget.get("bezique_search_games", 2))
-    res["advice"] = advice_section(budget.get("bezique_advice_deals", 20), seed)
+    search_deals = budget.get("bezique_search_deals", 20)  # 0: the search player's parts are not run
+    res["players"] = (players_section(out_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads,
+                                      search_deals, budget.get("bezique_search_games", 2)) if search_deals else None)
+    advice_deals = budget.get("bezique_advice_deals", 20)
+    res["advice"] = advice_section(advice_deals, seed) if advice_deals else None
     return res
 
 
 def advice_section(deals: int, seed: int) -> dict:
-    """The period advice (CLASSICAL.md) against the search player's play and tuned's, seed-de."""
+    """The period advice (docs/classical.md) against the search player's play and tuned's, seed-de."""
     from analysis.bezique.advice import ADVICE, RATES, advice_check
 
     res = advice_check(deals, seed, "seed-de", player="search", baseline="tuned")

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 PLAYERS = ("heuristic", "tuned", "heuristic-new", "search")
 MELDS = ("trump_sequence", "double_bezique", "bezique", "four_aces", "four_kings", "four_queens", "four_jacks")
 EXPERT_DEAL_TOTAL = 1320
-"""The one fully annotated expert deal in the literature (../shared/CLASSICAL.md): 730 to 590."""
+"""The one fully annotated expert deal in the literature (docs/classical.md): 730 to 590."""
 
 
 def players(deals: int, games: int, seed: int = 0, rules: str = "seed-de", *, search_deals: int | None = None,

@@ -93,7 +93,7 @@ OVERVIEW_STATS = {
 GAME_STATS = ("deals_per_game", "dealer_first_wins", "ended_in_stock_phase", "undecided")
 
 INVARIANTS = {"brisque_points": 160, "last_trick_points": 10}
-"""Points every deal must score exactly (RULES.md invariants): four aces and four tens per pack, two
+"""Points every deal must score exactly (docs/rules.md invariants): four aces and four tens per pack, two
 packs, 10 each; and the last trick's 10."""
 
 

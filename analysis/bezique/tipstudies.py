@@ -1,4 +1,4 @@
-"""Bezique tip studies: each turns a tip of TIPS.md (BZ-T1..T5) into paired simulations and verdicts.
+"""Bezique tip studies: each turns a tip of docs/tips.md (BZ-T1..T5) into paired simulations and verdicts.
 
 Design shared by every study (see docs/bezique-engine.md, "Tip studies"): the tip is expressed by
 parameters of the heuristic policy; a handful of *options* (variations of the given policy) play

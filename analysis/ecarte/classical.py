@@ -1,4 +1,4 @@
-"""The classical Écarté rules (../shared/CLASSICAL.md: the Britannica's elder and dealer rules)
+"""The classical Écarté rules (docs/classical.md: the Britannica's elder and dealer rules)
 compared hand by hand with the solved tables (analysis/ecarte/equilibrium.py, the shipped copy):
 where they agree, where they differ, and what following the rule costs (``salon study ecarte
 classical``).

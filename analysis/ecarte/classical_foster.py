@@ -1,4 +1,4 @@
-"""Foster's *jeu de règle* (../shared/CLASSICAL.md, "Écarté: the jeux de règle and the dealer's
+"""Foster's *jeu de règle* (docs/classical.md, "Écarté: the jeux de règle and the dealer's
 rules") decided exactly for every elder hand and turn-up, and Foster's elder rule compared with
 the shipped equilibrium tables (``compare_foster``; printed by ``salon study ecarte classical``).
 
@@ -297,7 +297,7 @@ def compare_foster(rules, policy=None) -> dict:
         "jeux_by_trumps": by_trumps, "parts": parts,
         "win_lower_bound": {"value": float((ws * lower).sum() / cov),
                             "what": "P(dealer holds <= 1 trump) averaged over the jeux de règle: a lower bound of "
-                                    "their chance of the point when played (CLASSICAL.md: 'about 2 to 1')"},
+                                    "their chance of the point when played (docs/classical.md: 'about 2 to 1')"},
         "patterns": by.head(8).to_dict(orient="records"),
         "hands": hands_.head(8)[["hand", "bucket", "weight", "rule", "solution", "loss"]].to_dict(orient="records")}
 

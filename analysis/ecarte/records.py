@@ -16,7 +16,7 @@ named as such: ``this is a piquet record; salon ecarte replay reads ecarte recor
 
 The cards drawn in each exchange are taken from ``"stock"`` in order (elder's first). An optional
 ``"source"`` (where the hand came from) and ``"comment"`` are carried along and not checked.
-:func:`replay` checks every step against RULES.md and raises :class:`InputError` with one line
+:func:`replay` checks every step against docs/rules.md and raises :class:`InputError` with one line
 naming the step and the rule broken; otherwise it re-scores the hand.
 """
 from __future__ import annotations

@@ -13,7 +13,7 @@ VARIANTS = ("seed-de", "classic")
 
 
 def exact_values() -> dict[str, tuple[int, int]]:
-    """The classical exact figures (TIPS.md, RULES.md invariants) the simulation is checked against,
+    """The classical exact figures (docs/tips.md, docs/rules.md invariants) the simulation is checked against,
     as (numerator, denominator) in the form the books print them."""
     out = {
         "turnup_king": (1, 8),
@@ -41,8 +41,9 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
         stem = os.path.join(fig_dir, f"ecarte_propose_{name}")
         propose_table_figure(table, stem)
         table.to_csv(os.path.join(out_dir, f"ecarte_propose_table_{name}.csv"), index=False)
-        strategy = strategy_section(out_dir, fig_dir, rules, policy, budget["strategy_deals_per_hand"],
-                                    budget["strategy_rounds"], budget["strategy_discard_deals"], seed, threads)
+        strategy = (strategy_section(out_dir, fig_dir, rules, policy, budget["strategy_deals_per_hand"],
+                                     budget["strategy_rounds"], budget["strategy_discard_deals"], seed, threads)
+                    if budget["strategy_deals_per_hand"] else None)  # 0: not run at this budget
         from analysis.ecarte import equilibrium_report
 
         variants.append({

@@ -1,4 +1,4 @@
-"""Écarté tip studies: each turns a tip of TIPS.md into paired simulations and a verdict.
+"""Écarté tip studies: each turns a tip of docs/tips.md into paired simulations and a verdict.
 
 EC-T1's propose and accept points, EC-T2 and EC-T6 are judged against the shipped equilibrium tables
 when they exist for the rules and policy (equilibrium_tips.py), and EC-T5 by their king's value at

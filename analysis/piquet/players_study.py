@@ -1,4 +1,4 @@
-"""Piquet's players side by side with Cavendish's record of 10,000 expert hands (CLASSICAL.md):
+"""Piquet's players side by side with Cavendish's record of 10,000 expert hands (docs/classical.md):
 each player (heuristic, search, dd) plays both seats of the same deals under the ``cavendish``
 rules, and the table gives elder's and younger's mean deal score, who wins the cards, pique and
 repique, capot, with 95% intervals, and one sentence per row on why it differs
@@ -38,7 +38,7 @@ CAVENDISH = {
     "cards_divided": 0.12, "pique_or_repique": 0.122, "repique_elder": 0.035, "repique_younger": 0.013,
     "rubicon": 0.22,
 }
-"""Cavendish's figures (CLASSICAL.md): the means at bin midpoints (rough), the rest from his odds
+"""Cavendish's figures (docs/classical.md): the means at bin midpoints (rough), the rest from his odds
 (elder wins the cards 5 to 3 on, younger nearly 3 to 1 against, divided a little over 7 to 1
 against, pique about 12.2% counting repiques, repique elder 27.5 and younger 75 to 1 against, a
 partie ending in a rubicon about 7 to 2 against)."""

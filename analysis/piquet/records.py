@@ -16,7 +16,7 @@ The cards each player takes follow from the rules (PQ-EX-E, PQ-EX-Y); elder lead
 and each winner the next (PQ-PLAY). ``"sink"`` lists categories (point, sequences, sets) the
 player declared as nothing; declarations are in full otherwise. An optional ``"source"`` (where
 the deal came from) and ``"comment"`` are carried along and not checked. :func:`replay` checks
-every step against RULES.md and raises :class:`InputError` with one line naming the step and the
+every step against docs/rules.md and raises :class:`InputError` with one line naming the step and the
 rule broken; otherwise it re-scores the deal.
 """
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Piquet in plain Python: the rules of RULES.md as a person reads them, and the test oracle.
+"""Piquet in plain Python: the rules of docs/rules.md as a person reads them, and the test oracle.
 
 This module follows docs/piquet-engine.md to the letter (random streams, the deal, the order of
 decisions and of scoring events, the two policies, the outcome vector), so that the numba kernel
-can be compared with it deal by deal. Each rule is one small function citing its RULES.md ID;
+can be compared with it deal by deal. Each rule is one small function citing its docs/rules.md ID;
 :func:`score_deal` checks a fully specified deal and scores it, :func:`play_deal` plays one (and
 scores it through the same code), :func:`play_partie` plays a partie and :func:`explain`
 narrates a deal.

@@ -9,14 +9,15 @@ import os
 from analysis.report.build import compare_with_exact
 
 EXACT = {"carte_blanche_elder": (323, 578956), "carte_blanche_younger": (323, 578956)}
-"""A named player is dealt carte blanche with probability C(20,12)/C(32,12) (RULES.md invariants)."""
+"""A named player is dealt carte blanche with probability C(20,12)/C(32,12) (docs/rules.md invariants)."""
 
 
 def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | None, tips: dict) -> dict:
     """The section at the report's ``budget`` (``piquet_deals``); the discard study is the one
     behind the tips' verdicts (``tips``: the report's evaluate_tips result), reused."""
     out = overview_section(out_dir, fig_dir, budget["piquet_deals"], seed, threads)
-    out["players"] = players_section(out_dir, budget["piquet_search_deals"], seed, threads)
+    out["players"] = (players_section(out_dir, budget["piquet_search_deals"], seed, threads)
+                      if budget["piquet_search_deals"] else None)  # 0: not run at this budget
     out["discards"] = discard_section(out_dir, fig_dir, tips["deals_per_study"], seed)
     out["strong_discards"] = strong_discard_section(out_dir, budget, seed, out["discards"])
     return out

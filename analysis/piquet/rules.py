@@ -1,4 +1,4 @@
-"""The Piquet variants of RULES.md as frozen, validated dataclasses, and their int-array form."""
+"""The Piquet variants of docs/rules.md as frozen, validated dataclasses, and their int-array form."""
 from __future__ import annotations
 
 import dataclasses
@@ -31,7 +31,7 @@ TRICK_SCORING = ("lead_and_win_against", "first_lead_and_wins")
 
 @dataclass(frozen=True)
 class PiquetRules:
-    """One complete bundle of Piquet switches (RULES.md, Piquet section).
+    """One complete bundle of Piquet switches (docs/rules.md, Piquet section).
 
     - ``first_dealer`` (PQ-FIRST): who deals first in a partie. Simulations treat the cut as a
       fair coin, drawn per partie from its own stream (``reference.first_dealer``), so this switch

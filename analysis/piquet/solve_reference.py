@@ -5,7 +5,7 @@ Two readings of the same rules, each deliberately plain:
 
 - :func:`brute_force` plays out EVERY line (every card of the leader, every legal card of the
   follower, at every trick) and takes the minimax, elder maximising and younger minimising. It
-  reads PQ-PLAY, PQ-TRICK, PQ-LAST, PQ-CARDS and PQ-PIQUE from RULES.md on its own (small
+  reads PQ-PLAY, PQ-TRICK, PQ-LAST, PQ-CARDS and PQ-PIQUE from docs/rules.md on its own (small
   functions below), memoising on the exact state only: no two cards are ever treated as
   equivalent, no pruning, no move ordering.
 - :func:`line_value` scores ONE given line of play through the reference module
@@ -96,7 +96,7 @@ def check_position(elder: int, younger: int, *, elder_leads: bool, e_won: int, y
 
 
 # ---------------------------------------------------------------------------------------------
-# The rules, read from RULES.md (independently of analysis.piquet.reference)
+# The rules, read from docs/rules.md (independently of analysis.piquet.reference)
 # ---------------------------------------------------------------------------------------------
 
 def _legal(hand: int, led: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""Piquet tip studies: each turns a tip of TIPS.md into simulations and a verdict.
+"""Piquet tip studies: each turns a tip of docs/tips.md into simulations and a verdict.
 
 A verdict is ``supported`` or ``refuted`` only when the 95% interval of the effect lies wholly on
 one side of the tip's sharp reading (PQ-T10: see its margin); otherwise ``inconclusive``.

@@ -14,14 +14,20 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from analysis import __version__
 from analysis.report.guide import effect_text, guide, label
 
+QUICK_TIPS = ("PQ-T2", "PQ-T8", "PQ-T9", "EC-T2", "EC-T5", "EC-T6", "BZ-T2")
+"""The tips the quick guide studies: a few per game whose studies need no search player (whose kernels
+take minutes to compile), so that ``scripts/demo`` shows the whole job in minutes. The Écarté ones
+are read from the solved game's shipped tables. The quick guide lists every other tip as "not run at
+this budget"; ``salon tips`` and the full guide study them all."""
+
 BUDGETS = {
-    "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "piquet_search_deals": 4_000,
+    "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "piquet_search_deals": 0,
               "bezique_deals": 100_000,
-              "bezique_games": 2_000, "bezique_search_deals": 100, "bezique_search_games": 4,
-              "bezique_advice_deals": 40,
-              "strategy_deals_per_hand": 20, "strategy_rounds": 2, "strategy_discard_deals": 0,
-              "piquet_dd_hands": 3, "piquet_dd_race_samples": 300, "piquet_dd_candidates": 6, "piquet_dd_deals": 60,
-              "tips": "quick"},
+              "bezique_games": 0, "bezique_search_deals": 0, "bezique_search_games": 0,
+              "bezique_advice_deals": 0,
+              "strategy_deals_per_hand": 0, "strategy_rounds": 2, "strategy_discard_deals": 0,
+              "piquet_dd_hands": 0, "piquet_dd_race_samples": 300, "piquet_dd_candidates": 6, "piquet_dd_deals": 60,
+              "tips": "quick", "tip_ids": QUICK_TIPS},
     "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "piquet_search_deals": 40_000,
              "bezique_deals": 1_000_000,
              "bezique_games": 20_000, "bezique_search_deals": 4_000, "bezique_search_games": 100,
@@ -31,7 +37,8 @@ BUDGETS = {
              "piquet_dd_hands": 200, "piquet_dd_race_samples": 1_000, "piquet_dd_candidates": 10,
              "piquet_dd_deals": 400, "tips": "full"},
 }
-"""Deals and rounds per study (``piquet_search_deals``: the Piquet players' table plays that many deals
+"""Deals and rounds per study; 0 leaves a part out, and the guide says it was not run at that budget
+(``piquet_search_deals``: the Piquet players' table plays that many deals
 with the search player, ten times as many with dd and the heuristic). The Écarté strategy tables play every one of the 38,304 hand classes
 ``strategy_deals_per_hand`` times both ways in each evaluation (two per best-response round, one
 more at the end when the rounds do not converge). ``strategy_discard_deals`` > 0 chooses the discards
@@ -65,22 +72,84 @@ def not_built(tips: dict) -> list[str]:
             if not any(studied)]
 
 
+def report_tips(budget_name: str, seed: int, deals: int | None, ids, progress: bool, game: str | None = None) -> dict:
+    """The tip verdicts for the report (``evaluate_tips``'s JSON), of ``game`` or of every game.
+    ``ids``: only these tips' studies are run; every other tip is listed with the status "not run at
+    this budget"."""
+    from analysis.tips import as_json, tip_verdicts
+    from analysis.tips_registry import TIPS
+
+    res = as_json(tip_verdicts(game, budget_name, seed, deals, progress, ids=set(ids) if ids else None))
+    if ids:
+        ran = {t["id"]: t for t in res["tips"]}
+        res["tips"] = [ran.get(tip["id"]) or {**tip, "status": "not run at this budget", "verdicts": []}
+                       for tip in TIPS if game is None or tip["game"] == game]
+    return res
+
+
+def game_part(name: str, out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | None,
+              progress: bool) -> tuple[dict, dict | None, dict]:
+    """One game's part of the report: its tip verdicts (``report_tips``), its section (None for a
+    game without one) and the seconds each took. A part needs nothing from another game's, so
+    ``build_report`` can run the games in separate processes."""
+    from analysis.games import GAMES
+
+    g = GAMES[name]
+    t0 = time.perf_counter()
+    tips = report_tips(budget["tips"], seed, budget.get("tip_deals"), budget.get("tip_ids"), progress, game=name)
+    t1 = time.perf_counter()
+    section = g.report(out_dir, fig_dir, budget, seed, threads, tips) if g.report is not None else None
+    return tips, section, {f"{g.title} tips": round(t1 - t0), g.title: round(time.perf_counter() - t1)}
+
+
+def _game_parts(names: list[str], jobs: int, args: tuple, progress: bool) -> dict:
+    """``game_part`` of each game, in ``jobs`` processes at once (1: in this process, in turn)."""
+    from tqdm.auto import tqdm
+
+    from analysis import runner
+
+    out = {}
+    with tqdm(total=len(names), desc="report", unit=" games", leave=False, disable=not progress) as bar:
+        if jobs > 1 and len(names) > 1 and runner.backend() is None:
+            # Separate processes (spawned: numba's threads do not survive a fork): on a cold cache
+            # each compiles its game's kernels on a core of its own. Their bars would collide, so
+            # only this one is shown.
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            from analysis.interrupts import install_in_worker  # Ctrl-C: the workers end silently
+
+            with ProcessPoolExecutor(min(jobs, len(names)), mp_context=multiprocessing.get_context("spawn"),
+                                     initializer=install_in_worker) as pool:
+                futures = {pool.submit(game_part, n, *args, False): n for n in names}
+                for f in as_completed(futures):
+                    out[futures[f]] = f.result()
+                    bar.set_postfix_str(futures[f])
+                    bar.update(1)
+        else:
+            for n in names:
+                bar.set_postfix_str(n)
+                out[n] = game_part(n, *args, progress)
+                bar.update(1)
+    return out
+
+
 def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0, threads: int | None = None,
-                 budget: dict | None = None, progress: bool = False) -> dict:
+                 budget: dict | None = None, progress: bool = False, jobs: int = 1) -> dict:
     """Run the studies at the budget and write ``index.html`` and ``README.md`` into ``out_dir``.
 
-    ``budget`` overrides the named budget (keys of BUDGETS, and ``tip_deals``), for tests. Every
-    game of the registry with a ``report`` entry gets its section, in the registry's order:
-    ``report(out_dir, fig_dir, budget, seed, threads, tips)`` returns the section's template
-    context, rendered by ``templates/<game>.html.j2`` and ``<game>.md.j2``. ``progress``: a progress
-    bar of the parts (the tip studies, then each game's section).
+    ``budget`` overrides the named budget (keys of BUDGETS, ``tip_deals`` and ``tip_ids``), for
+    tests. Every game of the registry gets its tip verdicts and, with a ``report`` entry, its
+    section: ``report(out_dir, fig_dir, budget, seed, threads, tips)`` returns the section's
+    template context, rendered by ``templates/<game>.html.j2`` and ``<game>.md.j2``. ``jobs``: games
+    run at once in separate processes (the numbers are the same for any value). ``progress``: a
+    progress bar of the games.
     """
     import numba
-    from tqdm.auto import tqdm
 
     from analysis.games import GAMES
     from analysis.store import code_fingerprint
-    from analysis.tips import evaluate_tips
+    from analysis.tips_registry import TIPS
 
     started = time.perf_counter()
     budget_name = "quick" if quick else "full"
@@ -88,19 +157,13 @@ def build_report(out_dir: str = "reports", *, quick: bool = False, seed: int = 0
     os.makedirs(out_dir, exist_ok=True)
     fig_dir = os.path.join(out_dir, "figures")
     os.makedirs(fig_dir, exist_ok=True)
+    names = list(GAMES)
+    parts = _game_parts(names, jobs, (out_dir, fig_dir, budget, seed, threads), progress)
+    by_id = {t["id"]: t for n in names for t in parts[n][0]["tips"]}
+    tips = {**parts[names[0]][0], "tips": [by_id[t["id"]] for t in TIPS if t["id"] in by_id]}
     games = [g for g in GAMES.values() if g.report is not None]
-    with tqdm(total=1 + len(games), desc="report", unit=" parts", leave=False, disable=not progress) as bar:
-        bar.set_postfix_str("tip studies")
-        tips = evaluate_tips(None, budget["tips"], seed, deals=budget.get("tip_deals"), progress=progress)
-        part_seconds = {"tip studies": round(time.perf_counter() - started)}
-        bar.update(1)
-        sections = {}
-        for g in games:
-            bar.set_postfix_str(g.title)
-            t0 = time.perf_counter()
-            sections[g.name] = g.report(out_dir, fig_dir, budget, seed, threads, tips)
-            part_seconds[g.title] = round(time.perf_counter() - t0)
-            bar.update(1)
+    sections = {g.name: parts[g.name][1] for g in games}
+    part_seconds = {k: v for n in names for k, v in parts[n][2].items()}
     context = {
         "version": __version__, "numba": numba.__version__, "seed": seed, "budget": budget_name,
         "games": [{"name": g.name, "title": g.title} for g in games], "sections": sections, "tips": tips,

@@ -65,7 +65,8 @@ def tip_rows(tips: dict, game: str) -> list[dict]:
         if t["game"] != game:
             continue
         if not t["verdicts"]:
-            rows.append({"id": t["id"], "tip": t["tip"], "verdict": "not yet studied", "variant": "", "part": None,
+            verdict = t.get("status") if t.get("status") not in (None, "studied") else "not yet studied"
+            rows.append({"id": t["id"], "tip": t["tip"], "verdict": verdict, "variant": "", "part": None,
                          "effect": None, "effect_name": "", "reading": None, "players": "",
                          "anchor": anchor("tip", t["id"])})
         for v in t["verdicts"]:
