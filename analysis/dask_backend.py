@@ -76,6 +76,17 @@ class DaskBackend:
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=threads_per_worker, processes=True,
                                         host="127.0.0.1", dashboard_address=None)
             self.client = Client(self.cluster)
+            from analysis import interrupts
+
+            interrupts.on_stop(self._no_restarts)
+
+    def _no_restarts(self) -> None:
+        """On Ctrl-C (analysis/interrupts.py), before the worker processes are ended: the local
+        cluster's nannies do not start them again."""
+        from distributed.core import Status
+
+        for nanny in list(getattr(self.cluster, "workers", {}).values()):
+            nanny.status = Status.closing
 
     def map_batches(self, block, seed: int, batches: list[tuple[np.ndarray, np.ndarray]], args: tuple):
         """Yield (starts, counts, rows) for every batch, as the batches finish."""

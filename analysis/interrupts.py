@@ -38,6 +38,12 @@ CHILD_WAIT = 1.0
 
 _state: dict = {}
 _stopping = threading.Lock()
+_on_stop: list = []
+
+
+def on_stop(callback) -> None:
+    """Call ``callback()`` first when Ctrl-C stops the process (quickly: the exit waits for it)."""
+    _on_stop.append(callback)
 
 
 def run_as_program() -> bool:
@@ -89,10 +95,18 @@ def uninstall() -> None:
 
 def _handler(signum, frame) -> None:
     """The Python-level handler (main thread, between bytecodes). The watcher thread has been woken
-    by the same signal and does the exit; this one does it only if the watcher is gone."""
+    by the same signal and does the exit: the main thread waits here for it, so that it does not
+    carry on meanwhile (and, say, report the worker processes the exit ends as an error). It goes
+    on only to finish a store write it is making; without a watcher it does the exit itself."""
     watcher = _state.get("watcher")
     if watcher is None or not watcher.is_alive():
         stop()
+        return
+    lock = getattr(sys.modules.get("analysis.store"), "WRITE_LOCK", None)
+    if lock is not None and lock.locked():
+        return  # the write finishes, then the watcher (waiting for the lock) exits
+    while True:
+        time.sleep(1)
 
 
 def _watch(read_end: int, signals: frozenset) -> None:
@@ -120,18 +134,27 @@ def stop() -> None:
     lock = getattr(store, "WRITE_LOCK", None)
     if lock is not None:
         lock.acquire(timeout=WRITE_WAIT)  # a file being written is finished first
+    logging = sys.modules.get("logging")
+    if logging is not None:  # a local Dask cluster's scheduler would log the workers' end
+        logging.disable(logging.CRITICAL)
+    for callback in _on_stop:
+        try:
+            callback()
+        except Exception:  # noqa: BLE001
+            pass
     had_children = _end_children()
+    _release_semaphores()
+    had_children = _end_children() or had_children  # any started meanwhile (a Dask nanny restarts its worker)
     _flush_stdout()
     if not quiet:
         try:
             line = kept_line(_state.get("since", time.time()), had_children)
         except Exception:  # noqa: BLE001 - the exit must not fail on the message
             line = "interrupted"
-        try:
-            prefix = "\r\x1b[K" if sys.stderr.isatty() else ""  # over a progress bar's line
-            sys.stderr.write(prefix + line + "\n")
-            sys.stderr.flush()
-        except Exception:  # noqa: BLE001
+        try:  # straight to the descriptor: sys.stderr's lock may be held by the parked main thread
+            prefix = "\r\x1b[K" if os.isatty(2) else ""  # over a progress bar's line
+            os.write(2, (prefix + line + "\n").encode())
+        except OSError:
             pass
     os._exit(EXIT_CODE)
 
@@ -148,6 +171,23 @@ def _flush_stdout() -> None:
     t = threading.Thread(target=flush, daemon=True)
     t.start()
     t.join(0.2)
+
+
+def _release_semaphores() -> None:
+    """Unlink the named semaphores of this process's multiprocessing queues (a process pool's), as
+    a normal exit does; otherwise multiprocessing's resource tracker warns about them on stderr."""
+    synchronize = sys.modules.get("multiprocessing.synchronize")
+    cleanup = getattr(getattr(synchronize, "SemLock", None), "_cleanup", None)
+    if cleanup is None:
+        return
+    from multiprocessing import util
+
+    for finalizer in list(getattr(util, "_finalizer_registry", {}).values()):
+        if getattr(finalizer, "_callback", None) is cleanup:
+            try:
+                finalizer()
+            except Exception:  # noqa: BLE001
+                pass
 
 
 def _end_children() -> bool:

@@ -21,13 +21,13 @@ are read from the solved game's shipped tables. The quick guide lists every othe
 this budget"; ``salon tips`` and the full guide study them all."""
 
 BUDGETS = {
-    "quick": {"hands": 1_000_000, "per_class": 4_000, "piquet_deals": 300_000, "piquet_search_deals": 0,
+    "quick": {"hands": 1_000_000, "per_class": 2_000, "piquet_deals": 300_000, "piquet_search_deals": 0,
               "bezique_deals": 100_000,
               "bezique_games": 0, "bezique_search_deals": 0, "bezique_search_games": 0,
               "bezique_advice_deals": 0,
               "strategy_deals_per_hand": 0, "strategy_rounds": 2, "strategy_discard_deals": 0,
               "piquet_dd_hands": 0, "piquet_dd_race_samples": 300, "piquet_dd_candidates": 6, "piquet_dd_deals": 60,
-              "tips": "quick", "tip_ids": QUICK_TIPS},
+              "tips": "quick", "tip_deals": 150_000, "tip_ids": QUICK_TIPS},
     "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "piquet_search_deals": 40_000,
              "bezique_deals": 1_000_000,
              "bezique_games": 20_000, "bezique_search_deals": 4_000, "bezique_search_games": 100,
