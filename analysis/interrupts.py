@@ -227,7 +227,7 @@ def kept_line(since: float, had_children: bool = False) -> str:
 
     base = store.root()
     if base is None:
-        return "interrupted: the result store is off (--results off), nothing was kept"
+        return "interrupted: the result store is off, nothing was kept"
     counts = store.kept_counts()
     for kind, n in store.written_elsewhere(since).items():
         counts[kind] += n
