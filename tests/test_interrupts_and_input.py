@@ -12,23 +12,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from analysis.cli import main
+from test_cli import run as run_in_process
 
 HAND = "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8"
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(args, capsys):
-    """salon in-process: (exit code, stdout, stderr, seconds)."""
+    """salon in-process (test_cli's run), timed: (exit code, stdout, stderr, seconds)."""
     t0 = time.perf_counter()
-    try:
-        main(args)
-        code = 0
-    except SystemExit as e:
-        code = e.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err, time.perf_counter() - t0
+    return (*run_in_process(args, capsys), time.perf_counter() - t0)
 
 
 def one_error_line(err: str) -> str:
