@@ -13,6 +13,7 @@ import sys
 import click
 
 from analysis import __version__, interrupts
+from analysis.variants import RENAMED_POLICIES, current_name
 
 if interrupts.run_as_program():  # Ctrl-C from the start: the imports below take a moment (see main)
     interrupts.install()
@@ -34,7 +35,7 @@ from analysis.clikit import (  # noqa: E402
 from analysis.games import GAMES  # noqa: E402
 from analysis.results_commands import results  # noqa: E402
 
-ALL_POLICIES = sorted({p for g in GAMES.values() for p in g.policies})
+ALL_POLICIES = sorted({p for g in GAMES.values() for p in g.policies} | set(RENAMED_POLICIES))  # old names: a notice
 
 
 def _variants_help() -> str:
@@ -48,6 +49,8 @@ def _variants_help() -> str:
 
 def _policy(game, name: str, params) -> object:
     """The game's policy ``name`` with --param overrides; a policy the game has not is bad input."""
+    if RENAMED_POLICIES.get(name) in game.policies:
+        name = current_name(name)
     if name not in game.policies:
         fail(f"{game.title} has no policy {name!r}; valid: {', '.join(game.policies)}")
     return game.policy(name, params)
@@ -222,20 +225,24 @@ for _g in GAMES.values():
 
 
 # --------------------------------------------------------------------------- bench, tips, report, results
-@cli.command(epilog="Examples:\n\n\b\n  salon bench\n  salon bench piquet --repeats 3 --json")
+@cli.command(epilog="Examples:\n\n\b\n  salon bench\n  salon bench piquet --full --repeats 3 --json")
 @click.argument("game", required=False, type=click.Choice(list(GAMES)), metavar="[GAME]")
+@click.option("--full", is_flag=True, help="Also the players' and solvers' figures (search, double dummy, "
+              "the end game, the equilibrium's engines): several minutes.")
 @click.option("--deals", default=None, type=int, callback=deal_count,
-              help="Kernel deals per run [Écarté 4,000,000; Piquet 2,000,000; Bezique 200,000].")
+              help="Kernel deals per run [Écarté 1,000,000; Piquet 500,000; Bezique 100,000].")
 @click.option("--reference-deals", default=None, type=int, callback=positive,
-              help="Reference deals per run [Écarté 3,000; Piquet 1,000; Bezique 100].")
-@click.option("--repeats", default=5, show_default=True, callback=positive, help="Runs; the median is quoted.")
+              help="Reference deals per run [Écarté 1,000; Piquet 300; Bezique 50].")
+@click.option("--repeats", default=3, show_default=True, callback=positive, help="Runs; the median is quoted.")
 @click.option("--json", "as_json", is_flag=True)
-def bench(game, deals, reference_deals, repeats, as_json):
-    """Deals per second of the kernel (1 and 2 threads) and of the reference, in the same run."""
-    from analysis.bench import bench_text
+def bench(game, full, deals, reference_deals, repeats, as_json):
+    """Deals per second of the kernel (1 and 2 threads) and of the reference, in the same run, with the
+    result store off: about a minute a game."""
+    from analysis.bench import bench_text, run
 
-    res = GAMES[game or "ecarte"].bench(deals, reference_deals, repeats)
-    emit(res, as_json, bench_text(res))
+    g = GAMES[game or "ecarte"]
+    res = run(g, deals, reference_deals, repeats, full)
+    emit(res, as_json, bench_text(g, res))
 
 
 @cli.command(epilog="Examples:\n\n\b\n  salon tips --game bezique\n  salon tips --budget full --json")

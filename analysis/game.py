@@ -65,10 +65,12 @@ class Game:
     invariants: Callable  # (n, seed, rules, policy) -> list of violated rule invariants (empty: all hold)
     tips: Lazy  # the game's tipstudies module (STUDIES: tip id -> study, VARIANTS: tip id -> variants)
     tip_policy: Callable  # () -> the policy the tip studies are run around
-    bench: Callable  # (deals, reference_deals, repeats) -> bench result dict
+    bench: Callable  # (deals, reference_deals, repeats, full) -> bench result dict (analysis/<game>/bench.py)
+    bench_text: Callable  # (bench result dict) -> the lines past the kernel's rates
     commands: Lazy  # the game's click group of its own commands (`salon GAME ...`)
     studies: Lazy | None = None  # the game's click group of studies (`salon study GAME ...`), if any
-    report: Lazy | None = None  # (out_dir, fig_dir, budget, seed, threads, tips) -> the report section's context
+    report: Lazy | None = None  # the game's report module: section(out_dir, fig_dir, budget, seed, threads, tips)
+    # -> its section's context; optional PARTS (refreshable parts), guide_advice(section), guide_chart(...)
 
     def mode(self, name: str | None) -> Mode:
         """The simulate mode called ``name`` (None: the default)."""

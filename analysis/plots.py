@@ -7,6 +7,8 @@ notebook, or to restyle and save elsewhere); its file-writing twin (``overview_f
 since it runs without a display."""
 from __future__ import annotations
 
+import contextvars
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -32,12 +34,28 @@ def axes_for(ax: Axes | None, figsize: tuple[float, float]) -> tuple[Figure, Axe
     return fig, ax, True
 
 
-def save_figure(fig: Figure, stem: str, exts: tuple[str, ...] = ("png", "svg"),
+_FORMATS = contextvars.ContextVar("figure_formats", default=("png", "svg"))
+
+
+@contextmanager
+def figure_formats(exts: tuple[str, ...]):
+    """Inside the block, figures saved without explicit formats are written in ``exts`` only (the
+    strategy guide shows PNG, so it writes each figure once)."""
+    token = _FORMATS.set(tuple(exts))
+    try:
+        yield
+    finally:
+        _FORMATS.reset(token)
+
+
+def save_figure(fig: Figure, stem: str, exts: tuple[str, ...] | None = None,
                 dpi: float | None = None) -> list[str]:
-    """Write ``fig`` as ``stem.EXT`` for each extension (at ``dpi``, or matplotlib's default),
-    close it, and return the paths in the order written."""
+    """Write ``fig`` as ``stem.EXT`` for each extension (``exts``, by default PNG and SVG or what
+    ``figure_formats`` chose; at ``dpi``, or matplotlib's default), close it, and return the paths
+    in the order written."""
     import matplotlib.pyplot as plt
 
+    exts = _FORMATS.get() if exts is None else exts
     paths = []
     try:
         for ext in exts:

@@ -193,7 +193,7 @@ class RecordSchema:
             return None
         for game in GAMES:
             if game != self.game:
-                other = importlib.import_module(f"analysis.{game}.records").SCHEMA
+                other = importlib.import_module(f"analysis.{game}.reference.records").SCHEMA
                 if all(k in other.keys for k in record):
                     return game
         return None

@@ -12,6 +12,7 @@ import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
@@ -320,3 +321,16 @@ def result_text(res: dict) -> str:
         lines.append(f"  wrote {res['records']['count']} records to {res['records']['path']}")
     return "\n".join(lines)
 
+
+def compare_with_exact(stats: dict, exact: dict[str, tuple[int, int]]) -> list[dict]:
+    """Rows: statistic, exact value (numerator, denominator), simulated value with interval, and
+    whether the interval holds it."""
+    rows = []
+    for name, (num, den) in exact.items():
+        s = stats[name]
+        lo, hi = s["ci95"]
+        exact_value = Fraction(num, den)
+        rows.append({"name": name, "exact": f"{num}/{den}", "exact_value": float(exact_value),
+                     "value": s["value"], "lo": lo, "hi": hi, "n": s["n"],
+                     "inside": bool(lo <= float(exact_value) <= hi)})
+    return rows

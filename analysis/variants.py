@@ -63,11 +63,30 @@ def apply_overrides(base: T, overrides: dict[str, str] | list[str] | tuple | Non
     return dataclasses.replace(base, **changes)
 
 
+RENAMED_POLICIES = {"heuristic-new": "tuned-exact", "learned-fast": "learned-ordering"}
+"""Policies' old names (their history) and the names that say what they are; the old ones still
+work, with a notice."""
+
+
+def current_name(name: str, what: str = "policy") -> str:
+    """``name``, or its new name (a one-line notice on stderr) if it is an old one."""
+    if name in RENAMED_POLICIES:
+        import sys
+
+        print(f"salon: the {what} {name!r} is now called {RENAMED_POLICIES[name]!r}; the old name will go",
+              file=sys.stderr)
+        return RENAMED_POLICIES[name]
+    return name
+
+
 def pick_policy(name: str, overrides, heuristic, random, presets: dict | None = None):
     """A game's policy by name: ``heuristic`` (the default instance ``heuristic`` with parameters
     overridden, ``key=value``), ``random`` (the instance ``random``, which takes none), or one of
-    the game's named ``presets`` of the heuristic (Bezique's ``tuned``), parameters overridden."""
+    the game's named ``presets`` of the heuristic (Bezique's ``tuned``), parameters overridden.
+    An old name (``RENAMED_POLICIES``) still works, with a notice naming the new one."""
     presets = presets or {}
+    if name in RENAMED_POLICIES and RENAMED_POLICIES[name] in presets:
+        name = current_name(name)
     if name == "heuristic":
         return apply_overrides(heuristic, overrides, "policy parameter")
     if name in presets:

@@ -55,7 +55,7 @@ class Verdict:
             if isinstance(p, dict) and "kind" not in p:
                 continue  # not a player: e.g. the options a study varies (Bezique's "options")
             k = p.get("kind", "?") if isinstance(p, dict) else str(p)
-            if isinstance(p, dict) and p.get("exchange") in ("learned", "learned-fast"):
+            if isinstance(p, dict) and p.get("exchange") in ("learned", "learned-ordering"):
                 k += f" with the {p['exchange']} exchange"
             if isinstance(p, dict) and p.get("leads") == "learned":
                 k += " with the learned leads"

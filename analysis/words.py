@@ -70,8 +70,8 @@ def _facts(desc: dict) -> list[str]:
     facts = []
     if "samples" in desc:
         facts.append(f"{desc['samples']} samples of the hidden cards")
-    if desc.get("exchange") in ("learned", "learned-fast"):
-        facts.append("the learned exchange" + (", fast" if desc["exchange"] == "learned-fast" else ""))
+    if desc.get("exchange") in ("learned", "learned-ordering"):
+        facts.append("the learned exchange" + (", fast" if desc["exchange"] == "learned-ordering" else ""))
     if desc.get("leads") == "learned":
         facts.append("learned leads" + (" reading the other's first decision"
                                         if desc.get("reads", "none") != "none" else ""))

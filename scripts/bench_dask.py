@@ -19,22 +19,22 @@ def main() -> None:
     os.environ["SALON_RESULTS"] = "off"
     from analysis import runner
     from analysis.dask_backend import DaskBackend
-    from analysis.piquet import kernel as K
+    from analysis.piquet.play.tallies import deals_block
     from analysis.piquet.policies import HeuristicPolicy
     from analysis.piquet.rules import get_rules
 
     args = (get_rules().to_array(), HeuristicPolicy().to_array(), HeuristicPolicy().to_array())
-    runner.run_tallies(K.deals_block, args, 100_000, 1)
+    runner.run_tallies(deals_block, args, 100_000, 1)
     backend = DaskBackend(workers=2)
     rates = {"local": [], "dask": []}
     try:
         runner.use_backend(backend)
-        runner.run_tallies(K.deals_block, args, 4_000_000, 1)  # the workers load the kernel
+        runner.run_tallies(deals_block, args, 4_000_000, 1)  # the workers load the kernel
         for _ in range(a.repeats):
             for name, b in (("local", None), ("dask", backend)):
                 runner.use_backend(b)
                 t = time.perf_counter()
-                tallies = runner.run_tallies(K.deals_block, args, a.deals, 5, threads=2)
+                tallies = runner.run_tallies(deals_block, args, a.deals, 5, threads=2)
                 rates[name].append(a.deals / (time.perf_counter() - t))
                 if name == "local":
                     want = tallies

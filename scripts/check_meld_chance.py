@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Choose the meld-aware heuristic's meld_chance with meld_keep on one seed, check it on others.
 
-scripts/tune_bezique.py's coordinate search from heuristic-new left meld_chance at 0 (every value
+scripts/tune_bezique.py's coordinate search from tuned-exact left meld_chance at 0 (every value
 of its grid, 10 and up, lost with meld_keep at 6). This tries the pairs jointly against
-heuristic-new (paired, both seats): first on the choosing seed (seed-de), then the pairs near the
+tuned-exact (paired, both seats): first on the choosing seed (seed-de), then the pairs near the
 best on fresh seeds under both variants. Writes scripts/records/check_meld_chance.json.
 Usage: .venv/bin/python scripts/check_meld_chance.py [--deals 40000]
 """
@@ -14,8 +14,8 @@ import dataclasses
 import json
 import time
 
-from analysis.bezique.paired import compare
-from analysis.bezique.policies import NEW_HEURISTIC
+from analysis.bezique.play.paired import compare
+from analysis.bezique.policies import TUNED_EXACT
 from analysis.bezique.rules import get_rules
 
 CHOOSE = ((0, 25), (0, 50), (0, 100), (0, 200), (2, 50), (4, 25), (6, 5))
@@ -23,7 +23,7 @@ CHECK = ((6, 2), (6, 3), (6, 5), (6, 7), (8, 3), (8, 5))
 
 
 def run(pairs, rules: str, seed: int, deals: int) -> list[dict]:
-    base = dataclasses.replace(NEW_HEURISTIC, meld_chance=0)
+    base = dataclasses.replace(TUNED_EXACT, meld_chance=0)
     opts = [base] + [dataclasses.replace(base, meld_keep=mk, meld_chance=mc) for mk, mc in pairs]
     p = compare(deals, seed, get_rules(rules), opts, base)
     out = []
@@ -41,7 +41,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=40_000)
     a = ap.parse_args()
     t0 = time.time()
-    record = {"base": "heuristic-new with meld_chance 0 (tuned, exact end game)", "unit": "net points per deal and seat",
+    record = {"base": "tuned-exact with meld_chance 0 (tuned, exact end game)", "unit": "net points per deal and seat",
               "choose": run(CHOOSE, "seed-de", 777, a.deals),
               "check": run(CHECK, "seed-de", 778, a.deals) + run(CHECK, "classic", 779, a.deals)}
     record["seconds"] = round(time.time() - t0)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit the learned Piquet exchange (analysis.piquet.learned_exchange) to the discard analyser.
+"""Fit the learned Piquet exchange (analysis.piquet.players.learned_features) to the discard analyser.
 
 Step 1, ``sample``: for many dealt hands of each seat and variant, every legal exchange is played
 on the same sampled deals (the analyser's kernel, heuristic trick play and a heuristic opponent)
@@ -17,26 +17,96 @@ others), on the study's own held-out deals, beside the figure the study recorded
 Usage: .venv/bin/python scripts/fit_exchange.py sample|fit|check [--hands N] [--deals D] [--rules V ...]
        [--scorer-only]  (fit: keep the shipped ordering, fit the scorer)
        [--refine]  (fit: the scorer by least squares or by its softmax choice's value, whichever costs
-                   least on validation hands: analysis/piquet/learned_refine.py)
+                   least on validation hands: analysis/piquet/fit/refine.py)
 """
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 import time
 
 import numpy as np
 
-from analysis.piquet.discard_study import dealt_hand
-from analysis.piquet.discards import legal_options
+from analysis.piquet.fit.exchange import (
+    Samples,
+    feature_names,
+    fit,
+    fit_scorer,
+    held_out_figures,
+)
+from analysis.piquet.fit.refine import ANCHOR, MOST, refined_scorer
+from analysis.piquet.players.learned import WEIGHTS_FILE
+from analysis.piquet.players.learned_features import ORDER_SIZE, SCALE
 from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import get_rules
-from analysis.piquet.strong_discards import play_options
+from analysis.piquet.studies.discards.analyser import legal_options
+from analysis.piquet.studies.discards.analyser_search import play_options
+from analysis.piquet.studies.discards.study import dealt_hand
 
 VARIANTS = ("seed-de", "seed-no", "cavendish")
 HAND_SEED = 20261201
 """Training hands are the dealt hands of this seed; their deals use HAND_SEED + 1 + h (values)
 and HAND_SEED + 5_000_003 + h (the held-out check of the fit); the discard study uses others."""
+
+
+def _weights_doc() -> dict:
+    """The weights file as written (no models if there is none yet)."""
+    return json.loads(WEIGHTS_FILE.read_text()) if WEIGHTS_FILE.exists() else {"models": {}}
+
+
+def fit_all(data: pathlib.Path, variants: list[str], seats: list[str], scorer_only: bool = False,
+            check_only: bool = False, refine: bool = False, softmax_hands: int | None = None,
+            anchor: float | None = None) -> None:
+    """Fit every listed model from data/<variant>-<seat>.npz and write them into WEIGHTS_FILE
+    (keeping the models not refitted), with their held-out figures. ``scorer_only``: keep the
+    shipped ordering (its first ORDER_SIZE weights) and fit the scorer; ``refine``: the scorer's fit
+    chosen on validation hands among least squares and the softmax stages (``learned_refine``; these
+    on up to ``softmax_hands`` hands a group, default ``fit.refine.MOST``, with the cross-entropy
+    weight ``anchor``, default ``fit.refine.ANCHOR``);
+    ``check_only``: keep the shipped weights and measure their held-out figures again."""
+    from analysis.piquet.rules import get_rules
+
+    doc = _weights_doc()
+    fitted_models = {}
+    for variant in variants:
+        rules = get_rules(variant)
+        for seat in seats:
+            samples = Samples(data / f"{variant}-{seat}.npz", rules)
+            train, test = samples.part(False), samples.part(True)
+            record = doc["models"].get(variant, {}).get(seat, {})
+            if check_only:
+                w_int = np.array(record["weights"], dtype=np.int64)
+            else:
+                if scorer_only:
+                    order = np.array(record["weights"][:ORDER_SIZE], dtype=np.int64)
+                else:
+                    order = np.round(fit(train) * SCALE).astype(np.int64)
+                fitted = {}
+                if refine:
+                    scorer, fitted = refined_scorer(order, train, softmax_hands or MOST,
+                                                    ANCHOR if anchor is None else anchor)
+                else:
+                    scorer = np.round(fit_scorer(train) * SCALE).astype(np.int64)
+                w_int = np.concatenate([order, scorer])
+                record = {"weights": w_int.tolist(), "hands": int(sum(len(g["idx"]) for g in train)),
+                          "scorer_hands": int(sum(min(4_000, len(g["idx"])) for g in train)),
+                          "deals_per_hand": samples.deals}
+                if fitted:
+                    record["scorer_fit"] = fitted
+                    record["scorer_hands"] = fitted["fitting_hands"]  # least squares on up to 4,000 of
+                    # each group of them, the softmax on fitted["softmax_hands"]
+            record.update(held_out_figures(w_int, test))
+            fitted_models[(variant, seat)] = record
+            print(variant, seat, {k: v for k, v in record.items() if k != "weights"}, flush=True)
+    # Read again before writing: a fit of other models that ended meanwhile keeps its weights.
+    doc = _weights_doc()
+    doc["features"] = feature_names()
+    doc["scale"] = SCALE
+    for (variant, seat), record in fitted_models.items():
+        doc["models"].setdefault(variant, {})[seat] = record
+    WEIGHTS_FILE.parent.mkdir(exist_ok=True)
+    WEIGHTS_FILE.write_text(json.dumps(doc, indent=1) + "\n")
 
 
 def younger_took(h: int) -> int:
@@ -111,8 +181,8 @@ def study_cost(study_csv: str, seat: str, seed: int = 0, samples: int = 4_000, t
     import pandas as pd
 
     from analysis.cards import parse_cards
-    from analysis.piquet.discard_study import HELD_OUT_OFFSET, mean_over_hands, rule_discards
     from analysis.piquet.rules import mask_of
+    from analysis.piquet.studies.discards.study import HELD_OUT_OFFSET, mean_over_hands, rule_discards
 
     df = pd.read_csv(study_csv)
     rules = get_rules(variant)
@@ -166,8 +236,6 @@ def main() -> None:
             for seat in a.seats:
                 sample(variant, seat, a.hands, a.deals, data, a.threads)
     else:
-        from analysis.piquet.learned_fit import fit_all
-
         fit_all(data, a.rules, a.seats, a.scorer_only, check_only=a.step == "check", refine=a.refine,
                 softmax_hands=a.softmax_hands, anchor=a.anchor)
 

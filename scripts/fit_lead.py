@@ -34,14 +34,15 @@ def seat_gains(rules, learned, heuristic, n: int, seed: int) -> dict:
     """Per seat, the learned leads' gain on the same deals: elder's net with elder learned minus
     with both heuristic, and the dealer's net with the dealer learned minus with both heuristic
     (paired 95% intervals)."""
-    from analysis.ecarte import kernel as K
+    from analysis.ecarte.engine.layout import O_DEALER_POINTS, O_ELDER_POINTS
+    from analysis.ecarte.play.hand import hand_outcomes
     from analysis.stats import paired_difference
 
     r, h, lp = rules.to_array(), heuristic.to_array(), learned.to_array()
 
     def net(pe, pd):
-        rows = K.hand_outcomes(seed, 0, n, r, pe, pd)
-        return rows[:, K.O_ELDER_POINTS] - rows[:, K.O_DEALER_POINTS]
+        rows = hand_outcomes(seed, 0, n, r, pe, pd)
+        return rows[:, O_ELDER_POINTS] - rows[:, O_DEALER_POINTS]
 
     base = net(h, h)
     out = {}
@@ -65,12 +66,12 @@ def main() -> None:
 
     from analysis import __version__
     from analysis.compare import C_BOTH, C_BOTH_SQ, C_DEALS
-    from analysis.ecarte import lead_fit as L
-    from analysis.ecarte.compare import compare_tallies
-    from analysis.ecarte.learned_lead import LEAD_FEATURES, WEIGHTS_FILE
+    from analysis.ecarte.fit import lead as L
+    from analysis.ecarte.play.compare import compare_tallies
+    from analysis.ecarte.players.learned_weights import LEAD_FEATURES, WEIGHTS_FILE
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
-    from analysis.ecarte.search_strength import search_strength
+    from analysis.ecarte.studies.search_strength import search_strength
     from analysis.stats import mean_from_sums
 
     t0 = time.time()

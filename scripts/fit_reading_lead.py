@@ -3,9 +3,9 @@
 
 For each row of ratios read, one model pooled over both variants, as the learned leads
 (scripts/fit_lead.py), but fitted to a
-searcher who reads the opponent's first decision (lead_fit_reading.collect: deals whose first
-decisions are drawn by the shipped learned-lead solution, or with --solution reading by the
-tables played with the reading leads (a step of the fixed point), leads by the search player with
+searcher who reads the opponent's first decision (fit/reading_lead.collect: deals whose first
+decisions are drawn by the tables played with the reading leads, the fixed point's last step; the
+first step drew them from tables played with the learned leads, no longer shipped), leads by the search player with
 --samples draws from the posterior, values of every card by the same search), on the reading
 leads' features (the odds read through the variant's ratios). Then, on other deals: the held-out
 regret of the learned leads, of stop 39's reading (the read odds scored by the learned weights)
@@ -13,7 +13,7 @@ and of the reading leads against fresh reading-search values (seed + 1, paired p
 ``reading_gain`` (seed + 2) for each reader with the new weights. Everything measured is written
 into the file's "fit".
 Usage: .venv/bin/python scripts/fit_reading_lead.py [--deals 1000000] [--held-out 200000]
-       [--gain 2000000] [--samples 30] [--seed 201] [--solution learned|reading]
+       [--gain 2000000] [--samples 30] [--seed 201] [--solution reading]
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def per_lead(choice, val):
 
 
 def main() -> None:
-    from analysis.ecarte.reading_ratios import SOLUTIONS
+    from analysis.ecarte.fit.reading_ratios import SOLUTIONS
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1_000_000)
@@ -50,29 +50,29 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--ridge", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=201)
-    ap.add_argument("--solution", default="learned", choices=SOLUTIONS,
+    ap.add_argument("--solution", default="reading", choices=SOLUTIONS,
                     help="the shipped tables whose first decisions are drawn and read")
     args = ap.parse_args()
 
     import numpy as np
 
     from analysis import __version__
-    from analysis.ecarte import lead_fit as L
-    from analysis.ecarte import lead_fit_reading as R
-    from analysis.ecarte.lead_weights import (
+    from analysis.ecarte.fit import lead as L
+    from analysis.ecarte.fit import reading_lead as R
+    from analysis.ecarte.fit.reading_ratios import reading_gain, with_learned_weights
+    from analysis.ecarte.players.learned_weights import (
         LEAD_FEATURES,
         N_LEAD_FEATURES,
         N_LEAD_MODELS,
         READING_WEIGHTS_FILE,
     )
+    from analysis.ecarte.players.reading import load_ratios
     from analysis.ecarte.policies import (
         N_READ_GROUPS,
         P_LEAD_WEIGHTS,
         P_READ_RATIOS,
         HeuristicPolicy,
     )
-    from analysis.ecarte.reading_file import load_ratios
-    from analysis.ecarte.reading_ratios import reading_gain, with_learned_weights
 
     t0 = time.time()
     parts, train = [], {}

@@ -32,12 +32,12 @@ def reading_check(out: str, name: str, sets: int, shipped: tuple[str, str] | Non
     import numpy as np
     import pandas as pd
 
-    from analysis.ecarte import equilibrium_tables as T
     from analysis.ecarte.answers import SEARCH_DEALS, SEARCH_SAMPLES
-    from analysis.ecarte.equilibrium import info_sets
-    from analysis.ecarte.equilibrium_search import check, reading_against_plain
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.studies.equilibrium import tables as T
+    from analysis.ecarte.studies.equilibrium.measures import info_sets
+    from analysis.ecarte.studies.equilibrium.search_check import check, reading_against_plain
 
     n = len(info_sets().weight)
     eq = SimpleNamespace(x=np.zeros(n), y=np.zeros(n))
@@ -71,10 +71,10 @@ def reading_check(out: str, name: str, sets: int, shipped: tuple[str, str] | Non
 
 
 def main() -> None:
-    from analysis.ecarte import equilibrium_tables
     from analysis.ecarte.answers import equilibrium_study
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.studies.equilibrium import tables as equilibrium_tables
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", nargs="*", default=["classic", "seed-de"])

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write analysis/ecarte/data/reading_ratios.json: what each first decision says of the dealt
-hand under a variant's shipped equilibrium tables (analysis/ecarte/reading_ratios.py), for the
+hand under a variant's shipped equilibrium tables (analysis/ecarte/fit/reading_ratios.py), for the
 reading leads (policy parameter ``reads``).
 
 The tables are those shipped for the heuristic policy with the learned leads (``--reads none``,
@@ -24,9 +24,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from analysis.ecarte.fit.reading_ratios import ratios_of_shipped  # noqa: E402
+from analysis.ecarte.players.reading import RATIO_UNIT, RATIOS_FILE, READ_ROWS, _file  # noqa: E402
 from analysis.ecarte.policies import HeuristicPolicy  # noqa: E402
-from analysis.ecarte.reading_file import RATIO_UNIT, RATIOS_FILE, READ_ROWS, _file  # noqa: E402
-from analysis.ecarte.reading_ratios import ratios_of_shipped  # noqa: E402
 
 
 def main() -> None:
@@ -56,7 +56,7 @@ def main() -> None:
             f.write("\n")
         print(f"wrote {RATIOS_FILE}")
     if args.measure:
-        from analysis.ecarte.reading_ratios import reading_gain
+        from analysis.ecarte.fit.reading_ratios import reading_gain
 
         for rules in args.rules:
             for power in args.powers:

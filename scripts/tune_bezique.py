@@ -2,13 +2,13 @@
 """Tune the Bezique heuristic's parameters by paired coordinate search (how the defaults were chosen).
 
 Each round tries, parameter by parameter, every listed value against the current policy on the
-same deals (analysis.bezique.paired: both seats, the current policy as the opponent) and moves to
+same deals (analysis.bezique.play.paired: both seats, the current policy as the opponent) and moves to
 the best value only when its paired 95% interval of net points per deal lies wholly above 0.
 Usage: .venv/bin/python scripts/tune_bezique.py [--deals N] [--rounds R] [--rules V] [--seed S]
-       [--start heuristic|tuned|heuristic-new] [--params a,b,...] [--record FILE.json]
+       [--start heuristic|tuned|tuned-exact] [--params a,b,...] [--record FILE.json]
 
-The meld-aware heuristic (meld_chance) was tuned from heuristic-new with
-``--start heuristic-new --params meld_chance,meld_keep,four_keep_min,trump_keep,brisque_keep
+The meld-aware heuristic (meld_chance) was tuned from tuned-exact with
+``--start tuned-exact --params meld_chance,meld_keep,four_keep_min,trump_keep,brisque_keep
 --deals 40000 --record scripts/records/tune_bezique_meld.json``; the record keeps every step.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import dataclasses
 import json
 import time
 
-from analysis.bezique.paired import compare
+from analysis.bezique.play.paired import compare
 from analysis.bezique.policies import get_policy
 from analysis.bezique.rules import get_rules
 
@@ -37,7 +37,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--rules", default="seed-de")
     ap.add_argument("--seed", type=int, default=20261129)
-    ap.add_argument("--start", default="heuristic", choices=["heuristic", "tuned", "heuristic-new"])
+    ap.add_argument("--start", default="heuristic", choices=["heuristic", "tuned", "tuned-exact"])
     ap.add_argument("--params", default=",".join(GRID), help="the parameters to tune, in order")
     ap.add_argument("--record", default=None, help="write every step to this JSON file")
     a = ap.parse_args()

@@ -201,7 +201,7 @@ def cases(game: str, group: str | None = None) -> list[Case]:
 def _random_discard_table(seed: int) -> np.ndarray:
     """An Écarté discard table with an arbitrary entry for every hand: a random non-empty subset of
     the hand (relative to trumps), or -1 (the heuristic decides) for about a third of the hands."""
-    from analysis.ecarte.table_kernel import all_hands
+    from analysis.ecarte.studies.strategy.kernel import all_hands
 
     hands = all_hands()
     rng = np.random.default_rng(seed)
@@ -270,20 +270,20 @@ def _arrays(case: Case):
 
 def kernel_rows(case: Case, start: int = 0, n: int | None = None) -> np.ndarray:
     """The kernel's int64 rows for the case's deals (games) start..start+n-1."""
-    n = case.n - start if n is None else n
-    args = (case.seed, start, n, *_arrays(case))
-    if case.game == "ecarte":
-        from analysis.ecarte import kernel as K
-
-        if case.kind == "games":
-            return K.game_results(*args)
-        return np.ascontiguousarray(K.hand_outcomes(*args)[:, :K.N_COMPARED])
     from importlib import import_module
 
-    K = import_module(f"analysis.{case.game}.kernel")
+    n = case.n - start if n is None else n
+    args = (case.seed, start, n, *_arrays(case))
+    if case.game == "ecarte" and case.kind == "deals":
+        from analysis.ecarte.engine.layout import N_COMPARED
+        from analysis.ecarte.play.hand import hand_outcomes
+
+        return np.ascontiguousarray(hand_outcomes(*args)[:, :N_COMPARED])
     if case.kind == "deals":
-        return K.deal_outcomes(*args)
-    return K.partie_results(*args) if case.game == "piquet" else K.game_results(*args)
+        return import_module(f"analysis.{case.game}.play.deal").deal_outcomes(*args)
+    if case.game == "piquet":
+        return import_module("analysis.piquet.play.partie").partie_results(*args)
+    return import_module(f"analysis.{case.game}.play.game").game_results(*args)
 
 
 def reference_row(case: Case, i: int) -> list[int]:
@@ -291,18 +291,18 @@ def reference_row(case: Case, i: int) -> list[int]:
     rules = rules_of(case.game, case.variant, case.switches)
     a, b = policy(case.game, case.a), policy(case.game, case.b)
     if case.game == "ecarte":
-        from analysis.ecarte import reference as ref
+        from analysis.ecarte.reference import hand as ref
 
         if case.kind == "games":
             res = ref.play_game(case.seed, i, rules, a, b)
             return [res.scores["A"], res.scores["B"], res.hands_played]
         return list(ref.play_hand(case.seed, i, rules, a, b, force_first=case.force_first).outcome_vector())
     if case.game == "piquet":
-        from analysis.piquet import reference as ref
+        from analysis.piquet.reference import deal as ref
 
         play = ref.play_deal if case.kind == "deals" else ref.play_partie
     else:
-        from analysis.bezique import reference as ref
+        from analysis.bezique.reference import deal as ref
 
         play = ref.play_deal if case.kind == "deals" else ref.play_game
     return list(play(case.seed, i, rules, a, b).outcome_vector())
@@ -317,11 +317,11 @@ def field_names(case: Case) -> tuple[str, ...] | None:
     """The names of the outcome row's fields, where the kernel's layout names them."""
     from importlib import import_module
 
-    K = import_module(f"analysis.{case.game}.kernel")
+    layout = import_module(f"analysis.{case.game}.engine.layout")
     if case.kind == "deals":
-        names = getattr(K, "OUTCOME_FIELDS", None)
+        names = getattr(layout, "OUTCOME_FIELDS", None)
     else:
-        names = getattr(K, "PARTIE_OUTCOME_FIELDS", None) or getattr(K, "GAME_OUTCOME_FIELDS", None)
+        names = getattr(layout, "PARTIE_OUTCOME_FIELDS", None) or getattr(layout, "GAME_OUTCOME_FIELDS", None)
     return tuple(names) if names is not None else None
 
 
@@ -360,14 +360,14 @@ def _module_file(root: Path, module: str) -> Path | None:
 
 
 def source_files(game: str) -> list[Path]:
-    """The files the reference's outcomes depend on: the game's reference.py and the sibling
-    modules it is split into (reference_*.py: cards, scoring, policies, checks, ...), rules.py and
+    """The files the reference's outcomes depend on: the modules of the game's reference/ package
+    (cards, the deal, scoring, policies, checks, ...), rules.py and
     policies.py, every module of the game package the reference imports (transitively), the
     game's shipped parameters (data/*.json) and analysis/rng.py (the deal streams). Paths relative to the directory holding ``analysis``."""
     root = Path(analysis.__file__).resolve().parent.parent
     package = f"analysis.{game}"
     seen: set[Path] = set()
-    todo = sorted((root / "analysis" / game).glob("reference*.py"))
+    todo = sorted(p for p in (root / "analysis" / game / "reference").glob("*.py") if p.name != "__init__.py")
     while todo:
         f = todo.pop()
         if f in seen:

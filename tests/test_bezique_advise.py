@@ -1,4 +1,4 @@
-"""``salon bezique advise`` (analysis/bezique/one_hand.py): one decision answered for one hand.
+"""``salon bezique advise`` (analysis/bezique/studies/advise.py): one decision answered for one hand.
 
 Checks: the end game with the opponent's hand forced equals an exhaustive minimax and ``solve``;
 the compiled rollouts from a built position equal the plain-Python reference playing the same
@@ -7,12 +7,13 @@ import json
 
 import pytest
 
-from analysis.bezique import one_hand as OH
-from analysis.bezique import reference as ref
-from analysis.bezique import solve as S
-from analysis.bezique.reference_cards import follower_wins, is_brisque
-from analysis.bezique.reference_endgame import end_legal_follows
+from analysis.bezique.reference.cards import DEALER, ELDER, SEATS, follower_wins, is_brisque, other
+from analysis.bezique.reference.deal_state import BREAKDOWN_KEYS, DealState
+from analysis.bezique.reference.policies import Player
+from analysis.bezique.reference.solver import end_legal_follows
 from analysis.bezique.rules import code_of, get_rules, name_of
+from analysis.bezique.studies import advise as OH
+from analysis.bezique.studies import solve as S
 from analysis.cards import parse_cards
 
 SEED_DE, CLASSIC = get_rules("seed-de"), get_rules("classic")
@@ -97,23 +98,23 @@ def test_forced_end_game_follow_equals_brute_force():
 def _reference_rollout(pos, rules, lay, first, monkeypatch_solver):
     """The reference deal (DealState, Player) set at the position with layout ``lay`` and my card
     ``first``, played to the end: my net points."""
-    from analysis.bezique.policies import NEW_HEURISTIC
+    from analysis.bezique.policies import TUNED_EXACT
     from analysis.rng import Stream
 
     opp_hand, stock, tu, unlisted = lay
-    st = ref.DealState(rules, list(range(64)))
+    st = DealState(rules, list(range(64)))
     drawn = 47 if pos.stock == 0 else 48 - pos.stock
     st.trump, st.turn_up, st.drawn = pos.trump, tu, drawn
-    st.hands = {ref.ELDER: set(pos.hand), ref.DEALER: set(opp_hand)}
-    st.tables = {ref.ELDER: dict(pos.table), ref.DEALER: dict(pos.opp_table)}
+    st.hands = {ELDER: set(pos.hand), DEALER: set(opp_hand)}
+    st.tables = {ELDER: dict(pos.table), DEALER: dict(pos.opp_table)}
     st.stock = [-1] * drawn + list(stock)
     st.plays = list(pos.seen) + list(unlisted) + ([pos.led] if pos.led is not None else [])
     st.tricks = [None] * (pos.trick - 1)
-    st.points = {s: dict.fromkeys(ref.BREAKDOWN_KEYS, 0) for s in ref.SEATS}
-    st.leader = ref.ELDER if pos.led is None else ref.DEALER
+    st.points = {s: dict.fromkeys(BREAKDOWN_KEYS, 0) for s in SEATS}
+    st.leader = ELDER if pos.led is None else DEALER
     st.led = None if pos.led is None else (pos.led, False)
-    players = {s: ref.Player(NEW_HEURISTIC, s, Stream(0, 0, 1)) for s in ref.SEATS}
-    st.play(ref.ELDER, first)
+    players = {s: Player(TUNED_EXACT, s, Stream(0, 0, 1)) for s in SEATS}
+    st.play(ELDER, first)
     while not st.finished:
         if st.pending is not None:
             w = st.pending.winner
@@ -127,9 +128,9 @@ def _reference_rollout(pos, rules, lay, first, monkeypatch_solver):
         elif st.led is None:
             st.play(st.leader, players[st.leader].lead(st))
         else:
-            f = ref.other(st.leader)
+            f = other(st.leader)
             st.play(f, players[f].follow(st, st.led[0]))
-    return st.points[ref.ELDER]["total"] - st.points[ref.DEALER]["total"]
+    return st.points[ELDER]["total"] - st.points[DEALER]["total"]
 
 
 POSITIONS = [  # (hand, trump, seen, stock, led, table, opp_table, rules)
@@ -147,9 +148,9 @@ def test_rollouts_equal_the_reference_deal_on_the_same_layouts(position, monkeyp
     """The compiled rollouts from the built position play exactly as the plain-Python reference
     deal set at the same position: every candidate, several layouts (the end game's exact player
     taken from the compiled solver in both, as the end-game tests do)."""
-    from analysis.bezique import endgame_play as EP
-    from analysis.bezique import reference_policies as RP
-    from analysis.bezique.endgame import new_table
+    from analysis.bezique.players import solver_play as EP
+    from analysis.bezique.players.solver import new_table
+    from analysis.bezique.reference import policies as RP
 
     tt = new_table(15)
     monkeypatch.setattr(RP, "exact_lead", lambda h, o, t, must, b, last: EP.exact_lead(
@@ -208,7 +209,7 @@ def test_intervals_clear_flag_and_meld_question_agree():
 def test_pausing_for_the_meld_and_laying_the_heuristics_meld_replays_the_rollout():
     """The meld question's machinery: stopping at my next decision and resuming with the heuristic's
     own meld (or its own play) gives exactly the uninterrupted rollout, card by card."""
-    from analysis.bezique.search_player import heuristic_choice
+    from analysis.bezique.players.search import heuristic_choice
 
     pos = OH.read_position("AS 10S KH QH 9D JD QS 7C", "H", seen="7H 8S", stock=30, led=None, table=None,
                            opp_table=None, turn_up=None, rules=SEED_DE)
@@ -248,7 +249,7 @@ def test_command_json_and_text(salon):
     assert {"rules", "opponent", "rollout", "samples", "seed", "method", "candidates", "best", "clear",
             "melds"} <= set(res)
     assert (res["rules"], res["samples"], res["seed"], res["trick"], res["you"]) == ("seed-de", 30, 2, 5, "lead")
-    assert "heuristic-new" in res["opponent"] and "heuristic-new" in res["rollout"]
+    assert "tuned-exact" in res["opponent"] and "tuned-exact" in res["rollout"]
     assert len(res["candidates"]) == 8 and res["best"] == res["candidates"][0]["card"]
     code, text, _ = salon(args)
     assert code == 0 and "trick 5, stock 40 · you lead" in text and "30 layouts of 50 unseen cards" in text

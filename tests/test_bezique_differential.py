@@ -12,8 +12,46 @@ the reference (about 170 heuristic to 480 random deals/s per core).
 import numpy as np
 import pytest
 
-from analysis.bezique import kernel as K
-from analysis.bezique.reference import KINDS
+from analysis.bezique.engine.layout import (
+    G_DEALS,
+    G_DEALS_SQ,
+    G_FIRST_DEALER_WINS,
+    G_GAMES,
+    G_IN_STOCK,
+    G_UNDECIDED,
+    O_BRISQUE,
+    O_ELDER_STOCK,
+    O_EXCHANGE,
+    O_LAST,
+    O_MELD,
+    O_MELD_AT,
+    O_PLAYED,
+    O_SEVEN,
+    O_TOTAL,
+    O_TRICKS,
+    O_TRICKS_PLAYED,
+    O_TURN_UP,
+    T_BRISQUE,
+    T_DEALER,
+    T_DEALER_SQ,
+    T_DEALS,
+    T_ELDER,
+    T_ELDER_SQ,
+    T_ELDER_STOCK_TRICKS,
+    T_ELDER_TRICKS,
+    T_EXCHANGES,
+    T_LAST,
+    T_MELD_COUNT,
+    T_MELD_POINTS,
+    T_NET,
+    T_NET_SQ,
+    T_SEVEN,
+    T_TURN_UP_SEVEN,
+)
+from analysis.bezique.play.deal import deal_outcomes
+from analysis.bezique.play.game import game_results, games_block
+from analysis.bezique.play.tallies import deals_block
+from analysis.bezique.reference.melds import KINDS
 from analysis.bezique.rules import get_rules
 
 import reference_pool as RP
@@ -69,28 +107,28 @@ def test_kernel_invariants(variant):
     rules = get_rules(variant)
     n = 20000
     for dealer, elder in ((H, H), (R, R), (H, R)):
-        out = K.deal_outcomes(11, 0, n, rules.to_array(), dealer.to_array(), elder.to_array())
-        assert (out[:, K.O_TRICKS_PLAYED] == 32).all()
-        assert (out[:, K.O_TRICKS] + out[:, K.O_TRICKS + 1] == 32).all()
-        assert (out[:, K.O_BRISQUE] + out[:, K.O_BRISQUE + 1] == 160).all()
-        assert (out[:, K.O_LAST] + out[:, K.O_LAST + 1] == rules.last_trick).all()
-        sevens = out[:, K.O_SEVEN] + out[:, K.O_SEVEN + 1]
+        out = deal_outcomes(11, 0, n, rules.to_array(), dealer.to_array(), elder.to_array())
+        assert (out[:, O_TRICKS_PLAYED] == 32).all()
+        assert (out[:, O_TRICKS] + out[:, O_TRICKS + 1] == 32).all()
+        assert (out[:, O_BRISQUE] + out[:, O_BRISQUE + 1] == 160).all()
+        assert (out[:, O_LAST] + out[:, O_LAST + 1] == rules.last_trick).all()
+        sevens = out[:, O_SEVEN] + out[:, O_SEVEN + 1]
         assert np.isin(sevens, (0, 10, 20)).all()
-        turned = (out[:, K.O_TURN_UP] & 7) == 0
-        assert (out[turned, K.O_SEVEN + 1] >= 10).all()
-        assert (out[turned, K.O_EXCHANGE] == 0).all()
+        turned = (out[:, O_TURN_UP] & 7) == 0
+        assert (out[turned, O_SEVEN + 1] >= 10).all()
+        assert (out[turned, O_EXCHANGE] == 0).all()
         assert abs(turned.mean() - 1 / 8) < 0.01
-        played = out[:, K.O_PLAYED:K.O_PLAYED + 64]
+        played = out[:, O_PLAYED:O_PLAYED + 64]
         assert (np.sort(played, axis=1) == np.arange(64)).all()
         parts = out[:, 2:26].sum(axis=1)
-        assert (parts == out[:, K.O_TOTAL] + out[:, K.O_TOTAL + 1]).all()
-        melds = out[:, K.O_MELD_AT:K.O_MELD_AT + 24]
+        assert (parts == out[:, O_TOTAL] + out[:, O_TOTAL + 1]).all()
+        melds = out[:, O_MELD_AT:O_MELD_AT + 24]
         assert ((melds >= -1) & (melds < len(KINDS))).all()
         laid = np.array([(melds == k).sum(axis=1) for k in range(len(KINDS))]).T
-        pts = out[:, K.O_MELD:K.O_MELD + 18].reshape(n, len(KINDS), 2).sum(axis=2)
+        pts = out[:, O_MELD:O_MELD + 18].reshape(n, len(KINDS), 2).sum(axis=2)
         values = np.array([rules.meld_value(k) for k in KINDS])
         assert (pts == laid * values).all()
-        assert (out[:, K.O_ELDER_STOCK] <= out[:, K.O_TRICKS]).all()
+        assert (out[:, O_ELDER_STOCK] <= out[:, O_TRICKS]).all()
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -100,30 +138,30 @@ def test_tallies_sum_the_outcome_vectors(variant):
     n = 4000
     for dealer, elder in ((H, H), (R, H)):
         args = (rules.to_array(), dealer.to_array(), elder.to_array())
-        out = K.deal_outcomes(1, 0, n, *args)
+        out = deal_outcomes(1, 0, n, *args)
         starts = np.array([0, 1000, 2500, 3999], dtype=np.int64)
         counts = np.array([1000, 1500, 1499, 1], dtype=np.int64)
-        t = K.deals_block(1, starts, counts, *args).sum(axis=0)
-        e, d = out[:, K.O_TOTAL], out[:, K.O_TOTAL + 1]
-        assert t[K.T_DEALS] == n
-        assert t[K.T_ELDER] == e.sum() and t[K.T_ELDER_SQ] == (e * e).sum()
-        assert t[K.T_DEALER] == d.sum() and t[K.T_DEALER_SQ] == (d * d).sum()
-        assert t[K.T_NET] == (e - d).sum() and t[K.T_NET_SQ] == ((e - d) ** 2).sum()
+        t = deals_block(1, starts, counts, *args).sum(axis=0)
+        e, d = out[:, O_TOTAL], out[:, O_TOTAL + 1]
+        assert t[T_DEALS] == n
+        assert t[T_ELDER] == e.sum() and t[T_ELDER_SQ] == (e * e).sum()
+        assert t[T_DEALER] == d.sum() and t[T_DEALER_SQ] == (d * d).sum()
+        assert t[T_NET] == (e - d).sum() and t[T_NET_SQ] == ((e - d) ** 2).sum()
         for s in range(2):
-            assert t[K.T_BRISQUE + s] == out[:, K.O_BRISQUE + s].sum()
-            assert t[K.T_LAST + s] == out[:, K.O_LAST + s].sum()
-            assert t[K.T_SEVEN + s] == out[:, K.O_SEVEN + s].sum()
-        assert t[K.T_TURN_UP_SEVEN] == ((out[:, K.O_TURN_UP] & 7) == 0).sum()
-        assert t[K.T_EXCHANGES] == (out[:, K.O_EXCHANGE] > 0).sum()
-        assert t[K.T_ELDER_TRICKS] == out[:, K.O_TRICKS].sum()
-        assert t[K.T_ELDER_STOCK_TRICKS] == out[:, K.O_ELDER_STOCK].sum()
-        points = out[:, K.O_MELD:K.O_MELD + 18].sum(axis=0)
-        assert np.array_equal(t[K.T_MELD_POINTS:K.T_MELD_POINTS + 18], points)
+            assert t[T_BRISQUE + s] == out[:, O_BRISQUE + s].sum()
+            assert t[T_LAST + s] == out[:, O_LAST + s].sum()
+            assert t[T_SEVEN + s] == out[:, O_SEVEN + s].sum()
+        assert t[T_TURN_UP_SEVEN] == ((out[:, O_TURN_UP] & 7) == 0).sum()
+        assert t[T_EXCHANGES] == (out[:, O_EXCHANGE] > 0).sum()
+        assert t[T_ELDER_TRICKS] == out[:, O_TRICKS].sum()
+        assert t[T_ELDER_STOCK_TRICKS] == out[:, O_ELDER_STOCK].sum()
+        points = out[:, O_MELD:O_MELD + 18].sum(axis=0)
+        assert np.array_equal(t[T_MELD_POINTS:T_MELD_POINTS + 18], points)
         values = np.repeat([rules.meld_value(k) for k in KINDS], 2)
-        assert np.array_equal(t[K.T_MELD_COUNT:K.T_MELD_COUNT + 18] * values, points)
-        laid = out[:, K.O_MELD_AT:K.O_MELD_AT + 24]
+        assert np.array_equal(t[T_MELD_COUNT:T_MELD_COUNT + 18] * values, points)
+        laid = out[:, O_MELD_AT:O_MELD_AT + 24]
         for k in range(len(KINDS)):
-            assert t[K.T_MELD_COUNT + 2 * k] + t[K.T_MELD_COUNT + 2 * k + 1] == (laid == k).sum()
+            assert t[T_MELD_COUNT + 2 * k] + t[T_MELD_COUNT + 2 * k + 1] == (laid == k).sum()
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -131,14 +169,14 @@ def test_game_tallies_sum_the_game_results(variant):
     rules = get_rules(variant)
     n = 600
     args = (rules.to_array(), H.to_array(), R.to_array())
-    res = K.game_results(2, 0, n, *args)
-    t = K.games_block(2, np.array([0, 250], dtype=np.int64), np.array([250, 350], dtype=np.int64),
+    res = game_results(2, 0, n, *args)
+    t = games_block(2, np.array([0, 250], dtype=np.int64), np.array([250, 350], dtype=np.int64),
                       *args).sum(axis=0)
-    assert t[K.G_GAMES] == n
-    assert t[K.G_DEALS] == res[:, 2].sum() and t[K.G_DEALS_SQ] == (res[:, 2] ** 2).sum()
-    assert t[K.G_FIRST_DEALER_WINS] == (res[:, 3] == 1).sum()
-    assert t[K.G_UNDECIDED] == (res[:, 3] == -1).sum()
-    assert t[K.G_IN_STOCK] == res[:, 4].sum()
+    assert t[G_GAMES] == n
+    assert t[G_DEALS] == res[:, 2].sum() and t[G_DEALS_SQ] == (res[:, 2] ** 2).sum()
+    assert t[G_FIRST_DEALER_WINS] == (res[:, 3] == 1).sum()
+    assert t[G_UNDECIDED] == (res[:, 3] == -1).sum()
+    assert t[G_IN_STOCK] == res[:, 4].sum()
     assert (np.maximum(res[:, 0], res[:, 1]) >= rules.target).all()
     won = res[res[:, 3] >= 0]
     assert (won[np.arange(len(won)), won[:, 3]] >= rules.target).all()

@@ -1,5 +1,5 @@
-"""The exact Bezique end game (analysis/bezique/endgame.py, endgame_play.py) against the brute force
-(reference_endgame.py), against the reference's own scoring of its line, inside the deal kernel
+"""The exact Bezique end game (analysis/bezique/players/solver.py, players/solver_play.py) against the brute force
+(reference/solver.py), against the reference's own scoring of its line, inside the deal kernel
 against the reference player, and its command."""
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import random
 import numpy as np
 import pytest
 
-from analysis.bezique import endgame as EG
-from analysis.bezique import endgame_play as EP
-from analysis.bezique import reference_endgame as R
+from analysis.bezique.players import solver as EG
+from analysis.bezique.players import solver_play as EP
 from analysis.bezique.policies import TUNED, HeuristicPolicy
+from analysis.bezique.reference import solver as R
 from analysis.bezique.rules import get_rules
-from analysis.bezique.solve import mask
+from analysis.bezique.studies.solve import mask
 
 
 def _table():
@@ -80,8 +80,8 @@ def test_the_solver_line_played_through_the_reference_scores_its_value(variant, 
     """Both players' end-game choices taken from the numba solver, played and scored by the
     reference deal: the end phase's points (leader of trick 25 minus the other) equal the value
     the solver gives the position at trick 25."""
-    from analysis.bezique import reference_policies as RP
-    from analysis.bezique.reference import play_deal
+    from analysis.bezique.reference import policies as RP
+    from analysis.bezique.reference.deal import play_deal
 
     tt = _table()
 
@@ -115,8 +115,8 @@ def test_kernel_plays_the_exact_end_game_as_the_reference_does(variant):
     """Deal by deal, the kernel's deals with the exact end game (against itself and against the
     heuristic in either seat, so the solver re-solves after a heuristic's mistakes) equal the
     reference's, outcome vector for outcome vector."""
-    from analysis.bezique.deal_kernel import deal_outcomes
-    from analysis.bezique.reference import play_deal
+    from analysis.bezique.play.deal import deal_outcomes
+    from analysis.bezique.reference.deal import play_deal
 
     rules = get_rules(variant)
     exact = dataclasses.replace(TUNED, exact_endgame=True)
@@ -129,8 +129,8 @@ def test_kernel_plays_the_exact_end_game_as_the_reference_does(variant):
 def test_the_exact_end_game_gains_against_the_heuristic():
     """On the same deals against the same heuristic opponent, the flag changes nothing before
     trick 25 (the same 48 cards are played) and the end phase's net points rise on average."""
-    from analysis.bezique.deal_kernel import deal_outcomes
-    from analysis.bezique.layout import O_BRISQUE, O_LAST, O_PLAYED
+    from analysis.bezique.engine.layout import O_BRISQUE, O_LAST, O_PLAYED
+    from analysis.bezique.play.deal import deal_outcomes
 
     rules = get_rules("seed-de").to_array()
     exact = dataclasses.replace(TUNED, exact_endgame=True).to_array()
@@ -166,11 +166,12 @@ def test_solve_command_answers_and_rejects_bad_input(salon):
 
 def test_bench_measures_the_end_game_and_the_search_player():
     """salon bench bezique's end-game and search lines: every rate measured and printed."""
-    from analysis.bench import bench_bezique_endgame, bench_text
+    from analysis.bezique.bench import endgame, search, text
 
-    e = bench_bezique_endgame(positions=200, deals=512, repeats=1, search_deals=2)
+    e = endgame(positions=200, deals=512, repeats=1)
     assert e["solves_per_s"] > 0 and e["nodes_per_solve"] > 0
     assert all(r["exact_deals_per_s"] > 0 and r["heuristic_deals_per_s"] > 0 for r in e["results"])
-    assert set(e["search"]["self_play_deals_per_s"]) == {"32", "128"}
-    text = bench_text({"results": [], "endgame": e})
+    s = search(deals=2, repeats=1)
+    assert set(s["self_play_deals_per_s"]) == {"32", "128"}
+    text = text({"results": [], "endgame": e, "search": s})
     assert "8-card solves/s" in text and "deals with the exact end game" in text and "at 128 samples" in text

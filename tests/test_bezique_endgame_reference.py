@@ -1,4 +1,4 @@
-"""The plain-Python Bezique end-game brute force (analysis/bezique/reference_endgame.py).
+"""The plain-Python Bezique end-game brute force (analysis/bezique/reference/solver.py).
 
 Hand-computed positions under RULES.md BZ-END (seed-de: follow suit, else trump; classic: also
 win if able), BZ-BRISQUE (10 per ace and ten won) and BZ-LAST (10 for the last trick), then
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from analysis.bezique.reference_endgame import end_legal_follows, play_line, random_position, solve
+from analysis.bezique.reference.solver import end_legal_follows, play_line, random_position, solve
 
 S, H, D, C = 0, 1, 2, 3
 

@@ -1,4 +1,4 @@
-"""Bezique deal records (analysis/bezique/records.py): round trips through JSON and files, and
+"""Bezique deal records (analysis/bezique/reference/records.py): round trips through JSON and files, and
 one test per kind of illegal or malformed record, each a one-line error naming the step and the
 RULES.md rule."""
 from __future__ import annotations
@@ -9,8 +9,9 @@ import json
 import pytest
 
 from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
-from analysis.bezique.records import load_records, record_from_deal, replay, save_records
-from analysis.bezique.reference import DEALER, ELDER, play_deal
+from analysis.bezique.reference.cards import DEALER, ELDER
+from analysis.bezique.reference.deal import play_deal
+from analysis.bezique.reference.records import load_records, record_from_deal, replay, save_records
 from analysis.bezique.rules import get_rules
 from analysis.errors import InputError
 

@@ -1,4 +1,4 @@
-"""The plain-Python Bezique reference (analysis/bezique/reference.py) against RULES.md.
+"""The plain-Python Bezique reference (analysis/bezique/reference/deal.py) against RULES.md.
 
 Rule tests cite RULES.md IDs (BZ-...) and the rulebook (seeds/002, German); the procedure is
 docs/bezique-engine.md. Meld legality is checked on hand-built hands and tables; invariant tests
@@ -12,23 +12,23 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analysis.bezique import reference as ref
 from analysis.bezique.policies import HeuristicPolicy, RandomPolicy, get_policy
-from analysis.bezique.reference import (
+from analysis.bezique.reference import deal as ref
+from analysis.bezique.reference.cards import (
     DEALER,
     ELDER,
-    KINDS,
     N_TRICKS,
     SEATS,
-    DealState,
-    Player,
+    TURN_UP_POS,
     deal_cards,
-    explain,
     follower_wins,
-    legal_melds,
-    play_deal,
-    play_game,
+    is_brisque,
+    other,
 )
+from analysis.bezique.reference.deal import explain, play_deal, play_game
+from analysis.bezique.reference.deal_state import OUTCOME_LENGTH, DealState
+from analysis.bezique.reference.melds import KINDS, legal_melds
+from analysis.bezique.reference.policies import Player
 from analysis.bezique.rules import (
     N_RULE_SLOTS,
     R_END_MUST_WIN,
@@ -420,9 +420,9 @@ def check_deal(r, rules) -> None:
                                   and t.winner == seat)
         assert s["tricks"] == sum(t.winner == seat for t in r.tricks)
         won = [c for t in r.tricks if t.winner == seat for c in (t.led, t.followed)]
-        assert s["brisques"] == rules.brisque * sum(ref.is_brisque(c) for c in won)
+        assert s["brisques"] == rules.brisque * sum(is_brisque(c) for c in won)
     v = r.outcome_vector()
-    assert len(v) == ref.OUTCOME_LENGTH and v[0] == e["total"] and v[29] == 32
+    assert len(v) == OUTCOME_LENGTH and v[0] == e["total"] and v[29] == 32
 
 
 @pytest.mark.parametrize("name", ["seed-de", "classic"])
@@ -455,7 +455,7 @@ def test_turn_up_is_a_seven_one_in_eight():
     exact = Fraction(sum(c & 7 == 0 for c in range(64)), 64)
     assert exact == Fraction(1, 8)
     n = 16000
-    hits = sum(deal_cards(11, i)[ref.TURN_UP_POS] & 7 == 0 for i in range(n))
+    hits = sum(deal_cards(11, i)[TURN_UP_POS] & 7 == 0 for i in range(n))
     sigma = math.sqrt(n * (1 / 8) * (7 / 8))
     assert abs(hits - n / 8) < 5 * sigma
     # The dealer's turn-up seven points follow the turn-up.
@@ -484,7 +484,7 @@ def test_random_policy_stream_contract():
         st = DealState(rules, deal_cards(21, i))
         s = Stream(21, i, 1)
         while not st.finished:
-            leader, follower = st.leader, ref.other(st.leader)
+            leader, follower = st.leader, other(st.leader)
             opts = st.play_options(leader)
             st.play(leader, opts[s.below(len(opts))])
             legal = st.legal_follows(follower, st.led[0])

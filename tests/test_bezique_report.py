@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from analysis.bezique.report_section import overview_section
-from analysis.bezique.studies import INVARIANTS, OVERVIEW_STATS, invariant_checks
+from analysis.bezique.report import overview_section
+from analysis.bezique.studies.simulate import INVARIANTS, OVERVIEW_STATS, invariant_checks
 from analysis.report.build import BUDGETS, not_built, write_report
 
 DEALS, GAMES = 20_000, 200

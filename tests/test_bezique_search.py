@@ -1,5 +1,5 @@
-"""The Bezique search player (search_player.py) and the resumable trick loop it stands on
-(trick_loop.py): pausing and resuming changes nothing, a rollout from a pause with the true cards
+"""The Bezique search player (players/search.py) and the resumable trick loop it stands on
+(play/trick_loop.py): pausing and resuming changes nothing, a rollout from a pause with the true cards
 replays the deal, the layouts it draws are consistent with what it has seen, its results do not
 depend on threads or chunks, and it beats the heuristic it rolls out with."""
 from __future__ import annotations
@@ -9,10 +9,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from analysis.bezique import search_player as SP
-from analysis.bezique import trick_loop as TL
-from analysis.bezique.card_masks import NO_TARGET
-from analysis.bezique.layout import O_EXCHANGE, O_TURN_UP, OUTCOME_LENGTH, S_HAND, S_PLAYED, S_TABLE
+from analysis.bezique.engine.cards import NO_TARGET
+from analysis.bezique.engine.layout import O_EXCHANGE, O_TURN_UP, OUTCOME_LENGTH, S_HAND, S_PLAYED, S_TABLE
+from analysis.bezique.play import trick_loop as TL
+from analysis.bezique.players import search as SP
 from analysis.bezique.policies import TUNED, get_policy
 from analysis.bezique.rules import get_rules
 from analysis.rng import stream_start
@@ -21,7 +21,7 @@ ROLLOUT = dataclasses.replace(TUNED, exact_endgame=True)
 
 
 def _start(rules, pe, pd, i, seed=4):
-    scr = TL._scratch()
+    scr = TL.new_scratch()
     useed = np.uint64(seed)
     stc = np.uint64(stream_start(useed, np.uint64(i), np.uint64(0)))
     sto = np.uint64(stream_start(useed, np.uint64(i), np.uint64(1)))
@@ -140,7 +140,7 @@ def test_the_layouts_drawn_are_consistent_with_what_the_player_has_seen():
 
 
 def test_search_results_do_not_depend_on_threads_or_chunks():
-    from analysis.bezique.compare import compare_tallies
+    from analysis.bezique.play.compare import compare_tallies
 
     rules = get_rules("seed-de")
     a = get_policy("search", ["samples=4"])
@@ -153,7 +153,7 @@ def test_search_beats_the_heuristic_it_rolls_out_with_and_keeps_the_invariants()
     """Against tuned (its own rollout policy) on the same 150 deals, both seats: a clear gain.
     Its deals keep BZ-BRISQUE and BZ-LAST (32 tricks, 160 brisque points, one last trick)."""
     from analysis.bezique import api
-    from analysis.bezique.compare import compare_tallies
+    from analysis.bezique.play.compare import compare_tallies
     from analysis.compare import C_BOTH, C_BOTH_SQ, C_DEALS
 
     rules = get_rules("seed-de")
@@ -168,7 +168,7 @@ def test_search_beats_the_heuristic_it_rolls_out_with_and_keeps_the_invariants()
 
 def test_players_study_command(capsys):
     """``salon study bezique players``: every player named with its deals and its gain against tuned
-    (tuned against itself exactly 0, heuristic-new's gain is the exact end game's, positive)."""
+    (tuned against itself exactly 0, tuned-exact's gain is the exact end game's, positive)."""
     import json
 
     from analysis.cli import main
@@ -180,9 +180,9 @@ def test_players_study_command(capsys):
         assert e.code in (0, None)
     res = json.loads(capsys.readouterr().out)
     rows = {r["player"]: r for r in res["players"]}
-    assert list(rows) == ["heuristic", "tuned", "heuristic-new", "search"]
+    assert list(rows) == ["heuristic", "tuned", "tuned-exact", "search"]
     assert rows["search"]["deals"] == 8 and rows["tuned"]["deals"] == 2000
-    assert rows["tuned"]["net_vs_tuned"] == 0 and rows["heuristic-new"]["net_vs_tuned_lo"] > 0
+    assert rows["tuned"]["net_vs_tuned"] == 0 and rows["tuned-exact"]["net_vs_tuned_lo"] > 0
     assert rows["search"]["policy"]["kind"] == "search" and rows["search"]["policy"]["samples"] == 4
 
 
@@ -191,8 +191,8 @@ def test_advice_rates_read_from_the_cards_played():
     purposeless win), then leads the 7 of trumps (a low trump lead); the rates count both, for his
     seat only. And tuned against itself in both seats wins the last trick but one in exactly half
     the plays."""
-    from analysis.bezique.advice import advice_check, count
-    from analysis.bezique.layout import O_MELD_AT, O_PLAYED, O_TURN_UP, OUTCOME_LENGTH
+    from analysis.bezique.engine.layout import O_MELD_AT, O_PLAYED, O_TURN_UP, OUTCOME_LENGTH
+    from analysis.bezique.studies.advice import advice_check, count
 
     row = np.full(OUTCOME_LENGTH, -1, dtype=np.int64)
     row[O_TURN_UP] = 8 * 1  # the seven of hearts: hearts are trumps
@@ -212,12 +212,12 @@ def test_advice_holdings_rebuild_the_hands():
     """What each seat held, rebuilt from the dealt cards, the plays, the seven's exchange and the
     draws: every card played was held (else KeyError), and after the stock each seat holds exactly
     the eight cards it plays in the end phase; both variants, 200 deals, exchanges included."""
-    from analysis.bezique.advice import holdings
-    from analysis.bezique.deal_kernel import deal_outcomes
-    from analysis.bezique.layout import O_EXCHANGE, O_PLAYED, O_TURN_UP
+    from analysis.bezique.engine.layout import O_EXCHANGE, O_PLAYED, O_TURN_UP
+    from analysis.bezique.play.deal import deal_outcomes
     from analysis.bezique.policies import get_policy
-    from analysis.bezique.reference_cards import deal_cards, follower_wins
+    from analysis.bezique.reference.cards import deal_cards, follower_wins
     from analysis.bezique.rules import get_rules
+    from analysis.bezique.studies.advice import holdings
 
     exchanges = 0
     for rules in ("seed-de", "classic"):

@@ -5,12 +5,23 @@ import json
 import numpy as np
 import pytest
 
-from analysis.bezique import kernel as K
-from analysis.bezique import paired as P
+from analysis.bezique.engine.layout import (
+    O_BRISQUE,
+    O_ELDER_STOCK,
+    O_LAST,
+    O_MELD,
+    O_PLAYED,
+    O_SEVEN,
+    O_TOTAL,
+    O_TRICKS,
+    O_TURN_UP,
+)
+from analysis.bezique.play import paired as P
+from analysis.bezique.play.deal import deal_outcomes
 from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
-from analysis.bezique.reference import KINDS
+from analysis.bezique.reference.melds import KINDS
 from analysis.bezique.rules import get_rules
-from analysis.bezique.tipstudies import STUDIES, VARIANTS, bz_t5_search_deals, study_deals
+from analysis.bezique.studies.tips import STUDIES, VARIANTS, bz_t5_search_deals, study_deals
 from analysis.tips import evaluate_tips, tips_text
 from analysis.verdicts import Verdict
 
@@ -21,10 +32,10 @@ OPTIONS = [BASE, dataclasses.replace(BASE, meld_win=False, lead_low=False),
 
 def _walk(o, side):
     """The paired kernel's trick quantities, replayed in plain Python from an outcome vector."""
-    trump = (o[K.O_TURN_UP] >> 3) & 3
+    trump = (o[O_TURN_UP] >> 3) & 3
     leader, res = 0, dict.fromkeys(("stock", "end", "end_bq", "stock_trumps", "end_trumps"), 0)
     for t in range(32):
-        led, fol = int(o[K.O_PLAYED + 2 * t]), int(o[K.O_PLAYED + 2 * t + 1])
+        led, fol = int(o[O_PLAYED + 2 * t]), int(o[O_PLAYED + 2 * t + 1])
         same = (led >> 3) & 3 == (fol >> 3) & 3
         fw = (fol & 7) > (led & 7) if same else (fol >> 3) & 3 == trump
         w = 1 - leader if fw else leader
@@ -43,9 +54,9 @@ def _quantities(o, side):
     """Per-deal Q_* values (rows of outcome vectors o) for the player in seat ``side``."""
     other = 1 - side
     walk = [_walk(row, side) for row in o]
-    q = {P.Q_NET: o[:, K.O_TOTAL + side] - o[:, K.O_TOTAL + other], P.Q_TOTAL: o[:, K.O_TOTAL + side],
-         P.Q_MELD: sum(o[:, K.O_MELD + 2 * k + side] for k in range(len(KINDS))),
-         P.Q_BRISQUE: o[:, K.O_BRISQUE + side], P.Q_LAST: o[:, K.O_LAST + side], P.Q_SEVEN: o[:, K.O_SEVEN + side]}
+    q = {P.Q_NET: o[:, O_TOTAL + side] - o[:, O_TOTAL + other], P.Q_TOTAL: o[:, O_TOTAL + side],
+         P.Q_MELD: sum(o[:, O_MELD + 2 * k + side] for k in range(len(KINDS))),
+         P.Q_BRISQUE: o[:, O_BRISQUE + side], P.Q_LAST: o[:, O_LAST + side], P.Q_SEVEN: o[:, O_SEVEN + side]}
     for key, slot in (("stock", P.Q_STOCK_TRICKS), ("end", P.Q_END_TRICKS), ("end_bq", P.Q_END_BRISQUE),
                       ("stock_trumps", P.Q_STOCK_TRUMPS), ("end_trumps", P.Q_END_TRUMPS)):
         q[slot] = np.array([w[key] for w in walk], dtype=np.int64)
@@ -59,13 +70,13 @@ def test_paired_tallies_equal_the_deals_played_one_by_one(variant):
     res = P.compare(n, seed, rules, OPTIONS, BASE, chunk=37)
     per_option = []
     for opt in OPTIONS:
-        as_elder = K.deal_outcomes(seed, 0, n, rules.to_array(), BASE.to_array(), opt.to_array())
-        as_dealer = K.deal_outcomes(seed, 0, n, rules.to_array(), opt.to_array(), BASE.to_array())
+        as_elder = deal_outcomes(seed, 0, n, rules.to_array(), BASE.to_array(), opt.to_array())
+        as_dealer = deal_outcomes(seed, 0, n, rules.to_array(), opt.to_array(), BASE.to_array())
         # The trick replay agrees with the kernel's own trick counts.
-        assert (_quantities(as_elder, 0)[P.Q_STOCK_TRICKS] == as_elder[:, K.O_ELDER_STOCK]).all()
+        assert (_quantities(as_elder, 0)[P.Q_STOCK_TRICKS] == as_elder[:, O_ELDER_STOCK]).all()
         for o, side in ((as_elder, 0), (as_dealer, 1)):
             q = _quantities(o, side)
-            assert (q[P.Q_STOCK_TRICKS] + q[P.Q_END_TRICKS] == o[:, K.O_TRICKS + side]).all()
+            assert (q[P.Q_STOCK_TRICKS] + q[P.Q_END_TRICKS] == o[:, O_TRICKS + side]).all()
         per_option.append((_quantities(as_elder, 0), _quantities(as_dealer, 1), as_elder, as_dealer))
     assert res.deals == n
     for q in range(P.NQ):
@@ -80,7 +91,7 @@ def test_paired_tallies_equal_the_deals_played_one_by_one(variant):
     for a in range(len(OPTIONS)):
         _, _, e, d = per_option[a]
         for k in range(len(KINDS)):
-            laid = int((e[:, K.O_MELD + 2 * k] > 0).sum() + (d[:, K.O_MELD + 2 * k + 1] > 0).sum())
+            laid = int((e[:, O_MELD + 2 * k] > 0).sum() + (d[:, O_MELD + 2 * k + 1] > 0).sum())
             assert res.meld_rate(a, k).value == laid / (2 * n)
 
 

@@ -204,8 +204,8 @@ def test_bezique_melds_json_contract(capsys):
 
 def test_bezique_explain_and_records_replay(tmp_path, capsys):
     from analysis.bezique.policies import HeuristicPolicy
-    from analysis.bezique.records import record_from_deal, save_records
-    from analysis.bezique.reference import play_deal
+    from analysis.bezique.reference.deal import play_deal
+    from analysis.bezique.reference.records import record_from_deal, save_records
     from analysis.bezique.rules import get_rules
 
     rules = get_rules("classic")
@@ -237,3 +237,16 @@ def test_simulate_bezique_json_contract(capsys):
     res = json.loads(out)
     assert res["mode"] == "games" and res["stats"]["deals_per_game"]["value"] >= 1
     assert 0 <= res["stats"]["dealer_first_wins"]["value"] <= 1
+
+
+@pytest.mark.parametrize("game, old, new", [("bezique", "heuristic-new", "tuned-exact"),
+                                            ("piquet", "learned-fast", "learned-ordering")])
+def test_a_policys_old_name_still_works_with_a_notice(game, old, new, salon):
+    """Policies are named by what they are; their old names still play the same policy, with a
+    one-line notice naming the new one."""
+    args = ["simulate", game, "--deals", "200", "--seed", "3", "--json", "--quiet", "--policy"]
+    code_old, out_old, err_old = salon(args + [old])
+    code_new, out_new, err_new = salon(args + [new])
+    assert code_old == code_new == 0, err_old + err_new
+    assert f"'{old}' is now called '{new}'" in err_old and err_old.count("\n") == 1 and "is now called" not in err_new
+    assert json.loads(out_old)["stats"] == json.loads(out_new)["stats"]

@@ -11,12 +11,12 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from analysis import runner  # noqa: E402
-from analysis.bezique import studies as bezique_studies  # noqa: E402
+from analysis.bezique.studies import simulate as bezique_studies  # noqa: E402
 from analysis.dask_backend import DaskBackend  # noqa: E402
-from analysis.piquet import discard_study as DS  # noqa: E402
-from analysis.piquet import kernel as K  # noqa: E402
+from analysis.piquet.play.tallies import deals_block  # noqa: E402
 from analysis.piquet.policies import HeuristicPolicy  # noqa: E402
 from analysis.piquet.rules import get_rules  # noqa: E402
+from analysis.piquet.studies.discards import study as DS  # noqa: E402
 
 ARGS = (get_rules().to_array(), HeuristicPolicy().to_array(), HeuristicPolicy().to_array())
 
@@ -39,23 +39,23 @@ def backend(cluster, monkeypatch):
 
 
 def test_dask_tallies_equal_the_local_ones(backend):
-    on_dask = runner.run_tallies(K.deals_block, ARGS, 300_000, 11, chunk=4096)
+    on_dask = runner.run_tallies(deals_block, ARGS, 300_000, 11, chunk=4096)
     b = bezique_studies.simulate_deals(30_000, seed=4)
     runner.use_backend(None)
-    local = runner.run_tallies(K.deals_block, ARGS, 300_000, 11, chunk=4096, threads=1)
+    local = runner.run_tallies(deals_block, ARGS, 300_000, 11, chunk=4096, threads=1)
     assert np.array_equal(on_dask, local)
     assert b["tallies"] == bezique_studies.simulate_deals(30_000, seed=4)["tallies"]
 
 
 def test_a_killed_worker_costs_only_its_batch(backend):
     runner.use_backend(None)
-    local = runner.run_tallies(K.deals_block, ARGS, 600_000, 12, chunk=4096)
+    local = runner.run_tallies(deals_block, ARGS, 600_000, 12, chunk=4096)
     starts, counts = runner.chunk_bounds(0, 600_000, 4096)
     batches = [(starts[b:b + 4], counts[b:b + 4]) for b in range(0, len(starts), 4)]
     pids = backend.client.run(os.getpid)
     total = np.zeros_like(local)
     killed = False
-    for _, _, rows in backend.map_batches(K.deals_block, 12, batches, ARGS):
+    for _, _, rows in backend.map_batches(deals_block, 12, batches, ARGS):
         total += rows.sum(axis=0)
         if not killed:
             os.kill(next(iter(pids.values())), signal.SIGKILL)  # a worker dies with batches queued
@@ -118,7 +118,7 @@ def test_the_discard_study_on_dask_fills_the_store(backend, monkeypatch, tmp_pat
 def test_the_solvers_players_on_dask_equal_the_local_ones(backend):
     """dd and search (the solver in the kernel, its memory per chunk) give the same compare tallies
     on the workers as locally."""
-    from analysis.piquet.compare import compare_tallies
+    from analysis.piquet.play.compare import compare_tallies
     from analysis.piquet.policies import get_policy
 
     rules = get_rules("cavendish")

@@ -3,10 +3,11 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.ecarte import kernel as K
+from analysis.ecarte.engine.layout import T_HANDS
+from analysis.ecarte.play.tallies import hand_tallies, hands_block
 from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
 from analysis.ecarte.rules import get_rules
-from analysis.ecarte.studies import propose_hand, simulate_games
+from analysis.ecarte.studies.simulate import propose_hand, simulate_games
 from analysis.rng import EMPTY_HALF, Stream, below, below32, stream_start
 from analysis.runner import run_tallies
 
@@ -20,18 +21,18 @@ def test_threads_and_chunks_give_identical_tallies(policy):
     threads = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
     for t in threads:
         for chunk in (1000, 1 << 14, 77_777):
-            results.append(run_tallies(K.hands_block, args, N, seed=99, threads=t, chunk=chunk))
+            results.append(run_tallies(hands_block, args, N, seed=99, threads=t, chunk=chunk))
     for r in results[1:]:
         assert np.array_equal(r, results[0])
-    assert K.hand_tallies(results[0])[K.T_HANDS] == N
+    assert hand_tallies(results[0])[T_HANDS] == N
 
 
 def test_a_split_run_adds_up_to_the_whole():
     """Deals a..b plus b..c equal a..c: what resume and distributed runs rely on."""
     p = HeuristicPolicy().to_array()
     args = (get_rules().to_array(), p, p)
-    whole = run_tallies(K.hands_block, args, 50_000, seed=3)
-    parts = run_tallies(K.hands_block, args, 20_000, seed=3) + run_tallies(K.hands_block, args, 30_000, seed=3,
+    whole = run_tallies(hands_block, args, 50_000, seed=3)
+    parts = run_tallies(hands_block, args, 20_000, seed=3) + run_tallies(hands_block, args, 30_000, seed=3,
                                                                             start=20_000)
     assert np.array_equal(whole, parts)
 
@@ -39,8 +40,8 @@ def test_a_split_run_adds_up_to_the_whole():
 def test_different_seeds_differ():
     p = HeuristicPolicy().to_array()
     args = (get_rules().to_array(), p, p)
-    assert not np.array_equal(run_tallies(K.hands_block, args, 20_000, seed=1),
-                              run_tallies(K.hands_block, args, 20_000, seed=2))
+    assert not np.array_equal(run_tallies(hands_block, args, 20_000, seed=1),
+                              run_tallies(hands_block, args, 20_000, seed=2))
 
 
 def test_studies_are_reproducible():
@@ -87,23 +88,23 @@ def test_numba_and_python_half_streams_agree():
 
 @pytest.mark.parametrize("policy", ["heuristic", "random"])
 def test_piquet_threads_and_chunks_give_identical_tallies(policy):
-    from analysis.piquet import kernel as PK
+    from analysis.piquet.play.tallies import deals_block
     from analysis.piquet.policies import get_policy
     from analysis.piquet.rules import get_rules as piquet_rules
 
     p = get_policy(policy).to_array()
     args = (piquet_rules("seed-no").to_array(), p, p)
     threads = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
-    results = [run_tallies(PK.deals_block, args, 60_000, seed=8, threads=t, chunk=chunk)
+    results = [run_tallies(deals_block, args, 60_000, seed=8, threads=t, chunk=chunk)
                for t in threads for chunk in (999, 1 << 13)]
     for r in results[1:]:
         assert np.array_equal(r, results[0])
-    parts = (run_tallies(PK.deals_block, args, 25_000, seed=8)
-             + run_tallies(PK.deals_block, args, 35_000, seed=8, start=25_000))
+    parts = (run_tallies(deals_block, args, 25_000, seed=8)
+             + run_tallies(deals_block, args, 35_000, seed=8, start=25_000))
     assert np.array_equal(parts, results[0])
 
 
 def test_piquet_parties_are_reproducible():
-    from analysis.piquet.studies import simulate_parties
+    from analysis.piquet.studies.simulate import simulate_parties
 
     assert simulate_parties(1500, 4, threads=1) == simulate_parties(1500, 4, threads=2)

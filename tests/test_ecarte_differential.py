@@ -9,7 +9,9 @@ SALON_DIFF_HANDS (hands per variant and policy, default 50,000) set to another c
 import numpy as np
 import pytest
 
-from analysis.ecarte import kernel as K
+from analysis.ecarte.engine.layout import N_HIST, O_ELDER_TRICKS, O_ENDING, O_TURNUP
+from analysis.ecarte.play.hand import hand_outcomes
+from analysis.ecarte.play.tallies import hands_block, tally_hand
 from analysis.ecarte.rules import get_rules
 
 import reference_pool as RP
@@ -66,7 +68,7 @@ def test_games_match(variant, request):
 
 @pytest.mark.parametrize("variant", ["classic", "seed-de", "classic-switches"])
 def test_learned_leads_match(variant, request):
-    """Learned leads (learned_lead.py against reference_lead.py) for elder, the dealer and both,
+    """Learned leads (players/learned.py against reference/learned.py) for elder, the dealer and both,
     against the heuristic and the random player."""
     rows = _check(f"learned/{variant}", request)
     assert sum(len(r) for r in rows) == 12000
@@ -78,7 +80,7 @@ def test_learned_leads_games_match(request):
 
 @pytest.mark.parametrize("variant", ["classic", "seed-de"])
 def test_reading_leads_match(variant, request):
-    """Reading leads (learned_lead.py's reading features against reference_reading.py) for elder,
+    """Reading leads (players/learned.py's reading features against reference/reading.py) for elder,
     the dealer and both, against the learned leads; the first decisions by the heuristic's
     thresholds, so that hands are played, refused and accepted."""
     rows = _check(f"reading/{variant}", request)
@@ -97,11 +99,11 @@ def test_live_reference_sample():
 
 def test_outcome_vectors_are_not_trivial():
     """Guard against a differential test that passes because both sides return constants."""
-    got = K.hand_outcomes(1, 0, 2000, VARIANTS["seed-de"].to_array(), POLICIES["random"].to_array(),
+    got = hand_outcomes(1, 0, 2000, VARIANTS["seed-de"].to_array(), POLICIES["random"].to_array(),
                           POLICIES["random"].to_array())
-    assert len(np.unique(got[:, K.O_ELDER_TRICKS])) == 6
-    assert len(np.unique(got[:, K.O_TURNUP])) == 32
-    assert set(np.unique(got[:, K.O_ENDING])) == {0, 1}
+    assert len(np.unique(got[:, O_ELDER_TRICKS])) == 6
+    assert len(np.unique(got[:, O_TURNUP])) == 32
+    assert set(np.unique(got[:, O_ENDING])) == {0, 1}
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "random", "heuristic-tuned", "learned"])
@@ -113,11 +115,11 @@ def test_tally_kernel_agrees_with_the_per_hand_outcomes(policy):
     rules = VARIANTS["classic-switches"] if policy == "heuristic-tuned" else VARIANTS["seed-de"]
     args = (rules.to_array(), pol.to_array(), pol.to_array())
     n = 20_001
-    rows = K.hand_outcomes(17, 0, n, *args)
-    hist = np.zeros(K.N_HIST, dtype=np.int64)
+    rows = hand_outcomes(17, 0, n, *args)
+    hist = np.zeros(N_HIST, dtype=np.int64)
     for row in rows:
-        K.tally_hand(hist, row)
+        tally_hand(hist, row)
     from analysis.runner import run_tallies
 
     for chunk in (1, 7, 4096):
-        assert np.array_equal(run_tallies(K.hands_block, args, n, seed=17, chunk=chunk), hist)
+        assert np.array_equal(run_tallies(hands_block, args, n, seed=17, chunk=chunk), hist)

@@ -1,4 +1,4 @@
-"""The Écarté equilibrium (analysis/ecarte/equilibrium*.py, branch_kernel.py): the branch records
+"""The Écarté equilibrium (analysis/ecarte/equilibrium*.py, studies/equilibrium/branches.py): the branch records
 against the plain-Python reference deal by deal, CFR+ against an exact linear program, the
 held-out measures and the FDR control against plain-Python definitions, and the CLI contract."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from analysis.ecarte import branch_kernel as BK
-from analysis.ecarte import equilibrium_solver as S
+from analysis.ecarte.studies.equilibrium import branches as BK
+from analysis.ecarte.studies.equilibrium import solver as S
 
 
 # --------------------------------------------------------------------------- branch records
@@ -42,9 +42,9 @@ class FixedDeck:
 
 def kernel_deal(seed, info, deal_index, fixed_is_dealer):
     """The deal the branch kernel plays: (elder mask, dealer mask, turn-up, stock in order)."""
-    from analysis.ecarte.deal_kernel import deal_with_elder, draw
-    from analysis.ecarte.strategy import hands
-    from analysis.ecarte.table_kernel import ITEM_SHIFT, item_streams
+    from analysis.ecarte.engine.deal import deal_with_elder, draw
+    from analysis.ecarte.studies.strategy.kernel import ITEM_SHIFT, item_streams
+    from analysis.ecarte.studies.strategy.tables import hands
     from analysis.rng import EMPTY_HALF, below
 
     fixed = int(hands().masks[info // 3])
@@ -67,11 +67,11 @@ def test_branch_records_match_the_reference_deal_by_deal(monkeypatch, rules_name
     """Every branch's outcome cell equals the reference playing the same deal with elder's first
     decision and the dealer's first answer forced; the other side's information set and the
     deal's half are as defined (class of its hand, bucket of the turn-up beside it)."""
-    from analysis.ecarte import reference as ref
     from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.reference import hand as ref
     from analysis.ecarte.rules import get_rules
-    from analysis.ecarte.strategy import canonical_mask, hands
-    from analysis.ecarte.table_kernel import elder_net
+    from analysis.ecarte.studies.strategy.kernel import elder_net
+    from analysis.ecarte.studies.strategy.tables import canonical_mask, hands
 
     rules = get_rules(rules_name)
     pol = HeuristicPolicy()
@@ -258,14 +258,19 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
                      pure["propose_minus_play"] > 1e-3)
     assert not wrong.any()
     # The one-hand answer from these tables once shipped: the hand's information set, its decision.
-    from analysis.ecarte import equilibrium_tables as E
+    from analysis.ecarte.studies.equilibrium import tables as E
 
     E.ship(str(tmp_path), "classic", str(tmp_path / "data"))
     monkeypatch.setattr(E, "DATA_DIR", str(tmp_path / "data"))
+    # These tables are played by the heuristic's leads: the shipped model's reading leads are not
+    # there, so the heuristic policy is answered by its own tables.
+    from analysis.ecarte.players import reading
+
+    monkeypatch.setattr(reading, "read_variants", lambda *a: ())
     # EC-T5 judged from these tables: the smallest value over the scores and both sides.
-    from analysis.ecarte import equilibrium_tips
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.studies.equilibrium import tips as equilibrium_tips
 
     v = equilibrium_tips.ec_t5(get_rules("classic"), HeuristicPolicy())
     assert v.tip == "EC-T5" and v.effect.value == pytest.approx(min(bs["king"][s]["smallest"] for s in ("elder", "dealer")))
@@ -293,7 +298,7 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
                    (int(change["elder_score"]), int(change["dealer_score"])))
     assert got["recommendation"] == change["score_decision"] != got["points_recommendation"]
     # The classical rules against these tables: the cost is the definition's sum over the sets.
-    from analysis.ecarte import classical
+    from analysis.ecarte.studies import classical
 
     main(["study", "ecarte", "classical", "--rules", "classic", "--json"])
     c = json.loads(capsys.readouterr().out)
@@ -328,9 +333,9 @@ def test_shipped_tables_answer_on_a_fresh_install_and_never_contradict_their_num
     them the tables played with the reading leads (--reads); every pure decision agrees with the
     sign of the value printed beside it, and the summary certifies or not by its own interval.
     The reading tables carry the reading searchers' check and name the reading play."""
-    from analysis.ecarte import equilibrium_tables as E
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.studies.equilibrium import tables as E
 
     policy = HeuristicPolicy(leads="learned", reads=rules_name) if reads else HeuristicPolicy()
     got = E.shipped(get_rules(rules_name), policy)
@@ -357,16 +362,16 @@ def test_search_records_replay_the_branch_records_deals():
     """The search check plays the branch records' deals: its heuristic nets equal the records'
     cells deal by deal, its other-side sets are the same, and the searchers never exclude the
     actual hand."""
-    from analysis.ecarte.equilibrium_search import branch_search_records
+    from analysis.ecarte.players.search_inference import COND_ALL, COND_TABLE
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
-    from analysis.ecarte.search_inference import COND_ALL, COND_TABLE
-    from analysis.ecarte.strategy import _nets, hands
+    from analysis.ecarte.studies.equilibrium.search_check import branch_search_records
+    from analysis.ecarte.studies.strategy.tables import cell_nets, hands
 
     rules = get_rules("classic")
     pa = HeuristicPolicy().to_array()
     h = hands()
-    from analysis.ecarte.equilibrium import info_sets
+    from analysis.ecarte.studies.equilibrium.measures import info_sets
 
     valid = np.flatnonzero(info_sets().valid)
     tasks = np.array([(s, 3, 4, 4 * i) for i, s in enumerate(valid[[0, 4, 31_000, 60_001, 86_000]].tolist())],
@@ -384,7 +389,7 @@ def test_search_records_replay_the_branch_records_deals():
         branch_search_records(4, tasks, h.masks, h.class_of_rank, dealer_side, rules.to_array(), pa, pa, 4, other2,
                               heur, srch, viol, 0, none, none)
         assert np.array_equal(other, other2)
-        assert np.array_equal(_nets()[cells.astype(np.int64)], heur)
+        assert np.array_equal(cell_nets()[cells.astype(np.int64)], heur)
         assert viol.sum() == 0 and np.abs(srch).max() <= 4
         # Searchers reading the exchanges and the first decisions by (here random) chances: the
         # heuristic's nets are untouched, and the inferences still never exclude the actual hand.
@@ -400,9 +405,9 @@ def test_search_records_replay_the_branch_records_deals():
 def test_forced_second_proposal_matches_the_reference(second):
     """P_FORCE_SECOND (elder's second proposal decision forced) plays as the reference's
     force_second, hand by hand, after a forced proposal and acceptance."""
-    from analysis.ecarte import reference as ref
-    from analysis.ecarte.kernel import hand_outcomes
+    from analysis.ecarte.play.hand import hand_outcomes
     from analysis.ecarte.policies import P_FORCE_SECOND, HeuristicPolicy
+    from analysis.ecarte.reference import hand as ref
     from analysis.ecarte.rules import get_rules
 
     rules = get_rules("classic")
@@ -423,11 +428,11 @@ def test_forced_second_proposal_matches_the_reference(second):
 def test_second_round_records_replay_the_accepted_branch():
     """Left to the heuristic, the second round's deals are the branch records' accepted branch,
     deal by deal (same streams, same other side); forcing play or a proposal there changes some."""
-    from analysis.ecarte.equilibrium import info_sets
-    from analysis.ecarte.equilibrium_search import second_round_records
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
-    from analysis.ecarte.strategy import _nets, hands
+    from analysis.ecarte.studies.equilibrium.measures import info_sets
+    from analysis.ecarte.studies.equilibrium.search_check import second_round_records
+    from analysis.ecarte.studies.strategy.tables import cell_nets, hands
 
     rules = get_rules("classic")
     pa = HeuristicPolicy().to_array()
@@ -440,17 +445,18 @@ def test_second_round_records_replay_the_accepted_branch():
     other2, nets = np.zeros(n, dtype=np.int32), np.zeros((n, 3), dtype=np.int8)
     second_round_records(6, tasks, h.masks, h.class_of_rank, rules.to_array(), pa, pa, other2, nets)
     assert np.array_equal(other, other2)
-    assert np.array_equal(nets[:, 0], _nets()[cells[:, BK.ACCEPTED].astype(np.int64)])
+    assert np.array_equal(nets[:, 0], cell_nets()[cells[:, BK.ACCEPTED].astype(np.int64)])
     assert (nets[:, 1] != nets[:, 0]).any() or (nets[:, 2] != nets[:, 0]).any()
 
 
 def test_second_round_measure_is_consistent():
     """The second round's measures: reach is a probability strictly inside (0, 1) for random
     strategies; a bound known in advance that is positive."""
-    from analysis.ecarte.equilibrium import Equilibrium, info_sets
-    from analysis.ecarte.equilibrium_search import second_round
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.studies.equilibrium.measures import info_sets
+    from analysis.ecarte.studies.equilibrium.search_check import second_round
+    from analysis.ecarte.studies.equilibrium.study import Equilibrium
 
     n = len(info_sets().weight)
     rng = np.random.default_rng(1)
@@ -463,7 +469,7 @@ def test_second_round_measure_is_consistent():
 
 def test_classical_rules_read_as_written():
     """The Britannica's rules on hands built by hand (trumps in lane 0; K = bit 7, Q = bit 6)."""
-    from analysis.ecarte import classical as C
+    from analysis.ecarte.studies import classical as C
 
     K, Q, TEN, SEVEN = 1 << 7, 1 << 6, 1 << 3, 1 << 0
 
@@ -481,7 +487,7 @@ def test_classical_rules_read_as_written():
 def test_the_record_cache_key_follows_the_engine_sources(monkeypatch, tmp_path):
     """The records' cache key hashes the engine's sources (every kernel of the hand, policies,
     rules, streams): editing one of them changes the key; the spec does too."""
-    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte.studies.equilibrium import study as E
 
     monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
     a = E.RecordCache({"seed": 0}).dir
@@ -491,7 +497,7 @@ def test_the_record_cache_key_follows_the_engine_sources(monkeypatch, tmp_path):
 
     real = pathlib.Path.read_bytes
     monkeypatch.setattr(pathlib.Path, "read_bytes",
-                        lambda self: real(self) + (b"#" if self.name == "exchange_kernel.py" else b""))
+                        lambda self: real(self) + (b"#" if self.as_posix().endswith("ecarte/engine/exchange.py") else b""))
     try:
         assert E.RecordCache({"seed": 0}).dir != a
     finally:
@@ -501,11 +507,11 @@ def test_the_record_cache_key_follows_the_engine_sources(monkeypatch, tmp_path):
 
 def test_bench_measures_the_equilibrium_engines():
     """salon bench ecarte's equilibrium line: both rates measured, in the printed text."""
-    from analysis.bench import bench_equilibrium, bench_text
+    from analysis.ecarte.bench import equilibrium, text
 
-    q = bench_equilibrium(deals_per_set=1, repeats=1)
+    q = equilibrium(deals_per_set=1, repeats=1)
     assert q["records"] == 86_810 and q["branch_deals_per_s"] > 0 and q["cfr_iterations_per_s"] > 0
-    text = bench_text({"game": "ecarte", "results": [], "equilibrium": q})
+    text = text({"game": "ecarte", "results": [], "learned_leads": {"results": []}, "equilibrium": q})
     assert "branch-record deals/s" in text and "CFR+" in text
 
 

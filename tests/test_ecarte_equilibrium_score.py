@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.ecarte import equilibrium_solver as S
-from analysis.ecarte import score
-from analysis.ecarte import table_kernel as TK
-from analysis.ecarte.equilibrium import info_sets
-from analysis.ecarte.equilibrium_score import king_row, king_values, raced_deals
+from analysis.ecarte.studies import score
+from analysis.ecarte.studies.equilibrium import solver as S
+from analysis.ecarte.studies.equilibrium.by_score import king_row, king_values, raced_deals
+from analysis.ecarte.studies.equilibrium.measures import info_sets
+from analysis.ecarte.studies.strategy import kernel as TK
 
 
 def _records(seed: int, n: int = 40_000):
@@ -76,10 +76,10 @@ def test_king_value_by_score_is_its_definition(xs, ys):
 def test_deals_added_by_the_race_by_score_are_the_deals_simulated_at_once():
     """Extending some sets' records (deals 4..7 after 0..3) and joining gives, set by set, the same
     records as simulating deals 0..7 of those sets in one go: the deals are fixed by their index."""
-    from analysis.ecarte.equilibrium import simulate
-    from analysis.ecarte.equilibrium_score import _joined
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.studies.equilibrium.by_score import _joined
+    from analysis.ecarte.studies.equilibrium.study import simulate
 
     sets = info_sets()
     chosen = np.flatnonzero(sets.valid)[[3, 500, 40_000]]
@@ -102,8 +102,8 @@ def test_race_by_score_doubles_the_open_sets_of_highest_stake_within_the_budget(
     cap, never more in all than the budget's share of the fitted deals) in the fitted and the
     held-out records alike, every score is solved again from the last solutions, and the race
     stops when no set is open."""
-    from analysis.ecarte import equilibrium_score as ES
-    from analysis.ecarte.equilibrium import Budget
+    from analysis.ecarte.studies.equilibrium import by_score as ES
+    from analysis.ecarte.studies.equilibrium.study import Budget
 
     n_sets = len(info_sets().weight)
     valid = np.flatnonzero(info_sets().valid)

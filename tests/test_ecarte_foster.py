@@ -1,4 +1,4 @@
-"""Foster's jeu de règle (analysis/ecarte/classical_foster.py): the definition on hands built by
+"""Foster's jeu de règle (analysis/ecarte/studies/foster.py): the definition on hands built by
 hand, against the double-dummy bound, CLASSICAL.md's lower bounds, and the comparison with the
 shipped classic tables."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.ecarte import classical_foster as F
+from analysis.ecarte.studies import foster as F
 
 # Écarté rank bits (7 8 9 10 A J Q K = bits 0..7); trumps are lane 0.
 SEVEN, EIGHT, NINE, TEN, ACE, JACK, QUEEN, KING = (1 << r for r in range(8))
@@ -47,7 +47,7 @@ def test_not_peeking_is_stricter_than_double_dummy():
     the two kings, which of the jack and the aces wins depends on cards elder cannot see."""
     h = hand(KING, KING | JACK, ACE, ACE)
     assert F.double_dummy_sure(h, 5, 1, 1) and not F.is_jeu_de_regle(h, 5)
-    from analysis.ecarte.strategy import hands
+    from analysis.ecarte.studies.strategy.tables import hands
 
     masks = hands().masks
     tab = F.jeu_table(True)

@@ -10,9 +10,12 @@ as many hands as the loops they replace (1,500 a property; the loops drew 1,500 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.ecarte import kernel as K
+from analysis.ecarte.engine import tricks
+from analysis.ecarte.engine.deal import weakest
+from analysis.ecarte.engine.tricks import beats, heuristic_follow, heuristic_lead
 from analysis.ecarte.policies import HeuristicPolicy
-from analysis.ecarte.reference import Decisions, follower_wins, legal_follows, weakest_first
+from analysis.ecarte.reference.cards import follower_wins, legal_follows, weakest_first
+from analysis.ecarte.reference.policies import Decisions
 from analysis.ecarte.rules import get_rules
 
 HANDS = 1500
@@ -31,8 +34,8 @@ def test_lead_and_weakest_match_reference(hand):
     for t in range(4):
         for lead_trumps, policy in LEAD_POLICIES.items():
             want = Decisions(policy, None, t).lead(hand)
-            assert K.heuristic_lead(hand, t, int(lead_trumps)) == want, (hex(hand), t, lead_trumps)
-        assert K.weakest(hand, t) == weakest_first(hand, t)[0], (hex(hand), t)
+            assert heuristic_lead(hand, t, int(lead_trumps)) == want, (hex(hand), t, lead_trumps)
+        assert weakest(hand, t) == weakest_first(hand, t)[0], (hex(hand), t)
 
 
 # A hand of 1..5 cards and four other cards, each led to it in turn.
@@ -52,9 +55,9 @@ def test_follow_matches_reference(hand_leads, t):
         for rules in FOLLOW_RULES:
             must = int(rules.must_trump_when_void)
             legal = legal_follows(hand, led, t, rules)
-            assert K.legal_follows(hand, led, t, must) == legal, (hex(hand), led, t, must)
+            assert tricks.legal_follows(hand, led, t, must) == legal, (hex(hand), led, t, must)
             want = Decisions(policy, None, t).follow(legal, led)
-            assert K.heuristic_follow(legal, led, t) == want, (hex(hand), led, t, must)
+            assert heuristic_follow(legal, led, t) == want, (hex(hand), led, t, must)
 
 
 def test_beats_matches_reference_for_every_pair_of_cards():
@@ -62,4 +65,4 @@ def test_beats_matches_reference_for_every_pair_of_cards():
         for led in range(32):
             for fol in range(32):
                 if fol != led:
-                    assert bool(K.beats(fol, led, t)) == follower_wins(led, fol, t), (led, fol, t)
+                    assert bool(beats(fol, led, t)) == follower_wins(led, fol, t), (led, fol, t)

@@ -1,6 +1,6 @@
-"""The kernel's learned leads (learned_lead.py) and their fitting (lead_fit.py).
+"""The kernel's learned leads (players/learned.py) and their fitting (fit/lead.py).
 
-The hand-by-hand comparison with the plain-Python reference (reference_lead.py) is in
+The hand-by-hand comparison with the plain-Python reference (reference/learned.py) is in
 test_ecarte_differential.py ("learned/..." cases); here: the search player's loop plays the
 learned leads as the kernel does, the fit recovers known weights, the regret measure, the shipped
 weights beat the heuristic's leads, and the weights file and the policy option are checked.
@@ -10,14 +10,15 @@ import json
 import numpy as np
 import pytest
 
-from analysis.ecarte import kernel as K
-from analysis.ecarte import lead_fit as L
-from analysis.ecarte.learned_lead import (
+from analysis.ecarte.engine.layout import O_DEALER_POINTS, O_ELDER_POINTS, O_ELDER_TRICKS
+from analysis.ecarte.fit import lead as L
+from analysis.ecarte.play.hand import hand_outcomes
+from analysis.ecarte.players.learned import lead_model
+from analysis.ecarte.players.learned_weights import (
     LEAD_FEATURES,
     N_LEAD_FEATURES,
     N_LEAD_MODELS,
     WEIGHTS_FILE,
-    lead_model,
     load_weights,
 )
 from analysis.ecarte.policies import (
@@ -40,18 +41,18 @@ def test_search_loop_without_search_plays_the_kernels_learned_leads(variant):
     policies) scores exactly what play_hand scores on the same deals (policy_tricks ->
     play_tricks_learned): two loops that track the players' knowledge, compared hand by hand in sum
     and sum of squares."""
-    from analysis.ecarte.search_strength import ST_A_NET, ST_A_NET_SQ, search_strength
+    from analysis.ecarte.studies.search_strength import ST_A_NET, ST_A_NET_SQ, search_strength
 
     rules = get_rules(variant)
     n = 3000
     got = search_strength(n, 5, rules, samples=1, elder_policy=LEARNED, dealer_policy=LEARNED, chunk=n)["tallies"]
     pa = LEARNED.to_array()
-    rows = K.hand_outcomes(5, 0, n, rules.to_array(), pa, pa)
-    net = rows[:, K.O_ELDER_POINTS] - rows[:, K.O_DEALER_POINTS]
+    rows = hand_outcomes(5, 0, n, rules.to_array(), pa, pa)
+    net = rows[:, O_ELDER_POINTS] - rows[:, O_DEALER_POINTS]
     assert got[ST_A_NET] == net.sum() and got[ST_A_NET_SQ] == (net * net).sum()
     h = HeuristicPolicy().to_array()
-    plain = K.hand_outcomes(5, 0, n, rules.to_array(), h, h)
-    assert (plain[:, K.O_ELDER_TRICKS] != rows[:, K.O_ELDER_TRICKS]).sum() > n // 50  # the leads differ
+    plain = hand_outcomes(5, 0, n, rules.to_array(), h, h)
+    assert (plain[:, O_ELDER_TRICKS] != rows[:, O_ELDER_TRICKS]).sum() > n // 50  # the leads differ
 
 
 def test_model_index_covers_the_twenty_models():
@@ -98,7 +99,7 @@ def test_shipped_learned_leads_beat_the_heuristic_leads():
     """The shipped weights, on fresh deals (seed 77, not used by the fit), both seats: the learned
     leads gain on the heuristic's (fit: about +0.08 points per hand and seat)."""
     from analysis.compare import C_BOTH, C_BOTH_SQ, C_DEALS
-    from analysis.ecarte.compare import compare_tallies
+    from analysis.ecarte.play.compare import compare_tallies
     from analysis.stats import mean_from_sums
 
     t = [int(x) for x in compare_tallies(30_000, 77, get_rules("seed-de"), LEARNED, HeuristicPolicy())]
@@ -136,44 +137,32 @@ def test_weights_file_of_other_features_is_refused(tmp_path):
         load_weights(bad)
 
 
-def test_tables_answer_with_the_strongest_play_shipped(tmp_path, monkeypatch):
-    """equilibrium_tables.shipped: a heuristic policy gets the tables played with its parameters and
-    the reading leads, else the learned leads, when those are shipped, its own otherwise; a policy
-    with the learned leads never gets tables played with the heuristic's leads, nor a reading policy
-    tables read otherwise; the summary names the file answering."""
+def test_tables_answer_with_the_shipped_play(tmp_path, monkeypatch):
+    """equilibrium_tables.shipped: one model ships per variant, played with the reading leads; it
+    answers a heuristic policy with the same other parameters, whatever its leads, and a policy
+    that reads the same way; never a policy that reads otherwise or has other parameters. ``exact``
+    asks for the policy's own tables; the summary names the file answering."""
     import pandas as pd
 
-    from analysis.ecarte import equilibrium_tables as T
+    from analysis.ecarte.studies.equilibrium import tables as T
 
     rules = get_rules("classic")
     cols = ("value", "half_width", "held_out", "held_out_half_width", "probability", "p_proposal")
     df = pd.DataFrame({"side": ["elder"], "info_set": np.array([0], np.int32), **{c: [0] for c in cols}})
     monkeypatch.setattr(T, "DATA_DIR", str(tmp_path))
-
-    def write(pol):
-        stem = tmp_path / T.shipped_name("classic", pol.leads, pol.reads)
-        df.to_parquet(f"{stem}.parquet")
-        with open(f"{stem}.json", "w") as f:
-            json.dump({"policy": pol.describe(), "switches": rules.switches()}, f)
-
-    write(HeuristicPolicy())
-    assert T.shipped(rules, HeuristicPolicy())[1]["tables"].endswith("equilibrium_classic.parquet")
-    assert T.shipped(rules, LEARNED) is None
-    write(LEARNED)
-    for pol in (HeuristicPolicy(), LEARNED):
-        assert T.shipped(rules, pol)[1]["tables"].endswith("equilibrium_classic_learned.parquet")
-    assert T.shipped(rules, HeuristicPolicy(elder_play_threshold=7)) is None
-    # Tables played with the reading leads answer a policy that reads the same way, and, as the
-    # strongest play shipped, a policy that does not read; ``exact`` asks for the policy's own.
     reading = HeuristicPolicy(leads="learned", reads="classic")
     assert T.shipped(rules, reading) is None
-    write(reading)
+    stem = tmp_path / T.shipped_name("classic", reading.leads, reading.reads)
+    df.to_parquet(f"{stem}.parquet")
+    with open(f"{stem}.json", "w") as f:
+        json.dump({"policy": reading.describe(), "switches": rules.switches()}, f)
     for pol in (HeuristicPolicy(), LEARNED, reading):
+        assert T.tables_play(rules, pol) == reading
         assert T.shipped(rules, pol)[1]["tables"].endswith("equilibrium_classic_reading.parquet")
-    assert T.shipped(rules, LEARNED, exact=True)[1]["tables"].endswith("equilibrium_classic_learned.parquet")
-    assert T.shipped(rules, HeuristicPolicy(), exact=True)[1]["tables"].endswith("equilibrium_classic.parquet")
+    assert T.shipped(rules, reading, exact=True)[1]["tables"].endswith("equilibrium_classic_reading.parquet")
+    assert T.shipped(rules, LEARNED, exact=True) is None and T.shipped(rules, HeuristicPolicy(), exact=True) is None
     assert T.shipped(rules, HeuristicPolicy(leads="learned", reads="seed-de")) is None
-    assert T.shipped(rules, HeuristicPolicy(elder_play_threshold=7)) is None  # no upgrade matches it either
+    assert T.shipped(rules, HeuristicPolicy(elder_play_threshold=7)) is None
 
 
 def test_verdicts_name_the_learned_leads_among_their_players():

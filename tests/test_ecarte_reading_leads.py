@@ -1,8 +1,8 @@
-"""The reading leads' ratios (reading_ratios.py), their weights (lead_fit_reading.py), where the
+"""The reading leads' ratios (fit/reading_ratios.py), their weights (fit/reading_lead.py), where the
 kernel reads, and the policy option.
 
 The hand-by-hand comparison of the kernel's reading leads with the plain-Python reference
-(reference_reading.py) is in test_ecarte_differential.py ("reading/..." cases); bad ``reads``
+(reference/reading.py) is in test_ecarte_differential.py ("reading/..." cases); bad ``reads``
 values on the command line are in test_cli.py.
 """
 import json
@@ -10,19 +10,20 @@ import json
 import numpy as np
 import pytest
 
-from analysis.ecarte import equilibrium as EQ
-from analysis.ecarte import lead_fit as L
-from analysis.ecarte import lead_fit_reading as R
-from analysis.ecarte.lead_weights import load_reading_weights
+from analysis.ecarte.fit import lead as L
+from analysis.ecarte.fit import reading_lead as R
+from analysis.ecarte.fit.reading_ratios import ratios_from_tables, reading_gain
+from analysis.ecarte.players.learned_weights import load_reading_weights
+from analysis.ecarte.players.reading import RATIO_UNIT, load_ratios
+from analysis.ecarte.players.search_inference import info_set_of
 from analysis.ecarte.policies import P_LEAD_WEIGHTS, P_READ_RATIOS, P_READ_WEIGHTS, P_READS, HeuristicPolicy
-from analysis.ecarte.reading_ratios import RATIO_UNIT, load_ratios, ratios_from_tables, reading_gain
-from analysis.ecarte.search_inference import info_set_of
-from analysis.ecarte.strategy import hands
+from analysis.ecarte.studies.equilibrium.measures import info_sets
+from analysis.ecarte.studies.strategy.tables import hands
 from analysis.errors import InputError
 
 
 def test_ratios_are_one_when_decisions_say_nothing():
-    n = len(EQ.info_sets().weight)
+    n = len(info_sets().weight)
     got = ratios_from_tables(np.full(n, 0.3), np.full(n, 0.8))
     assert np.abs(got - 1.0).max() < 1e-12
 
@@ -34,7 +35,7 @@ def test_ratios_match_dealt_hands_sampled_another_way():
     standard errors of ratio * its unconditional mean (a trump of rank g: 7/8 * 5/31, the turn-up
     being another trump 7 times in 8; a plain rank: 15/31)."""
     rng = np.random.default_rng(3)
-    sets = EQ.info_sets()
+    sets = info_sets()
     h = hands()
     trumps = h.trumps[sets.cls] / 5  # decisions that depend on the hand's trumps, and noise
     x = np.clip(trumps + 0.3 * rng.random(len(trumps)) - 0.15, 0, 1)
@@ -96,17 +97,12 @@ def test_reading_changes_only_the_branches_the_spec_reads():
     assert dealer["elder_value_change_by_branch"]["refused"] == zero
     assert dealer["elder_value_change_by_branch"]["played"]["ci95"] != [0.0, 0.0]
     assert elder["elder_value_change_by_branch"]["refused"]["ci95"] != [0.0, 0.0]
-    assert got["solution"].endswith("equilibrium_classic_learned.parquet") and "own weights" in got["play_policy"]
+    assert got["solution"].endswith("equilibrium_classic_reading.parquet") and "own weights" in got["play_policy"]
     flat = reading_gain("classic", 20_000, seed=5, power=0.0, weights="learned")["readers"]
     for side in flat.values():
         assert side["elder_value_change"] == zero
     with pytest.raises(InputError, match="weights must be"):
         reading_gain("classic", 1_000, weights="uniform")
-    # The next step of the fixed point reads the first decisions of the tables played with the
-    # reading leads, found by name whatever ratios and weights are in the files now.
-    step = reading_gain("classic", 20_000, seed=5, solution="reading")  # the same deals as `got`
-    assert step["solution"].endswith("equilibrium_classic_reading.parquet")
-    assert step["readers"]["elder"]["elder_value_change"] != got["readers"]["elder"]["elder_value_change"]  # other chances
     with pytest.raises(InputError, match="solution must be"):
         reading_gain("classic", 1_000, solution="best")
 

@@ -1,4 +1,4 @@
-"""Écarté deal records (analysis/ecarte/records.py): round trips, re-scoring, and one test per kind
+"""Écarté deal records (analysis/ecarte/reference/records.py): round trips, re-scoring, and one test per kind
 of illegal or malformed record, each naming the step and the RULES.md rule broken."""
 from __future__ import annotations
 
@@ -8,16 +8,23 @@ import json
 import pytest
 
 from analysis.cards import parse_card
-from analysis.ecarte import reference as ref
 from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
-from analysis.ecarte.records import (
+from analysis.ecarte.reference.cards import (
+    DEALER,
+    ELDER,
+    follower_wins,
+    legal_follows,
+    mask_of_codes,
+    suit_of,
+)
+from analysis.ecarte.reference.hand import play_hand
+from analysis.ecarte.reference.records import (
     load_record,
     load_records,
     record_from_hand,
     replay,
     save_records,
 )
-from analysis.ecarte.reference import DEALER, ELDER, legal_follows, play_hand
 from analysis.ecarte.rules import code_of, codes_of_mask, get_rules, name_of
 from analysis.errors import InputError
 
@@ -39,7 +46,7 @@ def autoplay(elder: int, dealer: int, trump: int, rules) -> list[list[str]]:
         hands[leader] &= ~(1 << led)
         hands[follower] &= ~(1 << followed)
         tricks.append([name_of(led), name_of(followed)])
-        leader = follower if ref.follower_wins(led, followed, trump) else leader
+        leader = follower if follower_wins(led, followed, trump) else leader
     return tricks
 
 
@@ -62,9 +69,9 @@ def make(elder: str, dealer: str, turnup: str = "7C", tricks=None, *, exchanges=
                 out = codes(out)
                 hands[role] = (hands[role] - set(out)) | set(draws[pos:pos + len(out)])
                 pos += len(out)
-        m = {r: ref.mask_of_codes(h) for r, h in hands.items()}
+        m = {r: mask_of_codes(h) for r, h in hands.items()}
         rules_obj = get_rules(rules, extra.get("switches"))
-        tricks = autoplay(m[ELDER], m[DEALER], ref.suit_of(codes(turnup)[0]), rules_obj)
+        tricks = autoplay(m[ELDER], m[DEALER], suit_of(codes(turnup)[0]), rules_obj)
     record["tricks"] = [list(t.split()) if isinstance(t, str) else t for t in tricks]
     return record
 
@@ -299,8 +306,8 @@ def stock_record(plan, ending="elder_plays") -> dict:
             hands[role] = [c for c in hands[role] if c not in out] + stock[pos:pos + k]
             pos += k
         exchanges.append(entry)
-    m = {r: ref.mask_of_codes(h) if len(h) == 5 else 0 for r, h in hands.items()}
-    tricks = autoplay(m[ELDER], m[DEALER], ref.suit_of(codes(DECK[10])[0]), SEED_DE) \
+    m = {r: mask_of_codes(h) if len(h) == 5 else 0 for r, h in hands.items()}
+    tricks = autoplay(m[ELDER], m[DEALER], suit_of(codes(DECK[10])[0]), SEED_DE) \
         if m[ELDER] and m[DEALER] else []
     return {"game": "ecarte", "rules": "seed-de", "elder": DECK[:5], "dealer": DECK[5:10],
             "turnup": DECK[10], "stock": DECK[11:], "exchanges": exchanges, "ending": ending,

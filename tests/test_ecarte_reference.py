@@ -1,4 +1,4 @@
-"""The plain-Python Écarté reference (analysis/ecarte/reference.py) against RULES.md.
+"""The plain-Python Écarté reference (analysis/ecarte/reference/hand.py) against RULES.md.
 
 Rule tests cite RULES.md IDs (EC-...) and, where the German rulebook (seeds/003) states a worked
 fact, quote it. Invariant tests play a few thousand seeded hands with both policies under both
@@ -9,25 +9,28 @@ from __future__ import annotations
 import pytest
 
 from analysis.cards import parse_card
-from analysis.ecarte import reference as ref
 from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
-from analysis.ecarte.reference import (
+from analysis.ecarte.reference import hand as ref
+from analysis.ecarte.reference.cards import (
     DEALER,
     ELDER,
-    Decisions,
-    add_to_game,
+    STOCK_SIZE,
+    LazyDeck,
     dealer_discard_bounds,
     elder_discard_bounds,
-    explain,
+    follow_requirement,
     follower_wins,
     legal_follows,
+    mask_of_codes,
     penalised_side,
-    play_game,
-    play_hand,
+    rank_of,
     strength,
     trick_points,
+    trump_king,
 )
-from analysis.ecarte.rules import code_of, codes_of_mask, get_rules, name_of
+from analysis.ecarte.reference.hand import add_to_game, explain, play_game, play_hand
+from analysis.ecarte.reference.policies import Decisions
+from analysis.ecarte.rules import KING, code_of, codes_of_mask, get_rules, name_of
 from analysis.rng import Stream
 
 SEED_DE = get_rules("seed-de")
@@ -47,7 +50,7 @@ def code(text: str) -> int:
 
 def mask(text: str) -> int:
     """The mask of some cards given by name."""
-    return ref.mask_of_codes(code(t) for t in text.split())
+    return mask_of_codes(code(t) for t in text.split())
 
 
 def names(m: int) -> set[str]:
@@ -90,7 +93,7 @@ def test_ec_turnking_dealer_scores_one_for_a_king_turned_up():
     kings = 0
     for index in range(400):
         r = play_hand(11, index, SEED_DE, HEURISTIC)
-        is_king = ref.rank_of(r.turnup) == ref.KING
+        is_king = rank_of(r.turnup) == KING
         kings += is_king
         assert r.points[DEALER].turnup_king == int(is_king)
         assert r.points[ELDER].turnup_king == 0
@@ -104,9 +107,9 @@ def test_ec_turnking_turnup_is_a_king_about_one_time_in_eight():
     n = 20000
     kings = 0
     for index in range(n):
-        deck = ref.LazyDeck(Stream(5, index, 0))
+        deck = LazyDeck(Stream(5, index, 0))
         deck.take(10)
-        kings += ref.rank_of(deck.next_card()) == ref.KING
+        kings += rank_of(deck.next_card()) == KING
     sigma = (n * (1 / 8) * (7 / 8)) ** 0.5
     assert abs(kings - n / 8) < 4 * sigma
 
@@ -161,13 +164,13 @@ def test_ec_follow_who_wins():
 
 def test_ec_follow_requirement_words():
     """EC-FOLLOW in words, as explain() and record errors print it."""
-    assert ref.follow_requirement(mask("7H KH"), code("9H"), S, SEED_DE) == \
+    assert follow_requirement(mask("7H KH"), code("9H"), S, SEED_DE) == \
         "must win with a higher heart"
-    assert ref.follow_requirement(mask("7H KS"), code("9H"), S, SEED_DE) == \
+    assert follow_requirement(mask("7H KS"), code("9H"), S, SEED_DE) == \
         "must follow with a heart"
-    assert ref.follow_requirement(mask("7S KD"), code("9H"), S, SEED_DE) == \
+    assert follow_requirement(mask("7S KD"), code("9H"), S, SEED_DE) == \
         "is void in hearts and must trump"
-    assert ref.follow_requirement(mask("7C KD"), code("9H"), S, SEED_DE) == \
+    assert follow_requirement(mask("7C KD"), code("9H"), S, SEED_DE) == \
         "is void in hearts and may play any card"
 
 
@@ -282,7 +285,7 @@ def test_ec_dealer_min_switch_allows_standing_pat():
     assert pats > 0
     # under the default the same dealer must still take a card while the stock has one
     r = play_hand(2, 0, CLASSIC, GREEDY, keeper)
-    left = ref.STOCK_SIZE
+    left = STOCK_SIZE
     for ex in r.exchanges:
         left -= len(ex.elder_drawn)
         assert len(ex.dealer_discard) == min(1, left)
@@ -297,7 +300,7 @@ def test_ec_stock_dealer_discards_nothing_when_elder_empties_the_stock():
         drawn = 0
         for ex in r.exchanges:
             drawn += len(ex.elder_drawn)
-            if drawn == ref.STOCK_SIZE:
+            if drawn == STOCK_SIZE:
                 assert ex.dealer_discard == [] and ex.dealer_drawn == []
                 found += 1
             drawn += len(ex.dealer_drawn)
@@ -313,7 +316,7 @@ def test_ec_stock_elder_must_play_with_the_stock_empty():
             found += 1
             assert r.ending == "elder_plays"
             assert not r.played_without_proposing and r.penalised is None
-            assert len(r.stock_drawn) == ref.STOCK_SIZE
+            assert len(r.stock_drawn) == STOCK_SIZE
     assert found > 0
 
 
@@ -322,7 +325,7 @@ def test_random_discards_stay_within_the_bounds():
     for rules in (SEED_DE, get_rules("classic", {"dealer_min_discard": "0"})):
         for index in range(1500):
             r = play_hand(4, index, rules, RANDOM)
-            left = ref.STOCK_SIZE
+            left = STOCK_SIZE
             for ex in r.exchanges:
                 lo, hi = elder_discard_bounds(left)
                 assert lo <= len(ex.elder_discard) <= hi
@@ -342,7 +345,7 @@ def test_ec_king_needs_the_king_in_hand_and_scores_once():
     held = 0
     for index in range(600):
         r = play_hand(13, index, SEED_DE, HEURISTIC)
-        king = ref.trump_king(r.trump_suit)
+        king = trump_king(r.trump_suit)
         for role, hand in ((ELDER, r.elder_hand), (DEALER, r.dealer_hand)):
             holds = bool(hand >> king & 1)
             assert r.announced[role] == holds       # the heuristic always announces
@@ -359,7 +362,7 @@ def test_ec_king_drawn_king_counts():
     """EC-KING: the king of trumps drawn in an exchange may be announced (dealt or drawn)."""
     for index in range(2000):
         r = play_hand(17, index, SEED_DE, GREEDY)
-        king = ref.trump_king(r.trump_suit)
+        king = trump_king(r.trump_suit)
         if king in r.stock_drawn and r.elder_hand >> king & 1:
             assert r.announced[ELDER] and r.points[ELDER].king == 1
             return
@@ -415,7 +418,7 @@ def test_random_policy_consumes_the_choices_stream_in_order():
     for index in range(200):
         r = play_hand(31, index, SEED_DE, RANDOM, force_first=0)
         choices = Stream(31, index, 1)
-        king = ref.trump_king(r.trump_suit)
+        king = trump_king(r.trump_suit)
         for hand in (r.elder_hand, r.dealer_hand):
             if hand >> king & 1:
                 choices.below(2)  # the holder's announce decision comes first
@@ -539,16 +542,16 @@ def check_hand(r: ref.HandResult, rules) -> None:
     dealt = r.elder_dealt + r.dealer_dealt + [r.turnup] + r.stock_drawn
     assert len(set(dealt)) == len(dealt) == 11 + len(r.stock_drawn) <= 32
     # hands as play starts = dealt - discards + draws, in every exchange
-    hands = {ELDER: ref.mask_of_codes(r.elder_dealt), DEALER: ref.mask_of_codes(r.dealer_dealt)}
+    hands = {ELDER: mask_of_codes(r.elder_dealt), DEALER: mask_of_codes(r.dealer_dealt)}
     discarded = 0
     drawn = []
     for ex in r.exchanges:
         for role, out, new in ((ELDER, ex.elder_discard, ex.elder_drawn),
                                (DEALER, ex.dealer_discard, ex.dealer_drawn)):
             assert len(out) == len(new)
-            assert ref.mask_of_codes(out) & ~hands[role] == 0
-            hands[role] = hands[role] & ~ref.mask_of_codes(out) | ref.mask_of_codes(new)
-            discarded |= ref.mask_of_codes(out)
+            assert mask_of_codes(out) & ~hands[role] == 0
+            hands[role] = hands[role] & ~mask_of_codes(out) | mask_of_codes(new)
+            discarded |= mask_of_codes(out)
             drawn += new
         assert hands[ELDER].bit_count() == hands[DEALER].bit_count() == 5
     assert drawn == r.stock_drawn
@@ -556,7 +559,7 @@ def check_hand(r: ref.HandResult, rules) -> None:
     # all cards accounted for: in a hand at play, discarded, the turn-up, or never drawn
     assert r.elder_hand & r.dealer_hand == 0
     seen = r.elder_hand | r.dealer_hand | discarded | 1 << r.turnup
-    assert seen == ref.mask_of_codes(dealt)
+    assert seen == mask_of_codes(dealt)
     assert (r.elder_hand | r.dealer_hand | discarded).bit_count() == 10 + len(r.stock_drawn)
     # exchanges and ending
     assert r.ending in ("elder_plays", "dealer_refuses")
@@ -566,7 +569,7 @@ def check_hand(r: ref.HandResult, rules) -> None:
     assert len(r.tricks) == 5
     played = [c for t in r.tricks for c in (t.led, t.followed)]
     assert len(set(played)) == 10
-    assert ref.mask_of_codes(played) == r.elder_hand | r.dealer_hand
+    assert mask_of_codes(played) == r.elder_hand | r.dealer_hand
     live = dict(hands)
     leader = ELDER
     for t in r.tricks:
@@ -580,7 +583,7 @@ def check_hand(r: ref.HandResult, rules) -> None:
         leader = t.winner
     assert r.elder_tricks == sum(t.winner == ELDER for t in r.tricks)
     # king scored at most once, and only by its holder
-    king = ref.trump_king(trump)
+    king = trump_king(trump)
     assert not (r.announced[ELDER] and r.announced[DEALER])
     for role, hand in ((ELDER, r.elder_hand), (DEALER, r.dealer_hand)):
         assert r.points[role].king == int(r.announced[role])
@@ -590,7 +593,7 @@ def check_hand(r: ref.HandResult, rules) -> None:
     tp = expected_trick_points(rules.name, r.elder_tricks, r.played_without_proposing,
                                r.refused_round)
     assert {role: r.points[role].tricks for role in (ELDER, DEALER)} == tp
-    assert r.points[DEALER].turnup_king == int(ref.rank_of(r.turnup) == ref.KING)
+    assert r.points[DEALER].turnup_king == int(rank_of(r.turnup) == KING)
     assert r.elder_points == r.points[ELDER].king + tp[ELDER]
     assert r.dealer_points == r.points[DEALER].turnup_king + r.points[DEALER].king + tp[DEALER]
     # the outcome vector

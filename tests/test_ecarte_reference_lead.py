@@ -1,4 +1,4 @@
-"""The plain-Python reference of Écarté's learned leads (analysis/ecarte/reference_lead.py) against
+"""The plain-Python reference of Écarté's learned leads (analysis/ecarte/reference/learned.py) against
 docs/ecarte-engine.md ("Policies", "Learned leads"): what the leader knows, the 25 features of a
 hand-worked position, the model index, the score's order and tie rule, and whole hands played with
 ``leads="learned"``."""
@@ -9,10 +9,18 @@ import json
 import pytest
 
 from analysis.cards import parse_card
-from analysis.ecarte import reference as ref
-from analysis.ecarte import reference_lead as RL
 from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
-from analysis.ecarte.reference import DEALER, ELDER, Decisions, legal_follows
+from analysis.ecarte.reference import hand as ref
+from analysis.ecarte.reference import learned as RL
+from analysis.ecarte.reference.cards import (
+    DEALER,
+    ELDER,
+    follower_wins,
+    legal_follows,
+    mask_of_codes,
+    suit_mask,
+)
+from analysis.ecarte.reference.policies import Decisions
 from analysis.ecarte.rules import code_of, codes_of_mask, get_rules
 
 S, H, D, C = range(4)
@@ -28,11 +36,11 @@ def code(text: str) -> int:
 
 def mask(text: str) -> int:
     """The mask of some cards given by name."""
-    return ref.mask_of_codes(code(t) for t in text.split())
+    return mask_of_codes(code(t) for t in text.split())
 
 
 def suit(s: int) -> int:
-    return ref.suit_mask(s)
+    return suit_mask(s)
 
 
 def one_model(model: int, weights: dict[int, int]) -> list[list[int]]:
@@ -116,7 +124,7 @@ def test_knowledge_in_play_gathers_every_rounds_discards_and_the_opponents_annou
         for role, start in ((ELDER, r.elder_hand), (DEALER, r.dealer_hand)):
             attr = "elder_discard" if role == ELDER else "dealer_discard"
             kn = RL.knowledge_in_play(role, start, r.turnup, r.exchanges, r.announced, r.tricks[:2], rules)
-            assert kn.discards == ref.mask_of_codes(c for ex in r.exchanges for c in getattr(ex, attr))
+            assert kn.discards == mask_of_codes(c for ex in r.exchanges for c in getattr(ex, attr))
             assert kn.opponent_announced == r.announced[DEALER if role == ELDER else ELDER]
             assert kn.hand.bit_count() == 3 and kn.trick == 2
         return
@@ -288,7 +296,7 @@ def check_tricks(r, rules, policies) -> int:
         assert t.leader == leader
         assert hands[leader] >> t.led & 1
         assert t.followed in codes_of_mask(legal_follows(hands[follower], t.led, trump, rules))
-        assert t.winner == (follower if ref.follower_wins(t.led, t.followed, trump) else leader)
+        assert t.winner == (follower if follower_wins(t.led, t.followed, trump) else leader)
         start = r.elder_hand if leader == ELDER else r.dealer_hand
         if k < 4 and RL.uses_learned_leads(policies[leader]):
             kn = RL.knowledge_in_play(leader, start, r.turnup, r.exchanges, r.announced, r.tricks[:k], rules)

@@ -7,22 +7,70 @@ import random
 import numpy as np
 import pytest
 
-from analysis.ecarte import kernel as K
-from analysis.ecarte import search as Q
-from analysis.ecarte import solver as S
-from analysis.ecarte import strategy as ST
-from analysis.ecarte import table_kernel as TK
-from analysis.ecarte.exchange_kernel import N_HIST
+from analysis.ecarte.engine.deal import deal
+from analysis.ecarte.engine.exchange import N_HIST, announce_kings, exchanges, heuristic_discard
+from analysis.ecarte.engine.layout import (
+    N_OUT,
+    O_DEALER_FINAL,
+    O_DEALER_POINTS,
+    O_ELDER_FINAL,
+    O_ELDER_POINTS,
+    O_ELDER_TRICKS,
+    O_TRICKS,
+)
+from analysis.ecarte.engine.tricks import (
+    beats,
+    follow_inference,
+    heuristic_follow,
+    heuristic_lead,
+    hidden_constraints,
+    legal_follows,
+    play_tricks,
+)
+from analysis.ecarte.play.hand import hand_outcomes, penalties, play_hand
+from analysis.ecarte.players import solver as S
+from analysis.ecarte.players.search import N_RECORD, REC_VIOLATIONS, choose_card, play_tricks_search
+from analysis.ecarte.players.search_inference import sample_hidden
 from analysis.ecarte.policies import (
     N_POLICY_SLOTS,
     P_DEALER_REFUSE_THRESHOLD,
     P_ELDER_PLAY_THRESHOLD,
+    P_FORCE_DISCARD,
     P_KEEP_PLAIN_MIN_RANK,
     ChosenDiscards,
     HeuristicPolicy,
     RandomPolicy,
 )
 from analysis.ecarte.rules import R_DEALER_MIN_DISCARD, get_rules
+from analysis.ecarte.studies.search_check import (
+    DC_DIFF_CHANGED,
+    DC_H_DIFF,
+    DC_H_DIFF_SQ,
+    DC_H_PLAY,
+    DC_H_PROPOSE,
+    DC_HS_CROSS,
+    DC_N,
+    DC_NET_CHANGED,
+    DC_REFUSED,
+    DC_S_DIFF_SQ,
+    DC_VIOLATIONS,
+    search_check,
+    search_decision_block,
+)
+from analysis.ecarte.studies.search_strength import (
+    ST_A_NET,
+    ST_A_TRICKS,
+    ST_B_CHANGED,
+    ST_B_GAIN,
+    ST_C_CHANGED,
+    ST_C_GAIN,
+    ST_N,
+    ST_VIOLATIONS,
+    search_strength,
+    search_vs_heuristic_block,
+)
+from analysis.ecarte.studies.strategy import kernel as TK
+from analysis.ecarte.studies.strategy import tables as ST
 from analysis.errors import InputError
 from analysis.rng import EMPTY_HALF, stream_start
 from analysis.runner import run_ranges, run_tallies
@@ -36,7 +84,7 @@ def bits(mask):
 
 
 def scratch():
-    return np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), np.zeros(Q.N_RECORD, dtype=np.int64)
+    return np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), np.zeros(N_RECORD, dtype=np.int64)
 
 
 NO_HIST = np.zeros(N_HIST, dtype=np.int64)
@@ -53,10 +101,10 @@ def post_exchange(seed, i, rules, pe, pd):
     deck = np.empty(32, dtype=np.int8)
     stc = np.uint64(stream_start(np.uint64(seed), np.uint64(i), np.uint64(0)))
     sto = np.uint64(stream_start(np.uint64(seed), np.uint64(i), np.uint64(1)))
-    stc, stb, elder, dealer, turnup = K.deal(deck, stc, EMPTY_HALF)
+    stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
     stc, stb = np.uint64(stc), np.uint64(stb)  # numba hands uint64 back as Python ints
     t = turnup >> 3
-    got = K.exchanges(deck, 11, stc, stb, sto, elder, dealer, t, r, pe, pd)
+    got = exchanges(deck, 11, stc, stb, sto, elder, dealer, t, r, pe, pd)
     p, e_disc, d_disc = got[0], got[11], got[12]
     e_final, d_final = got[4], got[5]
     # Every card dealt or drawn is in a final hand, a discard pile or the turn-up, once.
@@ -70,7 +118,7 @@ def post_exchange(seed, i, rules, pe, pd):
     # No discards without an exchange; elder discards at least a card per round.
     assert (e_disc == 0) == (got[6] == 0)
     assert bin(e_disc).count("1") >= got[6]
-    sto, announced = K.announce_kings(e_final, d_final, t, np.uint64(got[3]), pe, pd)
+    sto, announced = announce_kings(e_final, d_final, t, np.uint64(got[3]), pe, pd)
     return e_final, d_final, turnup, e_disc, d_disc, announced, got
 
 
@@ -131,13 +179,13 @@ def one_exchange(seed, i, r, pe, pd):
     playing: one round. Returns (elder, dealer, turnup, exchanges' result, play_hand's outcome)."""
     deck = np.empty(32, dtype=np.int8)
     stc = np.uint64(stream_start(np.uint64(seed), np.uint64(i), np.uint64(0)))
-    stc, stb, elder, dealer, turnup = K.deal(deck, stc, EMPTY_HALF)
+    stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
     stc, stb = np.uint64(stc), np.uint64(stb)
     deck2 = deck.copy()
-    got = K.exchanges(deck, 11, stc, stb, np.uint64(0), elder, dealer, turnup >> 3, r, pe, pd)
-    out = np.zeros(K.N_OUT, dtype=np.int64)
-    K.play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, turnup, r, pe, pd, out, True)
-    assert got[6] == 1 and (got[4], got[5]) == (out[K.O_ELDER_FINAL], out[K.O_DEALER_FINAL])
+    got = exchanges(deck, 11, stc, stb, np.uint64(0), elder, dealer, turnup >> 3, r, pe, pd)
+    out = np.zeros(N_OUT, dtype=np.int64)
+    play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, turnup, r, pe, pd, out, True)
+    assert got[6] == 1 and (got[4], got[5]) == (out[O_ELDER_FINAL], out[O_DEALER_FINAL])
     return elder, dealer, turnup, got
 
 
@@ -160,7 +208,7 @@ def test_discards_are_the_chosen_ones():
                 assert pile == relative(d, -t)
                 from_table += 1
             else:
-                assert pile == K.heuristic_discard(hand, t, lo, 5, int(pol[P_KEEP_PLAIN_MIN_RANK]))
+                assert pile == heuristic_discard(hand, t, lo, 5, int(pol[P_KEEP_PLAIN_MIN_RANK]))
     assert from_table > 300
     # A forced first discard (here elder's two lowest cards) is elder's pile.
     pe = HeuristicPolicy(elder_play_threshold=0).to_array(force_first=1)
@@ -168,11 +216,11 @@ def test_discards_are_the_chosen_ones():
     for i in range(100):
         deck = np.empty(32, dtype=np.int8)
         stc = np.uint64(stream_start(np.uint64(5), np.uint64(i), np.uint64(0)))
-        _, _, elder, _, _ = K.deal(deck, stc, EMPTY_HALF)
+        _, _, elder, _, _ = deal(deck, stc, EMPTY_HALF)
         rest = elder & (elder - 1)
-        pe[K.P_FORCE_DISCARD] = (elder & -elder) | (rest & -rest)
+        pe[P_FORCE_DISCARD] = (elder & -elder) | (rest & -rest)
         got = one_exchange(5, i, r, pe, pd)[-1]
-        assert got[11] == pe[K.P_FORCE_DISCARD]
+        assert got[11] == pe[P_FORCE_DISCARD]
 
 
 def test_heuristic_play_is_the_kernels():
@@ -184,16 +232,16 @@ def test_heuristic_play_is_the_kernels():
             rules = get_rules(name, [f"must_trump_when_void={must}"])
             r = rules.to_array()
             sums, vals, rec = scratch()
-            out = np.zeros(K.N_OUT, dtype=np.int64)
+            out = np.zeros(N_OUT, dtype=np.int64)
             for i in range(300):
                 e, d, turnup, e_disc, d_disc, ann, _ = post_exchange(5, i, rules, pe, pe)
                 table = S.value_table(0, 0, r)
-                _, _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, int(must == "true"), table,
+                _, _, tricks = play_tricks_search(e, d, turnup, e_disc, d_disc, ann, int(must == "true"), table,
                                                     0, 0, 1, 1, np.uint64(0), np.uint64(0), sums, vals, rec,
                                                     pe, pe, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
-                _, want = K.play_tricks(e, d, turnup >> 3, np.uint64(0), r, pe, pe, out, True)
+                _, want = play_tricks(e, d, turnup >> 3, np.uint64(0), r, pe, pe, out, True)
                 assert tricks == want
-                assert list(rec[:10]) == list(out[K.O_TRICKS:K.O_TRICKS + 10])
+                assert list(rec[:10]) == list(out[O_TRICKS:O_TRICKS + 10])
 
 
 def replay_is_legal(elder, dealer, turnup, rec, must):
@@ -203,10 +251,10 @@ def replay_is_legal(elder, dealer, turnup, rec, must):
     for k in range(5):
         led, fol = int(rec[2 * k]), int(rec[2 * k + 1])
         assert hl >> led & 1
-        assert K.legal_follows(hf, led, t, must) >> fol & 1
+        assert legal_follows(hf, led, t, must) >> fol & 1
         hl &= ~(1 << led)
         hf &= ~(1 << fol)
-        if K.beats(fol, led, t):
+        if beats(fol, led, t):
             hl, hf, elder_leads = hf, hl, not elder_leads
         et += elder_leads
     assert hl == 0 and hf == 0
@@ -224,13 +272,13 @@ def test_search_plays_only_legal_cards_and_its_constraints_hold(must, policies):
     sums, vals, rec = scratch()
     for i in range(400 if policies == "heuristic" else 200):
         e, d, turnup, e_disc, d_disc, ann, got = post_exchange(9, i, rules, pe, pd)
-        pen_e, pen_d = K.penalties(got[7], got[8], got[9], r)
+        pen_e, pen_d = penalties(got[7], got[8], got[9], r)
         table = S.value_table(pen_e, pen_d, r)
         st = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(3)))
         st_d = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(4)))
-        _, _, tricks = Q.play_tricks_search(e, d, turnup, e_disc, d_disc, ann, must, table, 4, 4, 1, 1, st, st_d,
+        _, _, tricks = play_tricks_search(e, d, turnup, e_disc, d_disc, ann, must, table, 4, 4, 1, 1, st, st_d,
                                             sums, vals, rec, pe, pd, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
-        assert rec[Q.REC_VIOLATIONS] == 0
+        assert rec[REC_VIOLATIONS] == 0
         assert replay_is_legal(e, d, turnup, rec, must) == tricks
 
 
@@ -239,14 +287,14 @@ def test_follow_inference():
     t = 3
     led = 8 * 1 + 5  # jack of hearts
     # Discarded a spade on a heart lead: void in hearts; under must-trump also no clubs (trumps).
-    assert Q.follow_inference(0, led, 8 * 0 + 2, t, 1) == (0xFF << 8) | (0xFF << 24)
-    assert Q.follow_inference(0, led, 8 * 0 + 2, t, 0) == 0xFF << 8
+    assert follow_inference(0, led, 8 * 0 + 2, t, 1) == (0xFF << 8) | (0xFF << 24)
+    assert follow_inference(0, led, 8 * 0 + 2, t, 0) == 0xFF << 8
     # Trumped: void in hearts only.
-    assert Q.follow_inference(0, led, 8 * 3 + 0, t, 1) == 0xFF << 8
+    assert follow_inference(0, led, 8 * 3 + 0, t, 1) == 0xFF << 8
     # Played the 9 of hearts under the jack: no queen or king of hearts.
-    assert Q.follow_inference(0, led, 8 * 1 + 2, t, 1) == (1 << (8 + 6)) | (1 << (8 + 7))
+    assert follow_inference(0, led, 8 * 1 + 2, t, 1) == (1 << (8 + 6)) | (1 << (8 + 7))
     # Beat it with the king: nothing learnt.
-    assert Q.follow_inference(0, led, 8 * 1 + 7, t, 1) == 0
+    assert follow_inference(0, led, 8 * 1 + 7, t, 1) == 0
 
 
 def test_sampler_respects_every_constraint():
@@ -268,10 +316,10 @@ def test_sampler_respects_every_constraint():
         excluded = sum(0xFF << (8 * s) for s in void_suits[:1])
         king = 8 * t + 7
         required = (1 << king) if opp >> king & 1 else 0
-        allowed, req = Q.hidden_constraints(own, discards | (1 << turnup), played, excluded, required)
+        allowed, req = hidden_constraints(own, discards | (1 << turnup), played, excluded, required)
         assert opp & ~(allowed | req) == 0  # the true hand is possible
         for _ in range(5):
-            st, h = Q.sample_hidden(np.uint64(st), allowed, req, 3)
+            st, h = sample_hidden(np.uint64(st), allowed, req, 3)
             assert bin(h).count("1") == 3
             assert h & (own | (1 << turnup) | discards | played | excluded) == 0
             assert h & req == req
@@ -285,7 +333,7 @@ def test_sampler_is_uniform():
     st = stream_start(np.uint64(8), np.uint64(0), np.uint64(2))
     n = 20_000
     for _ in range(n):
-        st, h = Q.sample_hidden(np.uint64(st), allowed, required, 4)
+        st, h = sample_hidden(np.uint64(st), allowed, required, 4)
         assert h & required
         counts[h] = counts.get(h, 0) + 1
     assert len(counts) == 20
@@ -316,19 +364,19 @@ def test_search_is_double_dummy_optimal_when_the_hidden_hand_is_determined():
         table = S.value_table(rng.randint(0, 1), 0, r)
         et = rng.randint(0, 5 - size)
         me_elder = rng.random() < 0.5
-        allowed, req = Q.hidden_constraints(own, ALL & ~(own | opp), 0, 0, 0)
+        allowed, req = hidden_constraints(own, ALL & ~(own | opp), 0, 0, 0)
         assert allowed == opp
-        default = K.heuristic_lead(own, t, 1)
-        st, card = Q.choose_card(np.uint64(st), own, -1, size, allowed, req, me_elder, et, t, must, table, 50, default,
+        default = heuristic_lead(own, t, 1)
+        st, card = choose_card(np.uint64(st), own, -1, size, allowed, req, me_elder, et, t, must, table, 50, default,
                                  sums, vals, READS_NOTHING, rec)
         best, _ = S.best_card(own, opp, t, me_elder, et, must, table)
         assert S.lead_value(own, opp, card, t, me_elder, et, must, table) == best
         # Following: the opponent leads his heuristic card.
-        led = K.heuristic_lead(opp, t, 1)
-        legal = K.legal_follows(own, led, t, must)
-        allowed, req = Q.hidden_constraints(own, ALL & ~(own | opp), 1 << led, 0, 0)
-        default = K.heuristic_follow(legal, led, t)
-        st, card = Q.choose_card(np.uint64(st), own, led, size - 1, allowed, req, me_elder, et, t, must, table, 50,
+        led = heuristic_lead(opp, t, 1)
+        legal = legal_follows(own, led, t, must)
+        allowed, req = hidden_constraints(own, ALL & ~(own | opp), 1 << led, 0, 0)
+        default = heuristic_follow(legal, led, t)
+        st, card = choose_card(np.uint64(st), own, led, size - 1, allowed, req, me_elder, et, t, must, table, 50,
                                  default, sums, vals, READS_NOTHING, rec)
         assert legal >> card & 1
         opp2 = opp & ~(1 << led)
@@ -352,10 +400,10 @@ def test_fully_informed_players_reach_the_double_dummy_value():
         for must in (0, 1):
             value = S.solve(elder, dealer, turnup >> 3, True, 0, must, table)
             st = np.uint64(stream_start(np.uint64(6), np.uint64(i), np.uint64(2)))
-            _, _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, rest, ann, must, table, 30, 30, 1, 1,
+            _, _, tricks = play_tricks_search(elder, dealer, turnup, rest, rest, ann, must, table, 30, 30, 1, 1,
                                                 st, st, sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
             assert S.unpack_table(table)[tricks] == value
-            _, _, tricks = Q.play_tricks_search(elder, dealer, turnup, rest, 0, ann, must, table, 30, 0, 1, 1,
+            _, _, tricks = play_tricks_search(elder, dealer, turnup, rest, 0, ann, must, table, 30, 0, 1, 1,
                                                 st, np.uint64(0), sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
             assert S.unpack_table(table)[tricks] >= value
 
@@ -366,12 +414,12 @@ def test_baseline_equals_the_kernels_hands():
     pe = HeuristicPolicy().to_array()
     r = rules.to_array()
     n = 400
-    tot = run_tallies(Q.search_vs_heuristic_block, (r, pe, pe, np.int64(2)), n, 21, chunk=100, threads=1)
-    outs = K.hand_outcomes(21, 0, n, r, pe, pe)
-    assert tot[Q.ST_N] == n
-    assert tot[Q.ST_A_NET] == int((outs[:, K.O_ELDER_POINTS] - outs[:, K.O_DEALER_POINTS]).sum())
-    assert tot[Q.ST_A_TRICKS] == int(outs[:, K.O_ELDER_TRICKS].sum())
-    assert tot[Q.ST_VIOLATIONS] == 0
+    tot = run_tallies(search_vs_heuristic_block, (r, pe, pe, np.int64(2)), n, 21, chunk=100, threads=1)
+    outs = hand_outcomes(21, 0, n, r, pe, pe)
+    assert tot[ST_N] == n
+    assert tot[ST_A_NET] == int((outs[:, O_ELDER_POINTS] - outs[:, O_DEALER_POINTS]).sum())
+    assert tot[ST_A_TRICKS] == int(outs[:, O_ELDER_TRICKS].sum())
+    assert tot[ST_VIOLATIONS] == 0
 
 
 def test_tallies_reproducible_and_independent_of_chunks_and_threads():
@@ -379,26 +427,26 @@ def test_tallies_reproducible_and_independent_of_chunks_and_threads():
     r = get_rules("classic").to_array()
     pe = HeuristicPolicy().to_array()
     args = (r, pe, pe, np.int64(3))
-    a = run_tallies(Q.search_vs_heuristic_block, args, 300, 77, chunk=300, threads=1)
-    b = run_tallies(Q.search_vs_heuristic_block, args, 300, 77, chunk=7, threads=2)
-    c = run_tallies(Q.search_vs_heuristic_block, args, 300, 77, chunk=64, threads=None)
+    a = run_tallies(search_vs_heuristic_block, args, 300, 77, chunk=300, threads=1)
+    b = run_tallies(search_vs_heuristic_block, args, 300, 77, chunk=7, threads=2)
+    c = run_tallies(search_vs_heuristic_block, args, 300, 77, chunk=64, threads=None)
     assert (a == b).all() and (a == c).all()
-    assert a[Q.ST_B_CHANGED] > 0 and a[Q.ST_C_CHANGED] > 0  # the searchers did play differently
-    d = run_tallies(Q.search_vs_heuristic_block, args, 300, 78, chunk=300, threads=1)
+    assert a[ST_B_CHANGED] > 0 and a[ST_C_CHANGED] > 0  # the searchers did play differently
+    d = run_tallies(search_vs_heuristic_block, args, 300, 78, chunk=300, threads=1)
     assert not (a == d).all()
 
 
 def test_search_strength_wrapper():
     """The wrapper's estimates are the tallies' means; a paired gain lies inside its interval."""
-    res = Q.search_strength(200, 5, "seed-de", samples=2, threads=1)
+    res = search_strength(200, 5, "seed-de", samples=2, threads=1)
     tot = res["tallies"]
     assert res["elder_gain"].n == 200
-    assert res["elder_gain"].value == pytest.approx(tot[Q.ST_B_GAIN] / 200)
-    assert res["dealer_gain"].value == pytest.approx(tot[Q.ST_C_GAIN] / 200)
+    assert res["elder_gain"].value == pytest.approx(tot[ST_B_GAIN] / 200)
+    assert res["dealer_gain"].value == pytest.approx(tot[ST_C_GAIN] / 200)
     assert res["net_elder_search"].value - res["net_heuristic"].value == pytest.approx(res["elder_gain"].value)
     assert res["net_heuristic"].value - res["net_dealer_search"].value == pytest.approx(res["dealer_gain"].value)
     with pytest.raises(InputError):
-        Q.search_strength(10, 5, samples=0)
+        search_strength(10, 5, samples=0)
 
 
 # ------------------------------------------------------------------ the search check of the tables
@@ -427,30 +475,30 @@ def test_decision_blocks_heuristic_part_is_elder_block(policies):
     tk_args, args = decision_args(policies)
     ranges = [(c << TK.ITEM_SHIFT, 60) for c in ITEMS]
     want = run_ranges(TK.elder_block, tk_args, ranges, 17, chunk=25, threads=1)
-    got = run_ranges(Q.search_decision_block, args, ranges, 17, chunk=25, threads=1)
+    got = run_ranges(search_decision_block, args, ranges, 17, chunk=25, threads=1)
     nets = np.array([TK.elder_net.py_func(c) for c in range(TK.N_CELLS)])
-    assert (got[:, Q.DC_N] == want[:, TK.R_N]).all()
-    assert (got[:, Q.DC_H_DIFF] == want[:, TK.R_DIFF]).all()
-    assert (got[:, Q.DC_H_DIFF_SQ] == want[:, TK.R_DIFF_SQ]).all()
-    assert (got[:, Q.DC_H_PLAY] == want[:, TK.R_A:TK.R_A + TK.N_CELLS] @ nets).all()
-    assert (got[:, Q.DC_H_PROPOSE] == want[:, TK.R_B:TK.R_B + TK.N_CELLS] @ nets).all()
-    assert (got[:, Q.DC_REFUSED] == want[:, TK.R_B_REFUSED]).all()
-    assert (got[:, Q.DC_VIOLATIONS] == 0).all()
-    assert got[:, Q.DC_DIFF_CHANGED].sum() > 0  # search play did change some outcomes
-    assert (got[:, Q.DC_NET_CHANGED] >= got[:, Q.DC_DIFF_CHANGED]).all()
+    assert (got[:, DC_N] == want[:, TK.R_N]).all()
+    assert (got[:, DC_H_DIFF] == want[:, TK.R_DIFF]).all()
+    assert (got[:, DC_H_DIFF_SQ] == want[:, TK.R_DIFF_SQ]).all()
+    assert (got[:, DC_H_PLAY] == want[:, TK.R_A:TK.R_A + TK.N_CELLS] @ nets).all()
+    assert (got[:, DC_H_PROPOSE] == want[:, TK.R_B:TK.R_B + TK.N_CELLS] @ nets).all()
+    assert (got[:, DC_REFUSED] == want[:, TK.R_B_REFUSED]).all()
+    assert (got[:, DC_VIOLATIONS] == 0).all()
+    assert got[:, DC_DIFF_CHANGED].sum() > 0  # search play did change some outcomes
+    assert (got[:, DC_NET_CHANGED] >= got[:, DC_DIFF_CHANGED]).all()
     # Sums of squares and cross products are consistent (Cauchy–Schwarz per item).
-    assert (got[:, Q.DC_HS_CROSS] ** 2 <= got[:, Q.DC_H_DIFF_SQ] * got[:, Q.DC_S_DIFF_SQ]).all()
+    assert (got[:, DC_HS_CROSS] ** 2 <= got[:, DC_H_DIFF_SQ] * got[:, DC_S_DIFF_SQ]).all()
 
 
 def test_decision_block_reproducible_for_any_chunks_and_threads():
     """The same seed gives the same tallies whatever the chunk size and thread count."""
     _, args = decision_args(samples=3)
     ranges = [(c << TK.ITEM_SHIFT, 40) for c in ITEMS[:4]]
-    a = run_ranges(Q.search_decision_block, args, ranges, 5, chunk=40, threads=1)
-    b = run_ranges(Q.search_decision_block, args, ranges, 5, chunk=7, threads=2)
-    c = run_ranges(Q.search_decision_block, args, ranges, 5, chunk=16, threads=None)
+    a = run_ranges(search_decision_block, args, ranges, 5, chunk=40, threads=1)
+    b = run_ranges(search_decision_block, args, ranges, 5, chunk=7, threads=2)
+    c = run_ranges(search_decision_block, args, ranges, 5, chunk=16, threads=None)
     assert (a == b).all() and (a == c).all()
-    d = run_ranges(Q.search_decision_block, args, ranges, 6, chunk=40, threads=1)
+    d = run_ranges(search_decision_block, args, ranges, 6, chunk=40, threads=1)
     assert not (a == d).all()
 
 
@@ -475,7 +523,7 @@ def test_search_check_on_a_small_budget():
     """search_check's frame and summary: the chosen classes' numbers are the block's (its heuristic
     part elder_block's), the rates and losses are in range and agree with the frame."""
     res = fake_strategy()
-    df, summ = Q.search_check(res, n_hands=12, deals=24, samples=2, seed=3, threads=None)
+    df, summ = search_check(res, n_hands=12, deals=24, samples=2, seed=3, threads=None)
     assert summ["draws"] == 12 and summ["classes"] == len(df) and df["draws"].sum() == 12
     assert (df["n"] == 24).all()
     assert summ["hands_played"] == 2 * 24 * len(df)
@@ -503,6 +551,6 @@ def test_search_check_on_a_small_budget():
                       threads=1)
     assert df["diff_heuristic"].to_numpy() == pytest.approx(want[:, TK.R_DIFF] / 24)
     with pytest.raises(InputError):
-        Q.search_check(res, n_hands=12, deals=24, samples=0)
+        search_check(res, n_hands=12, deals=24, samples=0)
     with pytest.raises(InputError):
-        Q.search_check(res, n_hands=12, deals=24, samples=2, rules="classic")
+        search_check(res, n_hands=12, deals=24, samples=2, rules="classic")

@@ -1,4 +1,4 @@
-"""The double-dummy solver (analysis/ecarte/solver.py) against a plain brute-force minimax.
+"""The double-dummy solver (analysis/ecarte/players/solver.py) against a plain brute-force minimax.
 
 The brute force below is written from RULES.md (EC-DECK, EC-FOLLOW, EC-POINT, EC-PENALTY) without
 the solver or the kernel: every legal card is tried at every turn, no pruning. One traversal
@@ -11,8 +11,8 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from analysis.ecarte import solver as S
-from analysis.ecarte.kernel import penalties
+from analysis.ecarte.play.hand import penalties
+from analysis.ecarte.players import solver as S
 from analysis.ecarte.rules import get_rules
 
 SUITS = 4
@@ -258,7 +258,7 @@ def test_random_positions_are_valid():
 
 
 def test_the_solver_benchmark_reports_a_rate():
-    from analysis.bench import bench_solver
+    from analysis.ecarte.bench import solver
 
-    res = bench_solver(positions=500, repeats=1)
+    res = solver(positions=500, repeats=1)
     assert res["solves_per_s"] > 1000 and res["cards_per_hand"] == 5

@@ -1,4 +1,4 @@
-"""The Écarté strategy tables (analysis/ecarte/strategy.py, table_kernel.py, score.py): hands up to
+"""The Écarté strategy tables (analysis/ecarte/studies/strategy/tables.py, studies/strategy/kernel.py, studies/score.py): hands up to
 suit symmetry with their exact probabilities, the table kernels against the hand engine deal by
 deal, the score chain against exact small cases and against simulated games, and the CLI."""
 import json
@@ -8,12 +8,26 @@ import numpy as np
 import pytest
 
 from analysis.cli import main
-from analysis.ecarte import kernel as K
-from analysis.ecarte import score
-from analysis.ecarte import strategy as S
-from analysis.ecarte import table_kernel as TK
+from analysis.ecarte.engine.deal import deal_with_elder
+from analysis.ecarte.engine.exchange import heuristic_discard
+from analysis.ecarte.engine.layout import (
+    N_OUT,
+    O_ANNOUNCED,
+    O_DEALER_POINTS,
+    O_DEALER_TRICK_POINTS,
+    O_ELDER_POINTS,
+    O_ELDER_TRICK_POINTS,
+    O_ELDER_TRICKS,
+    O_ENDING,
+    O_TURNUP_KING,
+)
+from analysis.ecarte.play.hand import play_hand
+from analysis.ecarte.play.paired import sure_winners
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import get_rules
+from analysis.ecarte.studies import score
+from analysis.ecarte.studies.strategy import kernel as TK
+from analysis.ecarte.studies.strategy import tables as S
 from analysis.rng import EMPTY_HALF, stream_start
 
 
@@ -45,7 +59,7 @@ def _expected_rows(block: str, item: int, n: int, seed: int, table: np.ndarray, 
     fixed = int(h.masks[item])
     codes = np.array([c for c in range(32) if fixed >> c & 1], dtype=np.int64)
     row = np.zeros(TK.N_ROW, dtype=np.int64)
-    deck, deck2, out = np.empty(32, np.int8), np.empty(32, np.int8), np.empty(K.N_OUT, np.int64)
+    deck, deck2, out = np.empty(32, np.int8), np.empty(32, np.int8), np.empty(N_OUT, np.int64)
     for i in range(n):
         ui = np.uint64((item << TK.ITEM_SHIFT) | i)
         # numba returns Python ints: the engine's functions want the streams as uint64 again.
@@ -56,7 +70,7 @@ def _expected_rows(block: str, item: int, n: int, seed: int, table: np.ndarray, 
             stu, j = TK.turnup_for(fixed, stu)
             stu = np.uint64(stu)
             assert j in free
-            stc, stb, other = K.deal_with_elder(deck, stc, EMPTY_HALF, codes, j)
+            stc, stb, other = deal_with_elder(deck, stc, EMPTY_HALF, codes, j)
             stc, stb = np.uint64(stc), np.uint64(stb)
             row[TK.R_TRIES] += 1
             if block == "elder" or table[TK.rank_of_mask(other)] == 1:
@@ -71,12 +85,12 @@ def _expected_rows(block: str, item: int, n: int, seed: int, table: np.ndarray, 
             else:
                 e[6], d[7] = 1, option
             deck2[:] = deck
-            K.play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, j, rules, e, d, out, False)
-            ann = int(out[K.O_ANNOUNCED])
-            king = 1 if ann & 1 else 2 if out[K.O_TURNUP_KING] else 3 if ann >> 1 else 0
-            cell = king * 16 + int(out[K.O_ELDER_TRICK_POINTS]) * 4 + int(out[K.O_DEALER_TRICK_POINTS])
-            net = int(out[K.O_ELDER_POINTS] - out[K.O_DEALER_POINTS])
-            results.append((cell, net, int(out[K.O_ELDER_TRICKS]), int(out[K.O_ENDING])))
+            play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, j, rules, e, d, out, False)
+            ann = int(out[O_ANNOUNCED])
+            king = 1 if ann & 1 else 2 if out[O_TURNUP_KING] else 3 if ann >> 1 else 0
+            cell = king * 16 + int(out[O_ELDER_TRICK_POINTS]) * 4 + int(out[O_DEALER_TRICK_POINTS])
+            net = int(out[O_ELDER_POINTS] - out[O_DEALER_POINTS])
+            results.append((cell, net, int(out[O_ELDER_TRICKS]), int(out[O_ENDING])))
         (ca, na, ta, _), (cb, nb, tb, end_b) = results
         row[TK.R_N] += 1
         row[TK.R_A + ca] += 1
@@ -86,7 +100,7 @@ def _expected_rows(block: str, item: int, n: int, seed: int, table: np.ndarray, 
         row[TK.R_A_VOLE] += ta == 5
         row[TK.R_B_VOLE] += tb == 5
         row[TK.R_B_REFUSED] += end_b
-        if block == "elder" and K.sure_winners(elder, j) < 3:
+        if block == "elder" and sure_winners(elder, j) < 3:
             row[TK.R_TIP_N] += 1
             row[TK.R_TIP_DIFF] += nb - na
             row[TK.R_TIP_DIFF_SQ] += (nb - na) ** 2
@@ -202,7 +216,7 @@ def test_king_value_intervals_cover_the_estimate_and_shrink_with_deals():
 def test_the_score_chain_matches_simulated_games_under_the_heuristic():
     """With the heuristic's own decisions as tables, the chain's chance that the first elder wins
     the game must match games played by the engine (independent estimates, 5 standard errors)."""
-    from analysis.ecarte.studies import simulate_games
+    from analysis.ecarte.studies.simulate import simulate_games
 
     rules, pol = get_rules(), HeuristicPolicy()
     h = S.hands()
@@ -326,7 +340,7 @@ def test_the_discard_block_plays_every_option_as_the_engine_does(as_dealer):
     got = TK.discard_block(seed, starts, np.full(2, n, dtype=np.int64), masks, other, as_dealer, first,
                            rules.to_array(), pol.to_array(), pol.to_array())
     options = S.option_masks()
-    deck, deck2, out = np.empty(32, np.int8), np.empty(32, np.int8), np.empty(K.N_OUT, np.int64)
+    deck, deck2, out = np.empty(32, np.int8), np.empty(32, np.int8), np.empty(N_OUT, np.int64)
     for k, item in enumerate(items):
         fixed = int(masks[item])
         codes = np.array([c for c in range(32) if fixed >> c & 1], dtype=np.int64)
@@ -338,7 +352,7 @@ def test_the_discard_block_plays_every_option_as_the_engine_does(as_dealer):
             while True:
                 stu, up = TK.turnup_for(fixed, stu)
                 stu = np.uint64(stu)
-                stc, stb, o = K.deal_with_elder(deck, stc, EMPTY_HALF, codes, up)
+                stc, stb, o = deal_with_elder(deck, stc, EMPTY_HALF, codes, up)
                 stc, stb = np.uint64(stc), np.uint64(stb)
                 want[TK.D_TRIES] += 1
                 if other[TK.rank_of_mask(o)] == (1 if as_dealer else 0):
@@ -350,12 +364,12 @@ def test_the_discard_block_plays_every_option_as_the_engine_does(as_dealer):
                 pe = pol.to_array(force_first=1, force_discard=-1 if as_dealer else int(options[item, opt]))
                 pd = pol.to_array(force_response=0, force_discard=int(options[item, opt]) if as_dealer else -1)
                 deck2[:] = deck
-                K.play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, up, rules.to_array(), pe, pd, out, False)
-                net = int(out[K.O_ELDER_POINTS] - out[K.O_DEALER_POINTS])
+                play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, up, rules.to_array(), pe, pd, out, False)
+                net = int(out[O_ELDER_POINTS] - out[O_DEALER_POINTS])
                 want[TK.D_SUM + opt] += net
                 want[TK.D_SQ + opt] += net * net
                 nets[opt] = net
-            heuristic = K.heuristic_discard(fixed, 0, first, 5, pol.keep_plain_min_rank)
+            heuristic = heuristic_discard(fixed, 0, first, 5, pol.keep_plain_min_rank)
             h_opt = next(o for o in range(32) if options[item, o] == heuristic)
             for opt in range(first, 32):
                 want[TK.D_DIFF_SQ + opt] += (nets[opt] - nets[h_opt]) ** 2

@@ -1,5 +1,5 @@
 """EC-T7: the searcher that reads the opponent's exchanges (search_inference) against an exact
-forward enumeration through the reference policy, and the watching study (watching.py)."""
+forward enumeration through the reference policy, and the watching study (studies/watching.py)."""
 from __future__ import annotations
 
 import random
@@ -9,8 +9,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from analysis.ecarte import kernel as K
-from analysis.ecarte.exchange_kernel import (
+from analysis.ecarte.engine.deal import deal
+from analysis.ecarte.engine.exchange import (
     FINAL_PLAYED,
     FINAL_REFUSED,
     H_FINAL,
@@ -21,12 +21,13 @@ from analysis.ecarte.exchange_kernel import (
     HR_EK,
     HR_SIZE,
     N_HIST,
+    exchanges,
 )
+from analysis.ecarte.players.search_inference import COND_ALL, sample_opponent
 from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
-from analysis.ecarte.reference_policies import Decisions
+from analysis.ecarte.reference.policies import Decisions
 from analysis.ecarte.rules import get_rules
-from analysis.ecarte.search_inference import COND_ALL, sample_opponent
-from analysis.ecarte.watching import MIDDLE, watching
+from analysis.ecarte.studies.watching import MIDDLE, watching
 from analysis.errors import InputError
 from analysis.rng import EMPTY_HALF, stream_start
 from analysis.stats import chi_square_check
@@ -138,9 +139,9 @@ def test_exchanges_write_their_history():
             for hist in (None, np.zeros(N_HIST, dtype=np.int64)):
                 deck = np.empty(32, dtype=np.int8)
                 stc = np.uint64(stream_start(np.uint64(8), np.uint64(i), np.uint64(0)))
-                stc, stb, elder, dealer, turnup = K.deal(deck, stc, EMPTY_HALF)
+                stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
                 args = (deck, 11, np.uint64(stc), np.uint64(stb), np.uint64(0), elder, dealer, turnup >> 3, r, pa, pa)
-                outs.append(K.exchanges(*args) if hist is None else K.exchanges(*args, hist))
+                outs.append(exchanges(*args) if hist is None else exchanges(*args, hist))
             assert tuple(outs[0]) == tuple(outs[1])
             got = outs[1]
             rounds = int(hist[H_ROUNDS])
@@ -156,7 +157,7 @@ def test_watching_reads_consistently_and_reading_nothing_changes_nothing():
     """On 300 deals: the readers' inferences never exclude the actual hand, few draws fall back,
     the tallies by discard count add up to the deals; and a 'reading' that reads nothing (cond 0
     through the same block) plays exactly as the plain searcher."""
-    from analysis.ecarte.watching import W_BY_COUNT, W_D_GAIN, W_E_GAIN, W_N, watching_block
+    from analysis.ecarte.studies.watching import W_BY_COUNT, W_D_GAIN, W_E_GAIN, W_N, watching_block
     from analysis.runner import run_tallies
 
     res = watching(300, 3, "seed-de", samples=4, read="all", threads=1)
@@ -191,8 +192,8 @@ def test_reading_mixed_first_answers_draws_the_exact_posterior():
     the forward enumeration of every dealer hand weighted by that chance (its information set
     computed here from the class table and the bucket's definition), and the plain draws do not."""
     from analysis.bits import rank_of_mask
-    from analysis.ecarte.search_inference import COND_TABLE
-    from analysis.ecarte.strategy import hands
+    from analysis.ecarte.players.search_inference import COND_TABLE
+    from analysis.ecarte.studies.strategy.tables import hands
 
     h = hands()
     refuse = np.array([0.9 if bin(int(h.masks[i // 3]) & 0xFF).count("1") >= 2 else 0.05

@@ -5,7 +5,7 @@ import pathlib
 
 import numpy as np
 
-from analysis.piquet.learned_fit import Samples, is_held_out_mix
+from analysis.piquet.fit.exchange import Samples, is_held_out_mix
 from analysis.piquet.rules import get_rules
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[1] / "scripts" / "fit_exchange.py"
@@ -45,7 +45,7 @@ def test_the_new_held_out_fifth_ignores_how_many_cards_elder_took():
 
 
 def test_study_cost_reproduces_the_discard_study_learned_cost(tmp_path):
-    from analysis.piquet.discard_study import study_hands
+    from analysis.piquet.studies.discards.study import study_hands
 
     fx = _script()
     for seat in ("elder", "younger"):

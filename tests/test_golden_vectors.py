@@ -50,16 +50,17 @@ def test_a_digest_the_reference_no_longer_gives_is_stale(monkeypatch):
 
 def test_a_changed_source_makes_the_vectors_stale(monkeypatch):
     vec = RP.load_vectors("ecarte")
-    monkeypatch.setitem(vec, "sources", {**vec["sources"], "analysis/ecarte/reference.py": "0" * 64})
+    monkeypatch.setitem(vec, "sources", {**vec["sources"], "analysis/ecarte/reference/hand.py": "0" * 64})
     assert RP.stale_message("ecarte") == ("golden vectors stale: run scripts/make_vectors.py "
-                                          "(the reference's sources changed: analysis/ecarte/reference.py)")
+                                          "(the reference's sources changed: analysis/ecarte/reference/hand.py)")
 
 
 def test_the_sources_are_the_references_own():
     for game in RP.GAMES:
         files = {p.as_posix() for p in RP.source_files(game)}
-        assert {f"analysis/{game}/{m}.py" for m in ("reference", "rules", "policies")} | {"analysis/rng.py"} <= files
-        assert not any("kernel" in f for f in files)
+        deal = "hand" if game == "ecarte" else "deal"
+        assert {f"analysis/{game}/{m}.py" for m in (f"reference/{deal}", "rules", "policies")} | {"analysis/rng.py"} <= files
+        assert not any(part in f for f in files for part in ("/play/", "/players/heuristic", "/engine/layout"))
 
 
 def test_digests_see_every_value_and_the_shape():

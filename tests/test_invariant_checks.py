@@ -8,24 +8,27 @@ SEED = 20261201
 
 
 def _corrupt(name):
-    """(kernel module, outcome function name, a corruption of the rows that breaks a rule)."""
+    """(the module owning the outcome function, its name function name, a corruption of the rows that breaks a rule)."""
     if name == "ecarte":
-        from analysis.ecarte import kernel as K
+        from analysis.ecarte.engine.layout import O_DEALER_TRICK_POINTS, O_ELDER_TRICK_POINTS
+        from analysis.ecarte.play import hand
 
         def both_score(rows):  # both sides score trick points
-            rows[:, K.O_DEALER_TRICK_POINTS] = rows[:, K.O_ELDER_TRICK_POINTS] = 1
-        return K, "hand_outcomes", both_score
+            rows[:, O_DEALER_TRICK_POINTS] = rows[:, O_ELDER_TRICK_POINTS] = 1
+        return hand, "hand_outcomes", both_score
     if name == "piquet":
-        from analysis.piquet import kernel as K
+        from analysis.piquet.engine.layout import O_PLAYED
+        from analysis.piquet.play import deal
 
         def same_card_twice(rows):  # a trick of two equal cards
-            rows[:, K.O_PLAYED + 1] = rows[:, K.O_PLAYED]
-        return K, "deal_outcomes", same_card_twice
-    from analysis.bezique import kernel as K
+            rows[:, O_PLAYED + 1] = rows[:, O_PLAYED]
+        return deal, "deal_outcomes", same_card_twice
+    from analysis.bezique.engine.layout import O_BRISQUE
+    from analysis.bezique.play import deal
 
     def extra_brisque(rows):  # 170 brisque points in a deal
-        rows[:, K.O_BRISQUE] += 10
-    return K, "deal_outcomes", extra_brisque
+        rows[:, O_BRISQUE] += 10
+    return deal, "deal_outcomes", extra_brisque
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -11,22 +11,8 @@ GAMES = ("bezique", "ecarte", "piquet")
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_kernel_reexports_the_layouts(game):
-    K = importlib.import_module(f"analysis.{game}.kernel")
-    L = importlib.import_module(f"analysis.{game}.layout")
-    assert K.OUTCOME_FIELDS is L.OUTCOME_FIELDS
-    fields = [n for n in dir(L) if n.endswith("_FIELDS")]
-    assert "TALLY_FIELDS" in fields
-    for name in fields:
-        assert getattr(K, name) is getattr(L, name)
-    for name in dir(L):
-        if name[:2] in ("O_", "T_", "G_", "S_", "H_", "C_") or name.startswith("N_"):
-            assert getattr(K, name) == getattr(L, name), name
-
-
-@pytest.mark.parametrize("game", GAMES)
 def test_check_layout_catches_a_misplaced_constant(game):
-    L = importlib.import_module(f"analysis.{game}.layout")
+    L = importlib.import_module(f"analysis.{game}.engine.layout")
     names = {k: v for k, v in vars(L).items() if k.startswith("T_")}
     L.check_layout(L.TALLY_FIELDS, L.N_TALLY, "T_", names)
     first, second = sorted(names, key=names.get)[1:3]
@@ -38,16 +24,19 @@ def test_check_layout_catches_a_misplaced_constant(game):
 
 
 def test_bezique_outcome_fields_name_the_reference_outcome():
-    from analysis.bezique import kernel as K
+    from analysis.bezique.engine.layout import KIND_NAMES, OUTCOME_FIELDS
+    from analysis.bezique.engine.layout import OUTCOME_LENGTH as KERNEL_LENGTH
     from analysis.bezique.policies import HeuristicPolicy, RandomPolicy
-    from analysis.bezique.reference import KINDS, OUTCOME_LENGTH, play_deal
+    from analysis.bezique.reference.deal import play_deal
+    from analysis.bezique.reference.deal_state import OUTCOME_LENGTH
+    from analysis.bezique.reference.melds import KINDS
     from analysis.bezique.rules import get_rules
 
-    assert K.KIND_NAMES == KINDS and len(K.OUTCOME_FIELDS) == OUTCOME_LENGTH == K.OUTCOME_LENGTH
+    assert KIND_NAMES == KINDS and len(OUTCOME_FIELDS) == OUTCOME_LENGTH == KERNEL_LENGTH
     rules = get_rules()
     for i, (dealer, elder) in enumerate(((HeuristicPolicy(), RandomPolicy()), (RandomPolicy(), HeuristicPolicy()))):
         r = play_deal(5, i, rules, dealer, elder)
-        v = dict(zip(K.OUTCOME_FIELDS, r.outcome_vector(), strict=True))
+        v = dict(zip(OUTCOME_FIELDS, r.outcome_vector(), strict=True))
         for seat in ("elder", "dealer"):
             s = r.scores[seat]
             assert v[f"total_{seat}"] == r.total(seat)
@@ -63,18 +52,18 @@ def test_bezique_outcome_fields_name_the_reference_outcome():
 
 
 def test_ecarte_outcome_fields_name_the_reference_outcome():
-    from analysis.ecarte import kernel as K
+    from analysis.ecarte.engine.layout import COMPARED_FIELDS, N_COMPARED, N_OUT, OUTCOME_FIELDS
     from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
-    from analysis.ecarte.reference import play_hand
+    from analysis.ecarte.reference.hand import play_hand
     from analysis.ecarte.rules import get_rules
 
-    assert K.COMPARED_FIELDS == K.OUTCOME_FIELDS[:K.N_COMPARED] and len(K.OUTCOME_FIELDS) == K.N_OUT
+    assert COMPARED_FIELDS == OUTCOME_FIELDS[:N_COMPARED] and len(OUTCOME_FIELDS) == N_OUT
     rules = get_rules()
     for i, policy in enumerate((HeuristicPolicy(), RandomPolicy())):
         r = play_hand(3, i, rules, policy)
         vec = r.outcome_vector()
-        assert len(vec) == K.N_COMPARED
-        v = dict(zip(K.COMPARED_FIELDS, vec, strict=True))
+        assert len(vec) == N_COMPARED
+        v = dict(zip(COMPARED_FIELDS, vec, strict=True))
         assert (v["elder_points"], v["dealer_points"], v["elder_tricks"]) == (r.elder_points, r.dealer_points,
                                                                              r.elder_tricks)
         assert v["rounds"] == r.rounds and v["turnup"] == r.turnup and v["stock_drawn"] == len(r.stock_drawn)
@@ -84,17 +73,17 @@ def test_ecarte_outcome_fields_name_the_reference_outcome():
 
 
 def test_piquet_outcome_fields_name_the_reference_outcome():
-    from analysis.piquet import kernel as K
+    from analysis.piquet.engine.layout import N_OUT, OUTCOME_FIELDS
     from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
-    from analysis.piquet.reference import play_deal
+    from analysis.piquet.reference.deal import play_deal
     from analysis.piquet.rules import get_rules
 
     rules = get_rules()
     for i, policy in enumerate((HeuristicPolicy(), RandomPolicy())):
         r = play_deal(3, i, rules, policy, policy)
         vec = r.outcome_vector()
-        assert len(vec) == K.N_OUT
-        v = dict(zip(K.OUTCOME_FIELDS, vec, strict=True))
+        assert len(vec) == N_OUT
+        v = dict(zip(OUTCOME_FIELDS, vec, strict=True))
         for seat in ("elder", "younger"):
             s = r.scores[seat]
             for key in ("total", "carte_blanche", "point", "sequences", "sets", "repique", "trick_points", "cards",

@@ -33,7 +33,7 @@ def test_import_changes_no_numba_setting_and_caches_only_salons_kernels(tmp_path
         import mine
         assert mine.twice(4) == 8
         print(os.environ.get("NUMBA_CACHE_DIR"), numba.config.CACHE_DIR == before)
-        print(analysis.numba_cache_path())
+        print(analysis.numba_cache.numba_cache_path())
     """, tmp_path)
     env_value, unchanged, salon_dir = out.split("\n")[0].split()[0], out.split("\n")[0].split()[1], out.split("\n")[1]
     assert env_value == "None" and unchanged == "True"

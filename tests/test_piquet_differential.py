@@ -9,7 +9,26 @@ SALON_DIFF_DEALS (deals per variant, default 100,000) set to another count compa
 import numpy as np
 import pytest
 
-from analysis.piquet import kernel as K
+from analysis.piquet.engine.layout import (
+    N_BINS,
+    O_ELDER_TRICKS,
+    O_PIQUE,
+    O_REPIQUE,
+    O_TOTAL,
+    T_BINS,
+    T_CAPOT_ELDER,
+    T_DEALS,
+    T_DECL_NET,
+    T_ELDER_SCORE,
+    T_NET_SQ,
+    T_PIQUE,
+    T_PLAY_NET,
+    T_REPIQUE_YOUNGER,
+    T_YOUNGER_SCORE_SQ,
+)
+from analysis.piquet.play.deal import deal_outcomes
+from analysis.piquet.play.paired import paired_block
+from analysis.piquet.play.tallies import deals_block
 from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import get_rules
 
@@ -62,21 +81,21 @@ def test_tallies_sum_the_outcome_vectors():
     rules = get_rules("seed-no")
     pol = HeuristicPolicy()
     n = 3000
-    out = K.deal_outcomes(1, 0, n, rules.to_array(), pol.to_array(), pol.to_array())
+    out = deal_outcomes(1, 0, n, rules.to_array(), pol.to_array(), pol.to_array())
     starts = np.array([0, 1000, 2500], dtype=np.int64)
     counts = np.array([1000, 1500, 500], dtype=np.int64)
-    t = K.deals_block(1, starts, counts, rules.to_array(), pol.to_array(), pol.to_array()).sum(axis=0)
-    e, y = out[:, K.O_TOTAL], out[:, K.O_TOTAL + 1]
-    assert t[K.T_DEALS] == n
-    assert t[K.T_ELDER_SCORE] == e.sum() and t[K.T_YOUNGER_SCORE_SQ] == (y * y).sum()
-    assert t[K.T_NET_SQ] == ((e - y) ** 2).sum()
-    assert t[K.T_CAPOT_ELDER] == (out[:, K.O_ELDER_TRICKS] == 12).sum()
-    assert t[K.T_PIQUE] == (out[:, K.O_PIQUE] > 0).sum()
-    assert t[K.T_REPIQUE_YOUNGER] == (out[:, K.O_REPIQUE + 1] > 0).sum()
-    assert np.array_equal(t[K.T_BINS:K.T_BINS + K.N_BINS], np.bincount(np.minimum(e // 10, 15), minlength=16))
+    t = deals_block(1, starts, counts, rules.to_array(), pol.to_array(), pol.to_array()).sum(axis=0)
+    e, y = out[:, O_TOTAL], out[:, O_TOTAL + 1]
+    assert t[T_DEALS] == n
+    assert t[T_ELDER_SCORE] == e.sum() and t[T_YOUNGER_SCORE_SQ] == (y * y).sum()
+    assert t[T_NET_SQ] == ((e - y) ** 2).sum()
+    assert t[T_CAPOT_ELDER] == (out[:, O_ELDER_TRICKS] == 12).sum()
+    assert t[T_PIQUE] == (out[:, O_PIQUE] > 0).sum()
+    assert t[T_REPIQUE_YOUNGER] == (out[:, O_REPIQUE + 1] > 0).sum()
+    assert np.array_equal(t[T_BINS:T_BINS + N_BINS], np.bincount(np.minimum(e // 10, 15), minlength=16))
     decl = out[:, [2, 4, 6, 8, 10]].sum(axis=1) - out[:, [3, 5, 7, 9, 11]].sum(axis=1)
-    assert t[K.T_DECL_NET] == decl.sum()
-    assert t[K.T_PLAY_NET] == ((e - y) - decl).sum()
+    assert t[T_DECL_NET] == decl.sum()
+    assert t[T_PLAY_NET] == ((e - y) - decl).sum()
 
 
 def test_paired_block_sums_the_per_deal_differences():
@@ -85,14 +104,14 @@ def test_paired_block_sums_the_per_deal_differences():
     rules = get_rules("cavendish")
     a, b, y = POLICIES["heuristic"], POLICIES["tuned"], POLICIES["random"]
     n = 3000
-    oa = K.deal_outcomes(8, 0, n, rules.to_array(), a.to_array(), y.to_array())
-    ob = K.deal_outcomes(8, 0, n, rules.to_array(), b.to_array(), y.to_array())
-    d = (oa[:, K.O_TOTAL] - oa[:, K.O_TOTAL + 1]) - (ob[:, K.O_TOTAL] - ob[:, K.O_TOTAL + 1])
+    oa = deal_outcomes(8, 0, n, rules.to_array(), a.to_array(), y.to_array())
+    ob = deal_outcomes(8, 0, n, rules.to_array(), b.to_array(), y.to_array())
+    d = (oa[:, O_TOTAL] - oa[:, O_TOTAL + 1]) - (ob[:, O_TOTAL] - ob[:, O_TOTAL + 1])
     args = (rules.to_array(), a.to_array(), b.to_array(), y.to_array())
     for starts, counts in (([0], [n]), ([0, 1000, 1001], [1000, 1, 1999])):
-        t = K.paired_block(8, np.array(starts, dtype=np.int64), np.array(counts, dtype=np.int64), *args).sum(axis=0)
+        t = paired_block(8, np.array(starts, dtype=np.int64), np.array(counts, dtype=np.int64), *args).sum(axis=0)
         assert t.tolist() == [n, int(d.sum()), int((d * d).sum())]
-    from analysis.piquet.studies import paired_policies
+    from analysis.piquet.studies.simulate import paired_policies
     from analysis.stats import paired_difference
 
     assert paired_policies(n, 8, rules, a, b, y) == paired_difference(int(d.sum()), int((d * d).sum()), n)

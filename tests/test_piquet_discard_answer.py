@@ -14,8 +14,8 @@ import pytest
 from analysis.cards import parse_cards
 from analysis.cli import main
 from analysis.piquet.answers import BUDGETS
-from analysis.piquet.discards import exchange_bounds
 from analysis.piquet.rules import get_rules
+from analysis.piquet.studies.discards.analyser import exchange_bounds
 
 BOOK = "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8"
 CODES = "AS KS QS JS 7S AH 10H 8H 9D 7D KC 8C"
@@ -138,8 +138,8 @@ def test_the_detail_names_its_players_and_has_a_legend_for_every_column():
 
 
 def test_each_strong_table_is_headed_by_its_own_player():
-    from analysis.piquet.discards import analyse_hand
-    from analysis.piquet.strong_discards import strong_analysis, strong_text
+    from analysis.piquet.studies.discards.analyser import analyse_hand
+    from analysis.piquet.studies.discards.analyser_search import strong_analysis, strong_text
 
     rules = get_rules()
     a = analyse_hand(BOOK, "elder", rules, samples=200, race=False, exact=False)
@@ -178,7 +178,7 @@ def test_solve_answers_first_with_the_lead_and_its_worth_in_the_hands_notation(e
 
 
 def test_the_race_gives_the_same_table_with_its_progress_bar_moving_in_blocks():
-    from analysis.piquet.discards import analyse_hand
+    from analysis.piquet.studies.discards.analyser import analyse_hand
 
     kw = {"samples": 600, "first_batch": 300, "exact": False, "threads": 2}
     quiet = analyse_hand(BOOK, "elder", get_rules(), **kw)

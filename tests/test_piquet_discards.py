@@ -10,11 +10,18 @@ import pytest
 
 from analysis.cards import parse_cards
 from analysis.errors import InputError
-from analysis.piquet import reference as ref
-from analysis.piquet.discard_kernel import options_block
-from analysis.piquet.discards import analyse_hand, draw_probability, exact_table, legal_options, parse_hand
 from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
+from analysis.piquet.reference import deal as ref
+from analysis.piquet.reference.scoring import best_sequence, point_of, sequences_of, sets_of
 from analysis.piquet.rules import get_rules, mask_of
+from analysis.piquet.studies.discards.analyser import (
+    analyse_hand,
+    draw_probability,
+    exact_table,
+    legal_options,
+    parse_hand,
+)
+from analysis.piquet.studies.discards.kernel import options_block
 from analysis.rng import Stream
 
 HAND = "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8"
@@ -66,11 +73,11 @@ def _brute_force(hand: int, discard: int) -> tuple[dict, dict, dict]:
     point, seq, sets = {}, {}, {}
     for draw in itertools.combinations(unseen, k):
         h = kept | sum(1 << c for c in draw)
-        length, _ = ref.point_of(h)
+        length, _ = point_of(h)
         point[length] = point.get(length, 0) + 1
-        s = ref.best_sequence(h)[0] if ref.sequences_of(h) else 0
+        s = best_sequence(h)[0] if sequences_of(h) else 0
         seq[s] = seq.get(s, 0) + 1
-        best = ref.sets_of(h)
+        best = sets_of(h)
         key = "none" if not best else max(best)
         sets[key] = sets.get(key, 0) + 1
     return point, seq, sets
@@ -191,7 +198,7 @@ def test_cli_discard_bad_input(args, needle, capsys):
 
 
 def test_discard_features_and_rules_of_thumb():
-    from analysis.piquet.discard_study import discard_features, rule_discards
+    from analysis.piquet.studies.discards.study import discard_features, rule_discards
 
     hand = parse_hand("♠A K Q J 10 ♥A K Q ♦7 8 ♣7 9")
     f = discard_features(hand, mask_of(parse_cards("7D 8D 7C 9C")))
@@ -207,7 +214,7 @@ def test_discard_features_and_rules_of_thumb():
 
 
 def test_discard_study_runs_and_summarises():
-    from analysis.piquet.discard_study import study_hands, summary
+    from analysis.piquet.studies.discards.study import study_hands, summary
 
     df = study_hands(3, "younger", get_rules(), samples=400, seed=2)
     s = summary(df)

@@ -1,6 +1,6 @@
-"""The learned exchange (analysis/piquet/learned_choice.py, learned_exchange.py): the kernel's
+"""The learned exchange (analysis/piquet/players/learned.py, players/learned_features.py): the kernel's
 features against the reference's plain-Python reading of docs/piquet-engine.md, its choice against
-the reference's and the brute force (learned-fast's one sort: the best legal exchange), the kernel's
+the reference's and the brute force (learned-ordering's one sort: the best legal exchange), the kernel's
 deals with learned players against the reference's, and the fits against planted models."""
 from __future__ import annotations
 
@@ -10,20 +10,32 @@ import json
 import numpy as np
 import pytest
 
-from analysis.piquet import kernel as K
-from analysis.piquet import reference as ref
-from analysis.piquet.learned_choice import (
+from analysis.piquet.engine.layout import O_FINAL
+from analysis.piquet.fit.exchange import (
+    choice_costs,
+    feature_names,
+    fit,
+    fit_scorer,
+    greedy_costs,
+    incidence,
+    least_squares,
+    objective,
+)
+from analysis.piquet.play.deal import deal_outcomes
+from analysis.piquet.players.learned import (
     KEPT_FEATURES,
     MODEL_SIZE,
     N_KEPT,
     SCORER_SIZE,
     SORT_12,
+    WEIGHTS_FILE,
     kept_matrix,
     learned_discard,
     learned_tables,
+    load_weights,
     ordering_discard,
 )
-from analysis.piquet.learned_exchange import (
+from analysis.piquet.players.learned_features import (
     MODELS,
     N_COUNTS,
     N_FEATURES,
@@ -32,19 +44,15 @@ from analysis.piquet.learned_exchange import (
     count_matrix,
     feature_matrix,
 )
-from analysis.piquet.learned_fit import (
-    WEIGHTS_FILE,
-    choice_costs,
-    feature_names,
-    fit,
-    fit_scorer,
-    greedy_costs,
-    incidence,
-    least_squares,
-    load_weights,
-    objective,
-)
 from analysis.piquet.policies import get_policy
+from analysis.piquet.reference import policies as ref
+from analysis.piquet.reference.deal import play_deal
+from analysis.piquet.reference.policies import (
+    learned_count_terms,
+    learned_features,
+    learned_kept_features,
+    learned_ordering_discard,
+)
 from analysis.piquet.rules import get_rules
 
 VARIANTS = ("seed-de", "seed-no", "cavendish")
@@ -60,9 +68,9 @@ def test_kernel_features_equal_the_reference_reading():
         hand = random_hand(rng)
         codes = [c for c in range(32) if hand >> c & 1]
         got = feature_matrix(hand).tolist()
-        want = [ref.learned_features(hand, c) for c in codes]
+        want = [learned_features(hand, c) for c in codes]
         assert got == want, f"hand {hand:#x}"
-        assert count_matrix(hand).tolist() == ref.learned_count_terms(hand), f"hand {hand:#x}"
+        assert count_matrix(hand).tolist() == learned_count_terms(hand), f"hand {hand:#x}"
 
 
 def test_kept_features_equal_the_reference_reading():
@@ -72,7 +80,7 @@ def test_kept_features_equal_the_reference_reading():
         codes = [c for c in range(32) if hand >> c & 1]
         thrown = np.array([sum(1 << c for c in rng.choice(codes, k, replace=False)) for k in (0, 1, 3, 5, 7)])
         got = kept_matrix(hand, thrown).tolist()
-        assert got == [ref.learned_kept_features(hand & ~int(d), int(d)) for d in thrown], f"hand {hand:#x}"
+        assert got == [learned_kept_features(hand & ~int(d), int(d)) for d in thrown], f"hand {hand:#x}"
     assert N_KEPT == len(KEPT_FEATURES)
 
 
@@ -139,13 +147,13 @@ def test_hands_shorter_than_twelve_cards_are_ordered_as_the_reference_orders_the
         wm = w[:MODEL_SIZE]
         for lo, hi in ((1, 5), (0, 3)):
             got = ordering_discard(hand, lo, hi, w, learned_tables(w), 0, work)
-            assert [c for c in range(32) if got >> c & 1] == ref.learned_ordering_discard(hand, lo, hi, wm.tolist())
+            assert [c for c in range(32) if got >> c & 1] == learned_ordering_discard(hand, lo, hi, wm.tolist())
             got = learned_discard(hand, lo, hi, w, learned_tables(w), 0, work)
             assert [c for c in range(32) if got >> c & 1] == ref.learned_discard(hand, lo, hi, wm.tolist())
 
 
 def test_the_ordering_alone_finds_the_best_additive_score_over_every_legal_exchange():
-    """learned-fast, any weights: the one-sort choice scores as high as the best of the C(12, k)
+    """learned-ordering, any weights: the one-sort choice scores as high as the best of the C(12, k)
     exchanges under the ordering, and the reference's (same tie rule) is the same cards."""
     rng = np.random.default_rng(5)
     work = np.zeros(64, np.int32)
@@ -166,7 +174,7 @@ def test_the_ordering_alone_finds_the_best_additive_score_over_every_legal_excha
         thrown = [i for i, c in enumerate(codes) if got >> c & 1]
         assert lo <= len(thrown) <= hi
         assert sum(u[thrown]) + bias[len(thrown)] == best
-        assert ref.learned_ordering_discard(hand, lo, hi, wm.tolist()) == [codes[i] for i in thrown]
+        assert learned_ordering_discard(hand, lo, hi, wm.tolist()) == [codes[i] for i in thrown]
 
 
 def test_with_an_additive_scorer_the_choice_is_the_best_legal_exchange():
@@ -200,25 +208,25 @@ def test_shipped_weights_cover_every_seat_and_variant():
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("pairing", [("learned", "learned"), ("learned", "heuristic"), ("heuristic", "learned"),
-                                     ("learned-fast", "learned")])
+                                     ("learned-ordering", "learned")])
 def test_kernel_and_reference_learned_players_agree_deal_by_deal(variant, pairing):
     rules = get_rules(variant)
     pe, py = get_policy(pairing[0]), get_policy(pairing[1])
     seed = 8100 + VARIANTS.index(variant)
-    rows = K.deal_outcomes(seed, 0, 60, rules.to_array(), pe.to_array(), py.to_array())
+    rows = deal_outcomes(seed, 0, 60, rules.to_array(), pe.to_array(), py.to_array())
     for i in range(60):
-        assert [int(x) for x in rows[i]] == ref.play_deal(seed, i, rules, pe, py).outcome_vector(), f"deal {i}"
+        assert [int(x) for x in rows[i]] == play_deal(seed, i, rules, pe, py).outcome_vector(), f"deal {i}"
 
 
 def test_the_learned_exchange_takes_effect():
     """The learned players' exchanges differ from the keep values' on some deals (else the policy
     would be a no-op)."""
     rules = get_rules("seed-de")
-    a = K.deal_outcomes(1, 0, 200, rules.to_array(), get_policy("learned").to_array(),
+    a = deal_outcomes(1, 0, 200, rules.to_array(), get_policy("learned").to_array(),
                         get_policy("learned").to_array())
-    b = K.deal_outcomes(1, 0, 200, rules.to_array(), get_policy("heuristic").to_array(),
+    b = deal_outcomes(1, 0, 200, rules.to_array(), get_policy("heuristic").to_array(),
                         get_policy("heuristic").to_array())
-    assert (a[:, K.O_FINAL] != b[:, K.O_FINAL]).sum() > 20
+    assert (a[:, O_FINAL] != b[:, O_FINAL]).sum() > 20
 
 
 def planted_groups(rng, w_true, hands=300, noise=2.0):
@@ -257,7 +265,7 @@ def test_fit_recovers_a_planted_model_on_held_out_hands():
     w_true[N_FEATURES + 1:N_FEATURES + 6] = [-20, -15, -10, -5, 0]  # take many
     train, test = planted_groups(rng, w_true), planted_groups(rng, w_true)
     w = fit([train])
-    from analysis.piquet.learned_fit import scores
+    from analysis.piquet.fit.exchange import scores
 
     s = scores(w, test)
     rows = np.arange(len(s))
@@ -278,7 +286,7 @@ def test_scorer_fit_learns_a_kept_hand_effect_the_ordering_cannot():
     w_true[N_FEATURES + 1:N_FEATURES + 6] = [-40, -30, -20, -10, 0]  # take many
     w_true[ORDER_SIZE + 52:ORDER_SIZE + 57] = [0, 20, 10, 0, 0]  # thrown cards from one suit, or two
 
-    from analysis.piquet.learned_fit import scorer_design
+    from analysis.piquet.fit.exchange import scorer_design
 
     out = []
     for hands in (120, 100):

@@ -1,4 +1,4 @@
-"""The learned exchange's scorer fitted by its softmax choice's value (analysis/piquet/learned_refine.py):
+"""The learned exchange's scorer fitted by its softmax choice's value (analysis/piquet/fit/refine.py):
 the validation split is a scramble, the gradient is the objective's, and the fit kept is the one
 that costs least on validation hands, and beats the zero scorer on new hands."""
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.piquet.learned_choice import SCORER_SIZE, SUIT_KEPT_AT
-from analysis.piquet.learned_exchange import N_FEATURES, ORDER_SIZE
-from analysis.piquet.learned_fit import choice_costs, is_held_out, least_squares, scorer_design
-from analysis.piquet.learned_refine import design_data, is_validation, objective, refined_scorer
+from analysis.piquet.fit.exchange import choice_costs, is_held_out, least_squares, scorer_design
+from analysis.piquet.fit.refine import design_data, is_validation, objective, refined_scorer
+from analysis.piquet.players.learned import SCORER_SIZE, SUIT_KEPT_AT
+from analysis.piquet.players.learned_features import N_FEATURES, ORDER_SIZE
 from tests.test_piquet_learned_exchange import planted_groups
 
 
@@ -60,7 +60,7 @@ def test_the_anchor_keeps_a_good_option_scored_far_below_the_choice_in_sight():
     once the good options score far below the choice, the value's gradient on what would lift them
     vanishes, the anchor's does not. Planted: one feature marks each hand's best option, and the
     weights start with it at -30 (the others as planted)."""
-    from analysis.piquet import learned_refine as LR
+    from analysis.piquet.fit import refine as LR
 
     rng = np.random.default_rng(23)
     g = planted_scorer_groups(rng, 30)
@@ -99,8 +99,8 @@ def test_the_fit_kept_is_the_cheapest_on_validation_and_beats_the_zero_scorer_on
 def test_softmax_refinement_objective_is_the_full_designs():
     """design_data holds the per-suit kept patterns as four lanes per option: the objective and its
     gradient equal the softmax choice's computed on the full scorer design."""
-    from analysis.piquet import learned_refine as LR
-    from analysis.piquet.learned_fit import scorer_design
+    from analysis.piquet.fit import refine as LR
+    from analysis.piquet.fit.exchange import scorer_design
 
     rng = np.random.default_rng(13)
     g = planted_groups(rng, np.zeros(ORDER_SIZE), hands=12, noise=1.0)
@@ -120,7 +120,7 @@ def test_softmax_refinement_objective_is_the_full_designs():
 def test_the_softmax_fit_uses_each_groups_first_hands_up_to_its_cap():
     """``--softmax-hands`` caps each group at its first hands: the capped design's objective is the
     objective of the group cut to those hands, and the report counts them."""
-    from analysis.piquet import learned_refine as LR
+    from analysis.piquet.fit import refine as LR
 
     rng = np.random.default_rng(14)
     g = planted_groups(rng, np.zeros(ORDER_SIZE), hands=12, noise=1.0)
@@ -143,14 +143,14 @@ def test_the_softmax_fit_uses_each_groups_first_hands_up_to_its_cap():
 ])
 def test_the_held_out_kinds_of_hand_name_the_combination_a_fit_may_break(cards, kind):
     from analysis.cards import parse_cards
-    from analysis.piquet.learned_fit import hand_category
+    from analysis.piquet.fit.exchange import hand_category
     from analysis.piquet.rules import mask_of
 
     assert hand_category(mask_of(parse_cards(cards))) == kind
 
 
 def test_held_out_figures_split_the_cost_by_kind_and_add_up_to_the_mean():
-    from analysis.piquet.learned_fit import hand_category, held_out_figures
+    from analysis.piquet.fit.exchange import hand_category, held_out_figures
 
     rng = np.random.default_rng(4)
     groups = [planted_groups(rng, rng.normal(0, 1, ORDER_SIZE), hands=60)]

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.piquet import kernel as K
-from analysis.piquet import reference as ref
+from analysis.piquet.play.deal import deal_outcomes
+from analysis.piquet.play.partie import partie_results
 from analysis.piquet.policies import get_policy
+from analysis.piquet.reference import deal as ref
 from analysis.piquet.rules import get_rules
 
 VARIANTS = ("seed-de", "seed-no", "cavendish")
@@ -26,7 +27,7 @@ def test_kernel_and_reference_parties_agree(variant, case):
     rules = get_rules(variant)
     p = get_policy(name, params)
     seed = 900 + VARIANTS.index(variant)
-    rows = K.partie_results(seed, 0, n, rules.to_array(), p.to_array(), p.to_array())
+    rows = partie_results(seed, 0, n, rules.to_array(), p.to_array(), p.to_array())
     for g in range(n):
         assert [int(x) for x in rows[g]] == ref.play_partie(seed, g, rules, p).outcome_vector(), f"partie {g}"
 
@@ -35,9 +36,9 @@ def test_playing_for_the_margin_changes_some_parties_and_only_their_deciding_dea
     rules = get_rules("cavendish")
     deal = get_policy("dd").to_array()
     margin = get_policy("dd", ["partie=margin"]).to_array()
-    a = K.partie_results(5, 0, 200, rules.to_array(), deal, deal)
-    b = K.partie_results(5, 0, 200, rules.to_array(), margin, margin)
+    a = partie_results(5, 0, 200, rules.to_array(), deal, deal)
+    b = partie_results(5, 0, 200, rules.to_array(), margin, margin)
     assert (a != b).any(axis=1).sum() > 0
     # Single deals (no partie) are untouched by the setting.
-    assert (K.deal_outcomes(5, 0, 100, rules.to_array(), deal, deal)
-            == K.deal_outcomes(5, 0, 100, rules.to_array(), margin, margin)).all()
+    assert (deal_outcomes(5, 0, 100, rules.to_array(), deal, deal)
+            == deal_outcomes(5, 0, 100, rules.to_array(), margin, margin)).all()

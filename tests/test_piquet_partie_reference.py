@@ -1,6 +1,6 @@
 """Playing for the partie in the reference (docs/piquet-engine.md, "Playing for the partie"):
 ``dd`` and ``search`` with ``partie=margin|win`` in the deciding deals of a partie
-(analysis/piquet/reference_partie.py, reference_strong.StrongPlayer, reference.play_partie).
+(analysis/piquet/reference/partie.py, reference_strong.StrongPlayer, reference.play_partie).
 
 The completion of a deal along the double-dummy line is checked against real deals (the dd line is
 the line dd players actually play, so it must end on the deal's own totals); parties of players who
@@ -13,10 +13,11 @@ import hashlib
 
 import pytest
 
-from analysis.piquet import reference as ref
 from analysis.piquet.policies import get_policy
-from analysis.piquet.reference import ELDER, YOUNGER, Table, Trick, legal_follows, lowest, other
-from analysis.piquet.reference_partie import best_card, complete_line, partie_value
+from analysis.piquet.reference import deal as ref
+from analysis.piquet.reference.cards import ELDER, YOUNGER, Trick, legal_follows, lowest, other
+from analysis.piquet.reference.partie import best_card, complete_line, partie_value
+from analysis.piquet.reference.search import Table
 from analysis.piquet.rules import get_rules
 
 VARIANTS = ("seed-de", "seed-no", "cavendish")

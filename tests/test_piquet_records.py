@@ -1,4 +1,4 @@
-"""Piquet deal records (analysis/piquet/records.py): round trips, re-scoring of hand-made deals,
+"""Piquet deal records (analysis/piquet/reference/records.py): round trips, re-scoring of hand-made deals,
 and one test per kind of illegal or malformed record, each naming the step and the RULES.md rule."""
 from __future__ import annotations
 
@@ -9,8 +9,15 @@ import pytest
 
 from analysis.errors import InputError
 from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
-from analysis.piquet.records import load_record, load_records, record_from_deal, replay, save_records
-from analysis.piquet.reference import ELDER, YOUNGER, play_deal
+from analysis.piquet.reference.cards import ELDER, YOUNGER
+from analysis.piquet.reference.deal import play_deal
+from analysis.piquet.reference.records import (
+    load_record,
+    load_records,
+    record_from_deal,
+    replay,
+    save_records,
+)
 from analysis.piquet.rules import get_rules
 
 VARIANT_NAMES = ("seed-de", "seed-no", "cavendish")

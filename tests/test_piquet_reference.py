@@ -1,4 +1,4 @@
-"""The plain-Python Piquet reference (analysis/piquet/reference.py) against RULES.md.
+"""The plain-Python Piquet reference (analysis/piquet/reference/deal.py) against RULES.md.
 
 Rule tests cite RULES.md IDs (PQ-...) and docs/piquet-engine.md. Hand-made deals exercise every
 tricky case of declarations, repique, pique and the cards; invariant tests play a few hundred
@@ -13,30 +13,43 @@ import pytest
 
 from analysis.cards import parse_cards
 from analysis.errors import InputError
-from analysis.piquet import reference as ref
 from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
-from analysis.piquet.reference import (
+from analysis.piquet.reference import deal as ref
+from analysis.piquet.reference.cards import (
+    ALL_CARDS,
     ELDER,
     YOUNGER,
-    Player,
-    Scoresheet,
     Trick,
+    count,
+    deal_cards,
+    elder_bounds,
+    follower_wins,
+    highest,
+    legal_follows,
+    lowest,
+    mask_of_codes,
+    other,
+    suit_mask,
+    younger_bounds,
+    younger_talon_indices,
+)
+from analysis.piquet.reference.checks import check_and_score, score_deal
+from analysis.piquet.reference.deal import explain, partie_outcome, play_deal, play_partie
+from analysis.piquet.reference.policies import Player, guards, keep_values, point_suit
+from analysis.piquet.reference.scoring import (
+    BREAKDOWN_KEYS,
+    Event,
+    Scoresheet,
     best_sequence,
     best_set,
     cards_points,
+    category_points,
     compare_point,
     compare_sequences,
     compare_sets,
-    deal_cards,
-    explain,
     has_carte_blanche,
-    keep_values,
-    legal_follows,
-    partie_outcome,
-    play_deal,
-    play_partie,
     point_of,
-    score_deal,
+    score_cards,
     score_declarations,
     score_tricks,
     sequences_of,
@@ -63,7 +76,7 @@ def code(text: str) -> int:
 
 
 def mask(text: str) -> int:
-    return ref.mask_of_codes(codes(text))
+    return mask_of_codes(codes(text))
 
 
 def names(m: int) -> list[str]:
@@ -80,14 +93,14 @@ def autoplay(elder: int, younger: int, elder_leads: str = "") -> list[tuple[int,
     prefs = codes(elder_leads) if elder_leads else []
     hands, leader, pairs = {ELDER: elder, YOUNGER: younger}, ELDER, []
     for _ in range(12):
-        follower = ref.other(leader)
+        follower = other(leader)
         wanted = [c for c in prefs if hands[leader] >> c & 1] if leader == ELDER else []
-        led = wanted[0] if wanted else ref.highest(hands[leader])
-        followed = ref.lowest(legal_follows(hands[follower], led))
+        led = wanted[0] if wanted else highest(hands[leader])
+        followed = lowest(legal_follows(hands[follower], led))
         hands[leader] &= ~(1 << led)
         hands[follower] &= ~(1 << followed)
         pairs.append((led, followed))
-        leader = follower if ref.follower_wins(led, followed) else leader
+        leader = follower if follower_wins(led, followed) else leader
     return pairs
 
 
@@ -176,7 +189,7 @@ def test_pq_cb_probability_is_exactly_323_in_578956():
     for j in range(13):
         for _ in range(50):
             hand = rng.sample(courts, j) + rng.sample(plain, 12 - j)
-            assert has_carte_blanche(ref.mask_of_codes(hand)) == (j == 0)
+            assert has_carte_blanche(mask_of_codes(hand)) == (j == 0)
 
 
 def test_pq_cb_frequency_in_dealt_hands():
@@ -185,8 +198,8 @@ def test_pq_cb_frequency_in_dealt_hands():
     found = 0
     for index in range(n):
         deck = deal_cards(11, index)
-        found += has_carte_blanche(ref.mask_of_codes(deck[:12]))
-        found += has_carte_blanche(ref.mask_of_codes(deck[12:24]))
+        found += has_carte_blanche(mask_of_codes(deck[:12]))
+        found += has_carte_blanche(mask_of_codes(deck[12:24]))
     p = 323 / 578956
     expected, sigma = 2 * n * p, math.sqrt(2 * n * p * (1 - p))
     assert abs(found - expected) < 5 * sigma
@@ -285,7 +298,7 @@ def test_pq_seq_scores_three_four_fifteen_to_eighteen():
     """PQ-SEQ: 3, 4, 15, 16, 17, 18 for 3..8 cards."""
     for n, pts in zip(range(3, 9), (3, 4, 15, 16, 17, 18), strict=True):
         run = " ".join(f"{r}S" for r in ("A", "K", "Q", "J", "10", "9", "8", "7")[:n])
-        assert ref.category_points("sequences", mask(run)) == pts
+        assert category_points("sequences", mask(run)) == pts
 
 
 def test_pq_seq_longer_wins_then_higher_top_card():
@@ -416,11 +429,11 @@ def test_pq_pique_seed_no_counts_tricks_won():
     """PQ-PIQUE, PQ-TRICK seed-no: 25 + 1 first lead + 1 per trick won: 30 after trick 4."""
     deal = full_deal(PIQUE_ELDER, PIQUE_YOUNGER)
     tricks = autoplay(mask(PIQUE_ELDER), mask(PIQUE_YOUNGER), "AS KS QS JS 10S 9S 8C 7C AD AH 7D")
-    r = ref.check_and_score(SEED_NO, *deal, tricks)
+    r = check_and_score(SEED_NO, *deal, tricks)
     pique = [e for e in r.sheet.events if e.category == "pique"]
-    assert pique == [ref.Event("trick 4", ELDER, "pique", 30, "pique")]
+    assert pique == [Event("trick 4", ELDER, "pique", 30, "pique")]
     assert r.sheet.points[ELDER]["trick_points"] == 1 + 10
-    r = ref.check_and_score(SEED_DE, *deal, tricks)
+    r = check_and_score(SEED_DE, *deal, tricks)
     assert [e.step for e in r.sheet.events if e.category == "pique"] == ["trick 5"]
 
 
@@ -451,7 +464,7 @@ def test_pq_pique_cards_and_capot_do_not_count():
     """PQ-PIQUE: the cards bonus is added after play and never makes a pique."""
     sheet = Scoresheet(SEED_DE)
     sheet.declare("point", ELDER, "point", 25)
-    ref.score_cards(sheet, 12)
+    score_cards(sheet, 12)
     assert sheet.points[ELDER]["capot"] == 40 and sheet.points[ELDER]["pique"] == 0
 
 
@@ -531,17 +544,17 @@ def test_pq_cards_six_six_nobody_scores_the_cards():
 def test_pq_ex_y_bounds_per_variant():
     """PQ-EX-Y: seed-de 0..3 (bottom 3 only); seed-no 0..cards left; cavendish 1..cards left."""
     for k in range(1, 6):
-        assert ref.younger_bounds(SEED_DE, k) == (0, 3)
-        assert ref.younger_bounds(SEED_NO, k) == (0, 8 - k)
-        assert ref.younger_bounds(CAVENDISH, k) == (1, 8 - k)
-    assert ref.elder_bounds() == (1, 5)
+        assert younger_bounds(SEED_DE, k) == (0, 3)
+        assert younger_bounds(SEED_NO, k) == (0, 8 - k)
+        assert younger_bounds(CAVENDISH, k) == (1, 8 - k)
+    assert elder_bounds() == (1, 5)
 
 
 def test_pq_ex_y_which_talon_cards_younger_takes():
     """PQ-EX-Y: seed-de the bottom three (indices 5..); seed-no / cavendish elder's leftovers first."""
-    assert list(ref.younger_talon_indices(SEED_DE, 2, 3)) == [5, 6, 7]
-    assert list(ref.younger_talon_indices(SEED_NO, 2, 4)) == [2, 3, 4, 5]
-    assert list(ref.younger_talon_indices(CAVENDISH, 5, 1)) == [5]
+    assert list(younger_talon_indices(SEED_DE, 2, 3)) == [5, 6, 7]
+    assert list(younger_talon_indices(SEED_NO, 2, 4)) == [2, 3, 4, 5]
+    assert list(younger_talon_indices(CAVENDISH, 5, 1)) == [5]
 
 
 def test_pq_ex_exchanges_in_played_deals():
@@ -596,9 +609,9 @@ def test_pq_play_follow_suit_no_trumps():
     hand = mask("7H KH AS 9D")
     assert names(legal_follows(hand, code("JH"))) == ["7H", "KH"]
     assert legal_follows(hand, code("JC")) == hand
-    assert ref.follower_wins(code("JH"), code("KH"))
-    assert not ref.follower_wins(code("JH"), code("7H"))
-    assert not ref.follower_wins(code("7H"), code("AS"))
+    assert follower_wins(code("JH"), code("KH"))
+    assert not follower_wins(code("JH"), code("7H"))
+    assert not follower_wins(code("7H"), code("AS"))
 
 
 def test_pq_play_revoke_is_an_error():
@@ -753,24 +766,24 @@ def test_heuristic_discards_elder_and_younger():
 
 def test_heuristic_point_suit_and_queen_guards():
     """Point suit: most cards, then value, then lower suit; a queen's two lowest are guards."""
-    assert ref.point_suit(mask("♠Q 9 8 ♥K 10 8 ♦A")) == 1
-    assert ref.point_suit(mask("♠K 10 7 ♥K 10 7")) == 0
-    assert names(ref.guards(mask("♠Q 9 8 ♥K 10 7 ♦A ♣Q 8"))) == ["8S", "9S", "7H"]
+    assert point_suit(mask("♠Q 9 8 ♥K 10 8 ♦A")) == 1
+    assert point_suit(mask("♠K 10 7 ♥K 10 7")) == 0
+    assert names(guards(mask("♠Q 9 8 ♥K 10 7 ♦A ♣Q 8"))) == ["8S", "9S", "7H"]
 
 
 def test_heuristic_lead_master_suit_else_longest_lowest():
     """Heuristic lead: highest card of the longest master suit, else lowest of the longest suit."""
     p = Player(HEURISTIC, ELDER, Stream(0, 0, 1))
     hand = mask("♠A K 7 ♥K Q J 10 ♦9 8")
-    p.unseen = ref.ALL_CARDS & ~hand
+    p.unseen = ALL_CARDS & ~hand
     assert name_of(p.lead(hand)) == "AS"          # spades is the only master suit
     p.unseen &= ~mask("AH")                       # ace of hearts seen: hearts is master too
     assert name_of(p.lead(hand)) == "KH"          # the longer master suit
     no_master = mask("♠K 7 ♥Q J 10 ♦9 8 ♣Q 9 8")
-    p.unseen = ref.ALL_CARDS & ~no_master
+    p.unseen = ALL_CARDS & ~no_master
     assert name_of(p.lead(no_master)) == "10H"    # 3 hearts, 3 clubs, both to the queen: hearts
     other_hand = mask("♥Q J 10 ♣K 9 8")
-    p.unseen = ref.ALL_CARDS & ~other_hand
+    p.unseen = ALL_CARDS & ~other_hand
     assert name_of(p.lead(other_hand)) == "8C"    # clubs to the king beat hearts to the queen
 
 
@@ -803,7 +816,7 @@ def test_heuristic_card_tracking():
     assert p.unseen & mask("JS")
     assert name_of(p.lead(hand)) == "KS"          # AS discarded, QS in the talon: KS is master
     p.observe(code("KS"), code("7D"), i_led=True)  # the opponent shows out of spades
-    assert not p.unseen & ref.suit_mask(0)
+    assert not p.unseen & suit_mask(0)
 
 
 def test_random_policy_consumes_the_choices_stream_as_documented():
@@ -826,10 +839,10 @@ def test_random_policy_consumes_the_choices_stream_as_documented():
         for t in r.tricks:
             own = codes_of_mask(hands[t.leader])
             assert t.led == own[s.below(len(own))]
-            legal = codes_of_mask(legal_follows(hands[ref.other(t.leader)], t.led))
+            legal = codes_of_mask(legal_follows(hands[other(t.leader)], t.led))
             assert t.followed == legal[s.below(len(legal))]
             hands[t.leader] &= ~(1 << t.led)
-            hands[ref.other(t.leader)] &= ~(1 << t.followed)
+            hands[other(t.leader)] &= ~(1 << t.followed)
 
 
 def test_heuristic_consumes_no_randomness():
@@ -853,20 +866,20 @@ def check_invariants(r, rules) -> None:
     # 32 cards accounted for at every step
     assert sorted(r.elder_dealt + r.younger_dealt + r.talon) == list(range(32))
     k, m = len(r.elder_discard), len(r.younger_discard)
-    left = ref.mask_of_codes(r.talon) & ~ref.mask_of_codes(r.elder_took + r.younger_took)
-    parts = [r.elder_hand, r.younger_hand, ref.mask_of_codes(r.elder_discard),
-             ref.mask_of_codes(r.younger_discard), left]
-    assert sum(ref.count(p) for p in parts) == 32
-    assert ref.count(r.elder_hand) == ref.count(r.younger_hand) == 12
-    assert ref.count(left) == 8 - k - m
+    left = mask_of_codes(r.talon) & ~mask_of_codes(r.elder_took + r.younger_took)
+    parts = [r.elder_hand, r.younger_hand, mask_of_codes(r.elder_discard),
+             mask_of_codes(r.younger_discard), left]
+    assert sum(count(p) for p in parts) == 32
+    assert count(r.elder_hand) == count(r.younger_hand) == 12
+    assert count(left) == 8 - k - m
     # 12 legal tricks using the 24 cards at play
     assert len(r.tricks) == 12
     played = [c for t in r.tricks for c in (t.led, t.followed)]
-    assert ref.mask_of_codes(played) == r.elder_hand | r.younger_hand
+    assert mask_of_codes(played) == r.elder_hand | r.younger_hand
     hands = {ELDER: r.elder_hand, YOUNGER: r.younger_hand}
     leader = ELDER
     for t in r.tricks:
-        follower = ref.other(t.leader)
+        follower = other(t.leader)
         assert t.leader == leader and hands[leader] >> t.led & 1
         assert legal_follows(hands[follower], t.led) >> t.followed & 1
         hands[leader] &= ~(1 << t.led)
@@ -887,7 +900,7 @@ def check_invariants(r, rules) -> None:
     assert e["trick_points"] + y["trick_points"] == expected
     # totals
     for s in (e, y):
-        parts = [s[k] for k in ref.BREAKDOWN_KEYS if k not in ("total", "tricks")]
+        parts = [s[k] for k in BREAKDOWN_KEYS if k not in ("total", "tricks")]
         assert s["total"] == sum(parts) and 0 <= s["total"] <= 300
         assert s["point"] <= 8 and s["sequences"] <= 44 and s["sets"] <= 42
         assert 0 <= s["trick_points"] <= 25
@@ -949,7 +962,7 @@ def test_outcome_vector_layout():
     assert v[12:20] == [e["pique"], e["trick_points"], y["trick_points"], e["tricks"],
                         e["cards"], y["cards"], e["capot"], y["capot"]]
     assert v[20:22] == [len(r.elder_took), len(r.younger_took)]
-    assert v[22:26] == [ref.mask_of_codes(r.elder_dealt), ref.mask_of_codes(r.younger_dealt),
+    assert v[22:26] == [mask_of_codes(r.elder_dealt), mask_of_codes(r.younger_dealt),
                         r.elder_hand, r.younger_hand]
     assert v[26:] == [c for t in r.tricks for c in (t.led, t.followed)]
 

@@ -1,6 +1,6 @@
 """Sinking in the plain-Python reference (PQ-T12): reference.play_deal / play_cards with a ``sink``
 rule per seat, the search player reading the declarations at face value (reference_strong), and
-the study analysis/piquet/sinking_study.py.
+the study analysis/piquet/studies/sinking.py.
 
 (a) without sinking every deal is played as before; (b) a sunk point is scored by the opponent,
 repique included; (c) a search player's draws fit what was declared, not the truth; (d) the
@@ -14,12 +14,14 @@ import pytest
 
 from analysis.cards import parse_cards
 from analysis.errors import InputError
-from analysis.piquet import reference as ref
 from analysis.piquet.policies import get_policy
-from analysis.piquet.records import record_from_deal, replay
-from analysis.piquet.reference import ELDER, YOUNGER, StrongPlayer, Table, point_of
+from analysis.piquet.reference import deal as ref
+from analysis.piquet.reference.cards import ELDER, YOUNGER, mask_of_codes
+from analysis.piquet.reference.records import record_from_deal, replay
+from analysis.piquet.reference.scoring import point_of
+from analysis.piquet.reference.search import StrongPlayer, Table
 from analysis.piquet.rules import code_of, get_rules
-from analysis.piquet.sinking_study import sinking_value, small_combinations
+from analysis.piquet.studies.sinking import sinking_value, small_combinations
 from analysis.rng import Stream
 
 SEED_DE = get_rules("seed-de")
@@ -33,7 +35,7 @@ def codes(text: str) -> list[int]:
 
 
 def mask(text: str) -> int:
-    return ref.mask_of_codes(codes(text))
+    return mask_of_codes(codes(text))
 
 
 def in_full(hand, rules):
@@ -125,7 +127,7 @@ def test_sinking_everything_can_give_elder_a_pique():
 
 
 def test_a_sunk_deal_replays_from_its_record_with_the_sink_added():
-    """records.record_from_deal does not write the sink (records.py unchanged); with the
+    """records.record_from_deal does not write the sink (reference/records.py unchanged); with the
     record's optional "sink" added, replay gives the deal's scores."""
     r = hand_made({YOUNGER: lambda hand, rules: {"point"}}, elder=SEARCH, younger=SEARCH)
     record = record_from_deal(r, SEED_DE)

@@ -1,4 +1,4 @@
-"""The brute-force double-dummy evaluator of Piquet's trick play (analysis/piquet/solve_reference.py).
+"""The brute-force double-dummy evaluator of Piquet's trick play (analysis/piquet/reference/solver.py).
 
 Hand-made endings with their values worked out by hand (PQ-TRICK under both trick scorings,
 PQ-LAST, PQ-CARDS with the capot and a 6-6 split, PQ-PIQUE on the lead, win and last-trick points,
@@ -16,9 +16,10 @@ import pytest
 
 from analysis.cards import parse_cards
 from analysis.piquet.policies import HeuristicPolicy, RandomPolicy
-from analysis.piquet.reference import ELDER, follower_wins, legal_follows, play_deal
+from analysis.piquet.reference.cards import ELDER, follower_wins, legal_follows
+from analysis.piquet.reference.deal import play_deal
+from analysis.piquet.reference.solver import _trick_events, brute_force, line_value
 from analysis.piquet.rules import code_of, codes_of_mask, get_rules
-from analysis.piquet.solve_reference import _trick_events, brute_force, line_value
 
 SEED_DE = get_rules("seed-de")
 SEED_NO = get_rules("seed-no")

@@ -1,5 +1,5 @@
-"""The Piquet double-dummy solver (analysis.piquet.solver) against the brute force of every line
-of play (analysis.piquet.solve_reference), under every variant; its line through the reference's
+"""The Piquet double-dummy solver (analysis.piquet.players.solver) against the brute force of every line
+of play (analysis.piquet.reference.solver), under every variant; its line through the reference's
 scorer; ``salon piquet solve``'s contract and its bad input."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from analysis.cards import parse_cards
-from analysis.piquet import solver as S
+from analysis.piquet.players import solver as S
+from analysis.piquet.reference.solver import brute_force, line_value
 from analysis.piquet.rules import get_rules, mask_of, name_of
-from analysis.piquet.solve import parse_position, solve_answer
-from analysis.piquet.solve_reference import brute_force, line_value
+from analysis.piquet.studies.solve import parse_position, solve_answer
 
 VARIANTS = ("seed-de", "seed-no", "cavendish")
 

@@ -1,4 +1,4 @@
-"""The solver's players in the Piquet kernel (analysis.piquet.strong_play): the search player's
+"""The solver's players in the Piquet kernel (analysis.piquet.players.search): the search player's
 hidden hands are uniform over the hands consistent with what he knows; ``dd`` plays the solver's
 value exactly; ``search`` with the hidden hand determined plays as ``dd``; both are reproducible
 for any thread count and chunking, and a player compared with himself gives exactly 0."""
@@ -11,12 +11,22 @@ import pytest
 from scipy.stats import chisquare
 
 from analysis.compare import C_BOTH, C_BOTH_SQ, C_DEALS
-from analysis.piquet import kernel as K
-from analysis.piquet import solver as S
-from analysis.piquet.compare import compare_tallies
-from analysis.piquet.policies import get_policy
-from analysis.piquet.rules import get_rules
-from analysis.piquet.strong_play import (
+from analysis.piquet.engine.layout import (
+    O_CAPOT,
+    O_CARDS,
+    O_CARTE_BLANCHE,
+    O_FINAL,
+    O_PIQUE,
+    O_POINT,
+    O_REPIQUE,
+    O_SEQUENCES,
+    O_SETS,
+    O_TRICK_POINTS,
+)
+from analysis.piquet.play.compare import compare_tallies
+from analysis.piquet.play.deal import deal_outcomes
+from analysis.piquet.players import solver as S
+from analysis.piquet.players.search import (
     S_INFO,
     consistent,
     note_declarations,
@@ -24,6 +34,8 @@ from analysis.piquet.strong_play import (
     sample_hidden,
     strong_card,
 )
+from analysis.piquet.policies import get_policy
+from analysis.piquet.rules import get_rules
 from analysis.rng import stream_start
 
 
@@ -68,15 +80,15 @@ def test_dd_players_score_the_solvers_value_of_the_play():
     for variant in ("seed-de", "seed-no", "cavendish"):
         rules = get_rules(variant)
         arr = rules.to_array()
-        rows = K.deal_outcomes(3, 0, 150, arr, dd.to_array(), dd.to_array())
+        rows = deal_outcomes(3, 0, 150, arr, dd.to_array(), dd.to_array())
         mem = S.new_memory(16)
         for i, o in enumerate(rows):
-            decl = [sum(int(o[k + side]) for k in (K.O_CARTE_BLANCHE, K.O_POINT, K.O_SEQUENCES, K.O_SETS,
-                                                     K.O_REPIQUE)) for side in (0, 1)]
-            play = (int(o[K.O_TRICK_POINTS]) + int(o[K.O_PIQUE]) + int(o[K.O_CARDS]) + int(o[K.O_CAPOT])
-                    - int(o[K.O_TRICK_POINTS + 1]) - int(o[K.O_CARDS + 1]) - int(o[K.O_CAPOT + 1]))
+            decl = [sum(int(o[k + side]) for k in (O_CARTE_BLANCHE, O_POINT, O_SEQUENCES, O_SETS,
+                                                     O_REPIQUE)) for side in (0, 1)]
+            play = (int(o[O_TRICK_POINTS]) + int(o[O_PIQUE]) + int(o[O_CARDS]) + int(o[O_CAPOT])
+                    - int(o[O_TRICK_POINTS + 1]) - int(o[O_CARDS + 1]) - int(o[O_CAPOT + 1]))
             pq = S.pique_state(decl[0], decl[1], False)
-            v = S.solve(int(o[K.O_FINAL]), int(o[K.O_FINAL + 1]), 1, 0, pq, arr, mem)
+            v = S.solve(int(o[O_FINAL]), int(o[O_FINAL + 1]), 1, 0, pq, arr, mem)
             assert play == v, (variant, i)
 
 
@@ -124,7 +136,7 @@ def test_the_solvers_players_are_reproducible_and_zero_against_themselves(policy
 def test_playing_for_the_pique_changes_play_and_is_worth_points_to_elder():
     """play_for_pique=false closes the pique in the player's own reckoning only: dd elders who count
     it score more than dd elders who do not (the pique is scored either way), on the same deals."""
-    from analysis.piquet.studies import paired_policies
+    from analysis.piquet.studies.simulate import paired_policies
 
     dd, blind = get_policy("dd"), get_policy("dd", ["play_for_pique=false"])
     gain = paired_policies(3_000, 21, get_rules("seed-de"), dd, blind, dd)

@@ -1,13 +1,13 @@
-"""The discard study under double-dummy play (analysis/piquet/strong_discard_study.py): each row is
+"""The discard study under double-dummy play (analysis/piquet/studies/discards/study_search.py): each row is
 checked against the exchanges played again directly, the store resumes it identically, and a
 saved report gets it with ``--refresh``."""
 import numpy as np
 import pytest
 
-from analysis.piquet.discard_study import dealt_hand, rule_discards
-from analysis.piquet.discards import mask_of, parse_cards
 from analysis.piquet.rules import get_rules
-from analysis.piquet.strong_discard_study import (
+from analysis.piquet.studies.discards.analyser import mask_of, parse_cards
+from analysis.piquet.studies.discards.study import dealt_hand, rule_discards
+from analysis.piquet.studies.discards.study_search import (
     CHOOSE_OFFSET,
     REPORT_OFFSET,
     strong_hand_row,
@@ -20,10 +20,10 @@ ARGS = dict(race_samples=200, candidates=4, deals=40, seed=3, elder_took=5)
 
 
 def _play(hand, seat, masks, seed):
-    from analysis.piquet.strong_discards import _policy_arrays, play_options
-    from analysis.piquet.strong_policies import DoubleDummyPolicy
+    from analysis.piquet.policies import DoubleDummyPolicy
+    from analysis.piquet.studies.discards.analyser_search import play_options, policy_arrays
 
-    pe, py = _policy_arrays(DoubleDummyPolicy(), seat == "younger", 5)
+    pe, py = policy_arrays(DoubleDummyPolicy(), seat == "younger", 5)
     return play_options(hand, seat == "younger", np.array(masks, dtype=np.int64), RULES, pe, py, seed, ARGS["deals"],
                         None)[0]
 

@@ -1,4 +1,4 @@
-"""The discard analyser under strong play (analysis.piquet.strong_discards): the leaders of the
+"""The discard analyser under strong play (analysis.piquet.studies.discards.analyser_search): the leaders of the
 heuristic race are ranked by dd (then search) players on one set of deals and reported on another;
 the command line's --play."""
 from __future__ import annotations
@@ -9,10 +9,10 @@ import numpy as np
 
 from analysis.cli import main
 from analysis.piquet.answers import BUDGETS
-from analysis.piquet.discards import analyse_hand
+from analysis.piquet.policies import DoubleDummyPolicy
 from analysis.piquet.rules import get_rules
-from analysis.piquet.strong_discards import SEED_OFFSETS, play_options, strong_analysis
-from analysis.piquet.strong_policies import DoubleDummyPolicy
+from analysis.piquet.studies.discards.analyser import analyse_hand
+from analysis.piquet.studies.discards.analyser_search import SEED_OFFSETS, play_options, strong_analysis
 
 HAND = "♠A K Q J 7 ♥A 10 8 ♦9 7 ♣K 8"
 

@@ -1,6 +1,6 @@
 """Differential test of the solver's players: the kernel's ``dd`` and ``search``
-(analysis/piquet/strong_play.py inside deal_kernel.play_dealt) and the reference's
-(analysis/piquet/reference_strong.py, a separate plain-Python reading of docs/piquet-engine.md) play
+(analysis/piquet/players/search.py inside deal_kernel.play_dealt) and the reference's
+(analysis/piquet/reference/search.py, a separate plain-Python reading of docs/piquet-engine.md) play
 the same seeded deals and must agree on every outcome, every card included, deal by deal.
 
 Both call the same numba solver for double-dummy values (checked against brute force in
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.piquet import kernel as K
-from analysis.piquet import reference as ref
-from analysis.piquet import reference_strong as ref_strong
-from analysis.piquet.layout import OUTCOME_FIELDS
+from analysis.piquet.engine.layout import O_PLAYED, OUTCOME_FIELDS
+from analysis.piquet.play.deal import deal_outcomes
 from analysis.piquet.policies import get_policy
-from analysis.piquet.records import record_from_deal, replay
+from analysis.piquet.reference import deal as ref
+from analysis.piquet.reference import search as ref_strong
+from analysis.piquet.reference.records import record_from_deal, replay
 from analysis.piquet.rules import get_rules, name_of
 
 VARIANTS = ("seed-de", "seed-no", "cavendish")
@@ -41,7 +41,7 @@ def first_difference(kernel_rows, reference_rows) -> str | None:
         if k != r:
             where = [j for j in range(len(k)) if k[j] != r[j]]
             text = f"deal {i}: {OUTCOME_FIELDS[where[0]]} kernel {k[where[0]]}, reference {r[where[0]]}"
-            cards = [j for j in where if j >= K.O_PLAYED]
+            cards = [j for j in where if j >= O_PLAYED]
             if cards and cards[0] != where[0]:
                 c = cards[0]
                 text += (f"; first card played differently: {OUTCOME_FIELDS[c]} kernel "
@@ -57,7 +57,7 @@ def test_kernel_and_reference_strong_players_agree_deal_by_deal(variant, pairing
     rules = get_rules(variant)
     pe, py = get_policy(a, a_params), get_policy(b, b_params)
     seed = 7000 + 10 * VARIANTS.index(variant) + list(PAIRINGS).index(pairing)
-    rows = K.deal_outcomes(seed, 0, n, rules.to_array(), pe.to_array(), py.to_array())
+    rows = deal_outcomes(seed, 0, n, rules.to_array(), pe.to_array(), py.to_array())
     mine = [ref.play_deal(seed, i, rules, pe, py).outcome_vector() for i in range(n)]
     where = first_difference(rows, mine)
     assert where is None, f"{variant} {pairing} seed {seed}: {where}"
@@ -86,7 +86,7 @@ def test_heuristic_and_random_deals_open_no_table(monkeypatch):
     def refuse(*args):
         raise AssertionError("a Table was built for heuristic or random players")
 
-    monkeypatch.setattr("analysis.piquet.reference_strong.Table", refuse)
+    monkeypatch.setattr("analysis.piquet.reference.search.Table", refuse)
     ref.play_deal(3, 0, get_rules("seed-de"), get_policy("heuristic"), get_policy("random"))
 
 

@@ -76,7 +76,7 @@ def test_the_discard_if_accepted_is_legal_and_the_engine_s():
     import numpy as np
 
     from analysis.ecarte.answers import discard_if_accepted
-    from analysis.ecarte.exchange_kernel import heuristic_discard
+    from analysis.ecarte.engine.exchange import heuristic_discard
 
     rng = np.random.default_rng(43)
     for _ in range(300):
@@ -92,7 +92,8 @@ def test_the_discard_if_accepted_is_legal_and_the_engine_s():
 
 
 def test_propose_with_tables_that_are_not_there_stops_before_any_work(salon, monkeypatch):
-    from analysis.ecarte import equilibrium_tables, studies
+    from analysis.ecarte.studies import simulate as studies
+    from analysis.ecarte.studies.equilibrium import tables as equilibrium_tables
 
     monkeypatch.setattr(equilibrium_tables, "answer", lambda *a, **k: pytest.fail("answered from the shipped tables"))
     monkeypatch.setattr(studies, "propose_hand", lambda *a, **k: pytest.fail("simulated"))
@@ -124,9 +125,9 @@ def test_advise_answers_first_and_names_no_python_symbol(salon):
     assert first.startswith(f"Play {res['best']} — ") and INTERVAL.search(first)
     assert "points to the end of the deal" in first
     no_python(out)
-    assert "heuristic-new" not in out and "method:" not in out
+    assert "tuned-exact" not in out and "method:" not in out
     code, verbose, _ = salon([*ADVISE, "--verbose"])
-    assert "opponent: heuristic-new (" in verbose and "method: " in verbose
+    assert "opponent: tuned-exact (" in verbose and "method: " in verbose
     no_python(verbose)
     no_python(res["opponent"])
 
@@ -172,8 +173,8 @@ def test_solve_names_the_best_lead_in_the_typed_notation(salon):
 
 
 def test_solve_line_sums_to_the_value_whoever_leads():
-    from analysis.bezique import solve as S
     from analysis.bezique.rules import get_rules
+    from analysis.bezique.studies import solve as S
 
     for leader in ("hand", "opponent"):
         res = S.solve("AS 10S KH QH 9D 7D", "AH 7S JD 8C AC 10D", "D", leader, get_rules())

@@ -77,7 +77,7 @@ def test_save_figure_closes_the_figure_when_saving_fails(tmp_path):
 # ------------------------------------------------------------------------------ Bezique
 @pytest.fixture
 def bezique_table():
-    from analysis.bezique.studies import OVERVIEW_STATS
+    from analysis.bezique.studies.simulate import OVERVIEW_STATS
 
     names = [*OVERVIEW_STATS["meld"], "points_per_deal_elder", "points_per_deal_dealer", "seven_points",
              "elder_minus_dealer"]
@@ -87,7 +87,7 @@ def bezique_table():
 
 
 def test_bezique_meld_rates_figure(bezique_table):
-    from analysis.bezique.studies import OVERVIEW_STATS, plot_meld_rates
+    from analysis.bezique.studies.simulate import OVERVIEW_STATS, plot_meld_rates
 
     fig = plot_meld_rates(bezique_table)
     assert isinstance(fig, Figure) and plt.fignum_exists(fig.number)
@@ -101,7 +101,7 @@ def test_bezique_meld_rates_figure(bezique_table):
 
 
 def test_bezique_meld_rates_into_given_axes(bezique_table):
-    from analysis.bezique.studies import OVERVIEW_STATS, plot_meld_rates
+    from analysis.bezique.studies.simulate import OVERVIEW_STATS, plot_meld_rates
 
     fig, (left, right) = plt.subplots(1, 2)
     assert plot_meld_rates(bezique_table, ax=right) is fig
@@ -110,7 +110,7 @@ def test_bezique_meld_rates_into_given_axes(bezique_table):
 
 
 def test_bezique_points_figure(bezique_table):
-    from analysis.bezique.studies import plot_points
+    from analysis.bezique.studies.simulate import plot_points
 
     fig = plot_points(bezique_table)
     points, edge = fig.axes
@@ -121,7 +121,7 @@ def test_bezique_points_figure(bezique_table):
 
 
 def test_bezique_overview_figures_write_the_same_files(bezique_table, tmp_path):
-    from analysis.bezique.studies import overview_figures
+    from analysis.bezique.studies.simulate import overview_figures
 
     stem = str(tmp_path / "bezique_overview")
     before = set(plt.get_fignums())
@@ -139,7 +139,7 @@ VARIANTS = ["seed-de", "seed-no", "cavendish"]
 
 @pytest.fixture
 def piquet_overview():
-    from analysis.piquet.studies import SCORE_BINS
+    from analysis.piquet.studies.simulate import SCORE_BINS
 
     rng = np.random.default_rng(2)
     table = pd.DataFrame(_interval_rows(("elder_minus_younger", "elder_edge_declarations", "elder_edge_play"),
@@ -153,7 +153,7 @@ def piquet_overview():
 
 
 def test_piquet_score_distribution_figure(piquet_overview):
-    from analysis.piquet.studies import SCORE_BINS, plot_score_distribution
+    from analysis.piquet.studies.simulate import SCORE_BINS, plot_score_distribution
 
     _, dist = piquet_overview
     fig = plot_score_distribution(dist)
@@ -171,7 +171,7 @@ def test_piquet_score_distribution_figure(piquet_overview):
 
 
 def test_piquet_elder_edge_figure_and_given_axes(piquet_overview):
-    from analysis.piquet.studies import plot_elder_edge
+    from analysis.piquet.studies.simulate import plot_elder_edge
 
     table, _ = piquet_overview
     fig = plot_elder_edge(table)
@@ -185,7 +185,7 @@ def test_piquet_elder_edge_figure_and_given_axes(piquet_overview):
 
 
 def test_piquet_overview_figures_write_the_same_files(piquet_overview, tmp_path):
-    from analysis.piquet.studies import overview_figures
+    from analysis.piquet.studies.simulate import overview_figures
 
     table, dist = piquet_overview
     stem = str(tmp_path / "piquet_overview")
@@ -200,7 +200,7 @@ def test_piquet_overview_figures_write_the_same_files(piquet_overview, tmp_path)
 # ------------------------------------------------------------------------------ Piquet discards
 @pytest.fixture
 def discard_study_df():
-    from analysis.piquet.discard_study import FEATURES, RULES_OF_THUMB
+    from analysis.piquet.studies.discards.study import FEATURES, RULES_OF_THUMB
 
     rng = np.random.default_rng(3)
     n = 12
@@ -220,7 +220,7 @@ def discard_study_df():
 
 
 def test_piquet_discard_study_figure(discard_study_df):
-    from analysis.piquet.discard_study import RULES_OF_THUMB, plot_discard_study
+    from analysis.piquet.studies.discards.study import RULES_OF_THUMB, plot_discard_study
 
     fig = plot_discard_study(discard_study_df)
     takes, costs = fig.axes
@@ -233,7 +233,7 @@ def test_piquet_discard_study_figure(discard_study_df):
 
 
 def test_piquet_study_figures_write_the_same_files(discard_study_df, tmp_path):
-    from analysis.piquet.discard_study import study_figures
+    from analysis.piquet.studies.discards.study import study_figures
 
     stem = str(tmp_path / "piquet_discards_younger")
     assert study_figures(discard_study_df, stem) == [stem + ".png", stem + ".svg"]
@@ -252,7 +252,7 @@ def discard_table():
 
 
 def test_piquet_top_options_figure_and_given_axes(discard_table):
-    from analysis.piquet.discards import plot_top_options
+    from analysis.piquet.studies.discards.analyser import plot_top_options
 
     fig = plot_top_options(discard_table, top=5)
     (ax,) = fig.axes
@@ -270,7 +270,7 @@ def test_piquet_top_options_figure_and_given_axes(discard_table):
 @pytest.mark.parametrize("name,written", [("top.png", ["top.png"]), ("top.svg", ["top.svg"]),
                                           ("top", ["top.png", "top.svg"])])
 def test_piquet_plot_top_writes_the_same_files(discard_table, tmp_path, name, written):
-    from analysis.piquet.discards import plot_top
+    from analysis.piquet.studies.discards.analyser import plot_top
 
     paths = plot_top(discard_table, str(tmp_path / name), top=4)
     assert paths == [str(tmp_path / w) for w in written]
@@ -295,7 +295,7 @@ def propose_df():
 def test_ecarte_propose_table_figure_and_given_axes(propose_df):
     from matplotlib.colors import to_rgba
 
-    from analysis.ecarte.studies import plot_propose_table
+    from analysis.ecarte.studies.simulate import plot_propose_table
 
     fig = plot_propose_table(propose_df)
     (ax,) = fig.axes
@@ -313,7 +313,7 @@ def test_ecarte_propose_table_figure_and_given_axes(propose_df):
 
 
 def test_ecarte_propose_table_figure_writes_the_same_files(propose_df, tmp_path):
-    from analysis.ecarte.studies import propose_table_figure
+    from analysis.ecarte.studies.simulate import propose_table_figure
 
     stem = str(tmp_path / "ecarte_propose_seed-de")
     assert propose_table_figure(propose_df, stem) == [stem + ".png", stem + ".svg"]
@@ -324,9 +324,9 @@ def test_ecarte_propose_table_figure_writes_the_same_files(propose_df, tmp_path)
 
 @pytest.fixture(scope="module")
 def equilibrium():
-    from analysis.ecarte.equilibrium_tables import shipped
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.studies.equilibrium.tables import shipped
 
     got = shipped(get_rules(), HeuristicPolicy())
     assert got is not None
@@ -334,7 +334,7 @@ def equilibrium():
 
 
 def test_ecarte_equilibrium_figure(equilibrium, tmp_path):
-    from analysis.ecarte.equilibrium_report import figure, plot_equilibrium
+    from analysis.ecarte.studies.equilibrium.report import figure, plot_equilibrium
 
     df, summary = equilibrium
     fig = plot_equilibrium(df, "seed-de", summary)
@@ -355,7 +355,7 @@ def test_ecarte_equilibrium_figure(equilibrium, tmp_path):
 
 @pytest.fixture
 def strategy_result():
-    from analysis.ecarte.strategy import Strategy
+    from analysis.ecarte.studies.strategy.tables import Strategy
 
     rng = np.random.default_rng(5)
 
@@ -379,7 +379,7 @@ def strategy_result():
 
 
 def test_ecarte_strategy_frontiers_figure(strategy_result):
-    from analysis.ecarte.strategy import plot_frontiers
+    from analysis.ecarte.studies.strategy.tables import plot_frontiers
 
     res, _ = strategy_result
     fig = plot_frontiers(res)
@@ -395,7 +395,7 @@ def test_ecarte_strategy_frontiers_figure(strategy_result):
 
 
 def test_ecarte_strategy_by_score_figure(strategy_result):
-    from analysis.ecarte.strategy import plot_by_score
+    from analysis.ecarte.studies.strategy.tables import plot_by_score
 
     _, score = strategy_result
     fig = plot_by_score(score)
@@ -410,7 +410,7 @@ def test_ecarte_strategy_by_score_figure(strategy_result):
 
 
 def test_ecarte_strategy_figures_write_the_same_files(strategy_result, tmp_path):
-    from analysis.ecarte.strategy import figures
+    from analysis.ecarte.studies.strategy.tables import figures
 
     res, score = strategy_result
     stem = str(tmp_path / "ecarte_strategy_seed-de")
@@ -427,12 +427,12 @@ def test_ecarte_strategy_figures_write_the_same_files(strategy_result, tmp_path)
 def test_plot_functions_leave_the_backend_alone_and_the_writers_force_agg(
         monkeypatch, bezique_table, piquet_overview, discard_study_df, discard_table, propose_df,
         strategy_result, tmp_path):
-    from analysis.bezique.studies import plot_meld_rates, plot_points
-    from analysis.ecarte.strategy import plot_by_score, plot_frontiers
-    from analysis.ecarte.studies import plot_propose_table, propose_table_figure
-    from analysis.piquet.discard_study import plot_discard_study
-    from analysis.piquet.discards import plot_top_options
-    from analysis.piquet.studies import plot_elder_edge, plot_score_distribution
+    from analysis.bezique.studies.simulate import plot_meld_rates, plot_points
+    from analysis.ecarte.studies.simulate import plot_propose_table, propose_table_figure
+    from analysis.ecarte.studies.strategy.tables import plot_by_score, plot_frontiers
+    from analysis.piquet.studies.discards.analyser import plot_top_options
+    from analysis.piquet.studies.discards.study import plot_discard_study
+    from analysis.piquet.studies.simulate import plot_elder_edge, plot_score_distribution
 
     calls = []
     monkeypatch.setattr(matplotlib, "use", lambda backend, *a, **k: calls.append(backend))

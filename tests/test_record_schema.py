@@ -23,8 +23,13 @@ OVERRIDES = {
 }
 
 
+def reference_module(game: str):
+    """The reference module that plays a whole deal (a hand in Écarté)."""
+    return importlib.import_module(f"analysis.{game}.reference.{'hand' if game == 'ecarte' else 'deal'}")
+
+
 def records_module(game: str):
-    return importlib.import_module(f"analysis.{game}.records")
+    return importlib.import_module(f"analysis.{game}.reference.records")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -43,7 +48,7 @@ def test_each_game_reads_through_its_schema(game):
 def test_rules_entries_name_the_variant_and_the_changed_switches(game):
     """The same entries as before: the variant's name and reference.overridden_switches."""
     schema = records_module(game).SCHEMA
-    ref = importlib.import_module(f"analysis.{game}.reference")
+    ref = reference_module(game)
     rules_mod = importlib.import_module(f"analysis.{game}.rules")
     for name in rules_mod.VARIANTS:
         for overrides in [[], *OVERRIDES[game]]:
@@ -88,7 +93,7 @@ def game_records(game: str, n: int = 2) -> list[dict]:
     """n records of a game as `salon simulate GAME --records` writes them."""
     rules = importlib.import_module(f"analysis.{game}.rules").get_rules("seed-de")
     policy = importlib.import_module(f"analysis.{game}.policies").get_policy("heuristic", [])
-    ref = importlib.import_module(f"analysis.{game}.reference")
+    ref = reference_module(game)
     mod = records_module(game)
     if game == "ecarte":
         return [mod.record_from_hand(ref.play_hand(1, i, rules, policy), rules) for i in range(n)]

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from analysis.ecarte.report_section import exact_values
+from analysis.ecarte.report import exact_values
 from analysis.games import GAMES
 from analysis.report.build import build_report, load_context, write_report
 from analysis.stats import Estimate
@@ -77,7 +77,7 @@ def test_every_game_has_a_report_section_and_its_templates():
 
     templates = files("analysis") / "report" / "templates"
     for g in GAMES.values():
-        assert callable(g.report.load())
+        assert callable(g.report.load().section)
         assert all((templates / f"{g.name}.{ext}.j2").is_file() for ext in ("md", "html"))
 
 
@@ -193,7 +193,7 @@ def test_report_is_written_with_exact_values_and_verdicts(quick_report):
         assert "The same hands under strong play" in text and "elder: dd play" in text
         assert "the players beside Cavendish" in text and "62.5" in text and "search" in text and "dd" in text
         assert "Bezique: the variants side by side" in text and "BZ-T1" in text
-        assert "The players side by side" in text and "heuristic-new" in text
+        assert "The players side by side" in text and "tuned-exact" in text
         assert "net points against the tuned heuristic" in text and "net_vs_tuned" not in text
         assert "The period advice against the search player" in text and "keep tens until they count" in text
         assert "Best-response tables" in text and "38,304 classes" in text
@@ -203,7 +203,8 @@ def test_report_is_written_with_exact_values_and_verdicts(quick_report):
         assert "exploitability" in text and "The frontier: Elder" in text and "EC-T1" in text
         assert not re.search(r"\bnan\b", text.lower()), "a nan in the report"
     assert (tmp_path / "figures" / "ecarte_propose_seed-de.png").stat().st_size > 10_000
-    assert (tmp_path / "figures" / "ecarte_propose_classic.svg").exists()
+    assert (tmp_path / "figures" / "ecarte_propose_classic.png").exists()
+    assert not list((tmp_path / "figures").glob("*.svg"))  # the guide shows PNG: each figure written once
     assert (tmp_path / "figures" / "ecarte_equilibrium_seed-de.png").stat().st_size > 10_000
     for variant in ("seed-de", "classic"):
         assert (tmp_path / "figures" / f"ecarte_strategy_{variant}_frontiers.png").stat().st_size > 10_000
@@ -211,7 +212,7 @@ def test_report_is_written_with_exact_values_and_verdicts(quick_report):
         assert len((tmp_path / f"ecarte_strategy_{variant}_by_trumps.csv").read_text().splitlines()) == 7
         assert json.loads((tmp_path / f"ecarte_strategy_{variant}_rounds.json").read_text())["spec"]["deals_per_hand"] == 3
     assert (tmp_path / "figures" / "piquet_overview_scores.png").stat().st_size > 10_000
-    assert (tmp_path / "figures" / "piquet_overview_edge.svg").exists()
+    assert (tmp_path / "figures" / "piquet_overview_edge.png").exists()
     assert (tmp_path / "figures" / "piquet_discards_younger.png").stat().st_size > 10_000
     players = (tmp_path / "piquet_players.csv").read_text().splitlines()
     assert [r.split(",")[0] for r in players[1:]] == ["heuristic", "learned", "search", "search (learned exchange)", "dd",

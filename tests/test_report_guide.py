@@ -1,5 +1,8 @@
 """The strategy guide's derived parts (analysis/report/guide.py): advice from verdicts, readings by
 part, numbers to their interval's precision, readable labels."""
+from analysis.bezique import report as bezique_report
+from analysis.ecarte import report as ecarte_report
+from analysis.piquet import report as piquet_report
 from analysis.report import guide as G
 from analysis.report.guide_words import ADVICE_ORDER, READINGS
 from analysis.tips_registry import TIPS
@@ -75,18 +78,18 @@ def test_charts_to_act_on_come_from_the_sections():
                "take_all_cost": {"value": 0.9, "ci95": [0.5, 1.3]}}
     section = {"discards": [{"seat": "elder", "hands": 40, "summary": summary},
                             {"seat": "younger", "hands": 40, "summary": {**summary, "best_takes": {"3": 1.0}}}]}
-    chart = G.piquet_chart(section, [], None)
+    chart = piquet_report.guide_chart(section, [], None)
     assert chart["columns"] == ["elder (40 hands)", "younger (40 hands)"]
     assert chart["rows"][:3] == [("takes 5 cards", ["75%", "0%"]), ("takes 4 cards", ["25%", "0%"]),
                                  ("takes 3 cards", ["0%", "100%"])]
     assert ("keeps every set (three or four of a rank)", ["100%", "100%"]) in chart["rows"]
     assert chart["figures"] == []  # no per-hand tables to draw the shapes from
-    assert G.piquet_chart({}, [], None) is None
+    assert piquet_report.guide_chart({}, [], None) is None
     eq = {"figure": "figures/eq.png", "summary": {}}
-    chart = G.ecarte_chart({"variants": [{"name": "seed-de", "equilibrium": eq}, {"name": "classic", "equilibrium": None}]},
+    chart = ecarte_report.guide_chart({"variants": [{"name": "seed-de", "equilibrium": eq}, {"name": "classic", "equilibrium": None}]},
                            [], None)
     assert chart["figures"] == [("seed-de: the solved game's chart", "figures/eq.png")]
-    assert G.ecarte_chart({"variants": []}, [], None) is None
+    assert ecarte_report.guide_chart({"variants": []}, [], None) is None
 
 
 def test_bezique_chart_is_bz_t5_by_stock_size():
@@ -97,18 +100,18 @@ def test_bezique_chart_is_bz_t5_by_stock_size():
     tips = [{"id": "BZ-T5", "verdicts": [
         {"variant": v, "players": "heuristic", "deals": 100, "details": {"by_threshold": [row(0, -1.5), row(20, d)]}}
         for v, d in (("seed-de", -0.5), ("classic", -2.0))]}]
-    chart = G.bezique_chart({}, tips, None)
+    chart = bezique_report.guide_chart({}, tips, None)
     assert chart["columns"] == ["seed-de", "classic"]
     assert chart["rows"] == [("hold as long as the stock lasts", ["-1.50 [-1.75, -1.25] (refuted)"] * 2),
                              ("hold while the stock has 20 cards or more",
                               ["-0.50 [-0.75, -0.25] (refuted)", "-2.00 [-2.25, -1.75] (refuted)"])]
-    assert G.bezique_chart({}, [{"id": "BZ-T5", "verdicts": []}], None) is None
+    assert bezique_report.guide_chart({}, [{"id": "BZ-T5", "verdicts": []}], None) is None
 
 
 def test_piquet_shapes_from_the_per_hand_tables(tmp_path):
     import pandas as pd
 
-    from analysis.piquet.discard_shapes import patterns_by_shape, shape_of
+    from analysis.piquet.studies.discards.shapes import patterns_by_shape, shape_of
 
     assert shape_of("AH 8D 10D JD QD KD AD 7S 8H 9H JH 7C") == "6 or more"
     assert shape_of("AH KH QH JH 7S 8S 9S 10S 7C 8C 7D 8D") == "4 or fewer"
@@ -124,13 +127,13 @@ def test_piquet_shapes_from_the_per_hand_tables(tmp_path):
     for seat in ("elder", "younger"):
         df.to_csv(tmp_path / f"piquet_discards_{seat}.csv", index=False)
     discards = [{"seat": "elder"}, {"seat": "younger"}]
-    path = G.piquet_shapes_figure(discards, str(tmp_path))  # from the per-hand tables (an older saved report)
+    path = piquet_report.shapes_figure(discards, str(tmp_path))  # from the per-hand tables (an older saved report)
     assert path == "figures/piquet_discard_shapes.png" and (tmp_path / path).stat().st_size > 10_000
-    from analysis.piquet.discard_shapes import shape_record, shape_table
+    from analysis.piquet.studies.discards.shapes import shape_record, shape_table
 
     back = shape_table(shape_record(t))
     assert back.equals(t) and back.attrs == t.attrs
     elsewhere = tmp_path / "elsewhere"  # from the context alone: no per-hand tables there
     with_tables = [{"seat": s, "by_shape": shape_record(patterns_by_shape(df, s))} for s in ("elder", "younger")]
-    assert G.piquet_shapes_figure(with_tables, str(elsewhere)) == path and (elsewhere / path).exists()
-    assert G.piquet_shapes_figure(discards, str(elsewhere / "empty")) is None
+    assert piquet_report.shapes_figure(with_tables, str(elsewhere)) == path and (elsewhere / path).exists()
+    assert piquet_report.shapes_figure(discards, str(elsewhere / "empty")) is None

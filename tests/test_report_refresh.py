@@ -14,9 +14,9 @@ def _saved(tmp_path, context: dict) -> str:
 
 
 def test_refresh_ecarte_equilibrium_reads_the_shipped_tables(tmp_path):
-    from analysis.ecarte import equilibrium_tables as T
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
+    from analysis.ecarte.studies.equilibrium import tables as T
 
     out = _saved(tmp_path, {"budget": "quick", "seed": 0, "tips": {"tips": []}, "sections": {"ecarte": {
         "variants": [{"name": "classic", "equilibrium": {"old": True}, "kept": 1}], "kept": 2}}})

@@ -26,7 +26,7 @@ def test_flat_row_spreads_estimates_and_joins_card_lists():
 
 
 def test_simulation_table_is_the_contract_stats():
-    from analysis.piquet.studies import simulate_deals
+    from analysis.piquet.studies.simulate import simulate_deals
 
     res = simulate_deals(3_000, seed=4)
     assert isinstance(res, Result)
@@ -45,7 +45,7 @@ def test_simulation_table_is_the_contract_stats():
 
 
 def test_notebook_view_names_players_rules_and_budget():
-    from analysis.ecarte.studies import propose_hand
+    from analysis.ecarte.studies.simulate import propose_hand
 
     res = propose_hand("KS QS 7H 8D 9C", "10S", samples=400, seed=1)
     html = res._repr_html_()

@@ -10,12 +10,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis.ecarte import kernel as K
-from analysis.ecarte import score
-from analysis.ecarte import strategy as S
-from analysis.ecarte import table_kernel as TK
+from analysis.ecarte.engine.deal import deal_with_elder
+from analysis.ecarte.engine.layout import (
+    N_OUT,
+    O_ANNOUNCED,
+    O_DEALER_POINTS,
+    O_DEALER_TRICK_POINTS,
+    O_ELDER_POINTS,
+    O_ELDER_TRICK_POINTS,
+    O_TURNUP_KING,
+)
+from analysis.ecarte.play.hand import play_hand
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import get_rules
+from analysis.ecarte.studies import score
+from analysis.ecarte.studies.strategy import kernel as TK
+from analysis.ecarte.studies.strategy import tables as S
 from analysis.rng import EMPTY_HALF, stream_start
 
 
@@ -25,7 +35,7 @@ def _engine_outcomes(block: str, item: int, n: int, seed: int, table: np.ndarray
     block's item, played by the hand engine (``kernel.play_hand``) on the block's own streams."""
     fixed = int(S.hands().masks[item])
     codes = np.array([c for c in range(32) if fixed >> c & 1], dtype=np.int64)
-    deck, deck2, out = np.empty(32, np.int8), np.empty(32, np.int8), np.empty(K.N_OUT, np.int64)
+    deck, deck2, out = np.empty(32, np.int8), np.empty(32, np.int8), np.empty(N_OUT, np.int64)
     got = {"a": Counter(), "b": Counter(), "net": 0}
     for i in range(n):
         ui = np.uint64((item << TK.ITEM_SHIFT) | i)
@@ -34,7 +44,7 @@ def _engine_outcomes(block: str, item: int, n: int, seed: int, table: np.ndarray
         while True:
             stu, turnup = TK.turnup_for(fixed, stu)
             stu = np.uint64(stu)
-            stc, stb, other = K.deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+            stc, stb, other = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
             stc, stb = np.uint64(stc), np.uint64(stb)
             if block == "elder" or table[TK.rank_of_mask(other)] == 1:
                 break
@@ -48,11 +58,11 @@ def _engine_outcomes(block: str, item: int, n: int, seed: int, table: np.ndarray
             else:
                 e[6], d[7] = 1, option
             deck2[:] = deck
-            K.play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, turnup, rules, e, d, out, False)
-            ann = int(out[K.O_ANNOUNCED])
-            king = 1 if ann & 1 else 2 if out[K.O_TURNUP_KING] else 3 if ann >> 1 else 0
-            got[key][(king, int(out[K.O_ELDER_TRICK_POINTS]), int(out[K.O_DEALER_TRICK_POINTS]))] += 1
-            nets.append(int(out[K.O_ELDER_POINTS] - out[K.O_DEALER_POINTS]))
+            play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, turnup, rules, e, d, out, False)
+            ann = int(out[O_ANNOUNCED])
+            king = 1 if ann & 1 else 2 if out[O_TURNUP_KING] else 3 if ann >> 1 else 0
+            got[key][(king, int(out[O_ELDER_TRICK_POINTS]), int(out[O_DEALER_TRICK_POINTS]))] += 1
+            nets.append(int(out[O_ELDER_POINTS] - out[O_DEALER_POINTS]))
         got["net"] += nets[1] - nets[0]
     return got
 
@@ -151,9 +161,9 @@ def test_marked_table_card_is_the_copy_already_on_the_table():
     """BZ-REUSE: "KH QH; AH 10H =KH =QH JH" is a royal marriage whose king and queen went on into
     the trump sequence: one K♥ and one Q♥ on the table, each used in both melds; the legal melds
     are the reference's for that table. Unmarked, the later group still takes the other copies."""
-    from analysis.bezique import reference as ref
-    from analysis.bezique.melds import meld_report, read_position
+    from analysis.bezique.reference.melds import legal_melds
     from analysis.bezique.rules import get_rules, name_of
+    from analysis.bezique.studies.melds import meld_report, read_position
 
     hearts = 1
     kh, qh, ah, th, jh = _codes("KH QH AH 10H JH")
@@ -166,7 +176,7 @@ def test_marked_table_card_is_the_copy_already_on_the_table():
         hand, on_table = read_position("QS JD", hearts, "KH QH; AH 10H =KH =QH JH", rules=rules)
         assert on_table == {kh: frozenset({"royal_marriage", "sequence"}), qh: frozenset({"royal_marriage", "sequence"}),
                             ah: frozenset({"sequence"}), th: frozenset({"sequence"}), jh: frozenset({"sequence"})}
-        want = ref.legal_melds(hand, on_table, hearts, rules)
+        want = legal_melds(hand, on_table, hearts, rules)
         assert [(m["name"], m["cards"], m["points"]) for m in res["melds"]] == [
             ({"marriage": "common_marriage"}.get(m.kind, m.kind), [name_of(c) for c in m.cards], m.points)
             for m in want]
@@ -186,8 +196,8 @@ def test_marked_table_card_follows_the_variant():
     """A marked reuse must be legal: seed-de lets a sequence's king and queen form a royal marriage
     with no card from the hand, classic does not; the same meld twice is refused; a mark needs a
     card of an earlier group."""
-    from analysis.bezique.melds import meld_report
     from analysis.bezique.rules import get_rules
+    from analysis.bezique.studies.melds import meld_report
     from analysis.errors import InputError
 
     res = meld_report("JD", "H", "AH 10H KH QH JH; =KH =QH", get_rules("seed-de"))
@@ -226,8 +236,8 @@ def test_melds_command_reads_the_mark_and_rejects_bad_marks():
 def test_melds_take_at_most_the_cards_held_when_melding():
     """BZ-MELD: a player melds after winning a stock trick, before drawing, so he holds 7 cards (8
     less the one in the trick), his table cards among them. A card in two table melds counts once."""
-    from analysis.bezique.melds import meld_report
     from analysis.bezique.rules import get_rules
+    from analysis.bezique.studies.melds import meld_report
     from analysis.errors import InputError
 
     rules = get_rules()
@@ -271,7 +281,7 @@ def test_explain_says_who_took_the_tricks_after_a_refusal():
     """seed-de, seed 0 hand 21: the dealer refused the first proposal and elder took no trick, so
     the dealer scores the penalty vole. The narration said "dealer refused elder's proposal in
     round 1 and took 0 tricks", as if the dealer had taken none."""
-    from analysis.ecarte import reference as R
+    from analysis.ecarte.reference import hand as R
 
     pol = HeuristicPolicy()
     r = R.play_hand(0, 21, get_rules("seed-de"), pol, pol)
@@ -289,13 +299,14 @@ def test_explain_tricks_sentences_agree_with_the_hand(variant):
     """Every "X took N tricks" of the narration is what X took, over 300 hands of each variant
     (which include every ending: a refusal, playing without proposing, both penalised sides in
     classic, voles for either side)."""
-    from analysis.ecarte import reference as R
+    from analysis.ecarte.reference import hand as R
+    from analysis.ecarte.reference.cards import N_TRICKS
 
     rules, pol = get_rules(variant), HeuristicPolicy()
     seen = set()
     for deal in range(300):
         r = R.play_hand(0, deal, rules, pol, pol)
-        took = {"elder": r.elder_tricks, "dealer": R.N_TRICKS - r.elder_tricks}
+        took = {"elder": r.elder_tricks, "dealer": N_TRICKS - r.elder_tricks}
         claims = _took_claims(R.explain(0, deal, rules, pol))
         assert len(claims) == 2 and all(took[who] == n for who, n in claims), (deal, claims, took)
         seen.add((r.penalised, r.played_without_proposing, r.elder_tricks in (0, 5), r.winner))

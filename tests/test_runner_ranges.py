@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from analysis import store
-from analysis.ecarte.studies import propose_table
-from analysis.piquet import kernel as K
+from analysis.ecarte.studies.simulate import propose_table
+from analysis.piquet.play.tallies import deals_block
 from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import get_rules
 from analysis.runner import run_ranges, run_tallies
@@ -15,9 +15,9 @@ ARGS = (get_rules().to_array(), HeuristicPolicy().to_array(), HeuristicPolicy().
 
 def test_each_range_sums_its_own_deals_whatever_the_chunk_size():
     ranges = [(0, 3000), (10_000, 1234), (1 << 32, 500)]
-    expected = np.stack([run_tallies(K.deals_block, ARGS, n, 3, start=s, chunk=1000) for s, n in ranges])
+    expected = np.stack([run_tallies(deals_block, ARGS, n, 3, start=s, chunk=1000) for s, n in ranges])
     for chunk in (1000, 777):
-        assert np.array_equal(run_ranges(K.deals_block, ARGS, ranges, 3, chunk=chunk), expected)
+        assert np.array_equal(run_ranges(deals_block, ARGS, ranges, 3, chunk=chunk), expected)
 
 
 @pytest.mark.uses_store
@@ -28,9 +28,9 @@ def test_the_propose_table_is_read_back_from_the_store_and_extended(tmp_path, mo
     assert propose_table(600, seed=2).equals(fresh_short)
     [run] = store.runs()
     from analysis.blocks import block_name
-    from analysis.ecarte.kernel import class_block
+    from analysis.ecarte.play.paired import class_block
 
-    assert run["block"] == block_name(class_block) == "analysis.ecarte.paired_kernel.class_block"
+    assert run["block"] == block_name(class_block) == "analysis.ecarte.play.paired.class_block"
     assert run["deals"] == 600 * len(fresh_short)
     saved = []
     monkeypatch.setattr(store.RunStore, "save", lambda self, s, c, rows: saved.append(c.tolist()))

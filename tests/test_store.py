@@ -14,10 +14,10 @@ import pytest
 
 from analysis import store
 from analysis.cli import main
-from analysis.piquet import discard_study as DS
-from analysis.piquet import kernel as K
+from analysis.piquet.play.tallies import deals_block
 from analysis.piquet.policies import HeuristicPolicy
 from analysis.piquet.rules import get_rules
+from analysis.piquet.studies.discards import study as DS
 from analysis.runner import run_tallies
 
 pytestmark = pytest.mark.uses_store
@@ -25,7 +25,7 @@ ARGS = (get_rules().to_array(), HeuristicPolicy().to_array(), HeuristicPolicy().
 
 
 def _run(n, chunk=1000):
-    return run_tallies(K.deals_block, ARGS, n, 7, chunk=chunk)
+    return run_tallies(deals_block, ARGS, n, 7, chunk=chunk)
 
 
 def test_repeated_and_longer_runs_reuse_the_stored_chunks(tmp_path, monkeypatch):
@@ -53,9 +53,9 @@ def test_repeated_and_longer_runs_reuse_the_stored_chunks(tmp_path, monkeypatch)
 def test_a_different_spec_gets_a_different_key(tmp_path, monkeypatch):
     monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
     _run(2000)
-    run_tallies(K.deals_block, ARGS, 2000, 8, chunk=1000)
+    run_tallies(deals_block, ARGS, 2000, 8, chunk=1000)
     other = (get_rules("cavendish").to_array(),) + ARGS[1:]
-    run_tallies(K.deals_block, other, 2000, 7, chunk=1000)
+    run_tallies(deals_block, other, 2000, 7, chunk=1000)
     assert len({r["key"] for r in store.runs()}) == 3
 
 
@@ -221,7 +221,7 @@ def test_an_unwritable_store_is_reported_once_and_the_study_goes_on(tmp_path, mo
 
 RESUMABLE = """
 import signal, sys
-from analysis.piquet import discard_study as d
+from analysis.piquet.studies.discards import study as d
 signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C, even if started with SIGINT ignored
 d.SAVE_HANDS, d.SAVE_SECONDS = int(sys.argv[2]), 1e9
 row = d.hand_row
@@ -312,7 +312,7 @@ def test_the_numba_cache_is_keyed_by_every_source_that_uses_numba(tmp_path, monk
     import os
     import time
 
-    import analysis
+    from analysis import numba_cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     pkg = tmp_path / "pkg"
@@ -320,21 +320,21 @@ def test_the_numba_cache_is_keyed_by_every_source_that_uses_numba(tmp_path, monk
     (pkg / "bits.py").write_text("from numba import njit\n")
     (pkg / "game" / "kernel.py").write_text("import numba\n")
     (pkg / "cli.py").write_text("import click\n")
-    first = analysis.numba_cache_dir(pkg)
+    first = numba_cache.numba_cache_dir(pkg)
     assert first.parent == tmp_path / "cache" / "salon-numba"
     (pkg / "cli.py").write_text("import click  # edited\n")
-    assert analysis.numba_cache_dir(pkg) == first
+    assert numba_cache.numba_cache_dir(pkg) == first
     (pkg / "bits.py").write_text("from numba import njit  # edited\n")
-    second = analysis.numba_cache_dir(pkg)
+    second = numba_cache.numba_cache_dir(pkg)
     assert second != first
     # Stale caches of other versions go; the current one and recently used ones stay.
     old = second.parent / "0000000000000000"
     recent = second.parent / "1111111111111111"
     for d in (old, recent, second):
         d.mkdir(parents=True)
-    past = time.time() - (analysis.STALE_CACHE_DAYS + 1) * 86400
+    past = time.time() - (numba_cache.STALE_CACHE_DAYS + 1) * 86400
     os.utime(old, (past, past))
-    analysis._prune_stale_caches(second)
+    numba_cache.prune_stale_caches(second)
     assert not old.exists() and recent.exists() and second.exists()
 
 

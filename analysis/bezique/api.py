@@ -6,29 +6,29 @@ import numpy as np
 
 def simulate_deals(n, seed, rules, a, b, *, threads=None, quiet=True) -> dict:
     """n single deals, A elder (non-dealer) and B dealer (``salon simulate bezique``)."""
-    from analysis.bezique.studies import simulate_deals as run
+    from analysis.bezique.studies.simulate import simulate_deals as run
 
     return run(n, seed, rules, dealer=b, elder=a, threads=threads, quiet=quiet)
 
 
 def simulate_games(n, seed, rules, a, b, *, threads=None, quiet=True) -> dict:
     """n games to the target (B deals first)."""
-    from analysis.bezique.studies import simulate_games as run
+    from analysis.bezique.studies.simulate import simulate_games as run
 
     return run(n, seed, rules, a, b, threads=threads, quiet=quiet)
 
 
 def record(seed: int, index: int, rules, policy) -> dict:
     """Deal ``index`` played by the reference, as a record."""
-    from analysis.bezique.records import record_from_deal
-    from analysis.bezique.reference import play_deal
+    from analysis.bezique.reference.deal import play_deal
+    from analysis.bezique.reference.records import record_from_deal
 
     return record_from_deal(play_deal(seed, index, rules, policy, policy), rules)
 
 
 def explain(seed: int, index: int, rules, policy) -> str:
     """Deal ``index`` narrated by the reference."""
-    from analysis.bezique.reference import explain as narrate
+    from analysis.bezique.reference.deal import explain as narrate
 
     return narrate(seed, index, rules, policy, policy)
 
@@ -41,52 +41,44 @@ def replay_text(r: dict) -> str:
 def invariants(n: int, seed: int, rules, policy) -> list[str]:
     """BZ-BRISQUE, BZ-LAST: every deal plays 32 tricks, its aces and tens won score 16 × the brisque
     value (160) between the players, and exactly one player scores the last trick's points (10)."""
-    from analysis.bezique import kernel as K
+    from analysis.bezique.engine.layout import O_BRISQUE, O_LAST, O_TRICKS
+    from analysis.bezique.play.deal import deal_outcomes
 
     p = policy.to_array()
-    rows = K.deal_outcomes(seed, 0, n, rules.to_array(), p, p)
+    rows = deal_outcomes(seed, 0, n, rules.to_array(), p, p)
     bad = []
     for i, o in enumerate(rows):
-        brisques = int(o[K.O_BRISQUE] + o[K.O_BRISQUE + 1])
-        last = sorted((int(o[K.O_LAST]), int(o[K.O_LAST + 1])))
-        tricks = int(o[K.O_TRICKS] + o[K.O_TRICKS + 1])
+        brisques = int(o[O_BRISQUE] + o[O_BRISQUE + 1])
+        last = sorted((int(o[O_LAST]), int(o[O_LAST + 1])))
+        tricks = int(o[O_TRICKS] + o[O_TRICKS + 1])
         if brisques != 16 * rules.brisque or last != [0, rules.last_trick] or tricks != 32:
             bad.append(f"deal {i}: brisques {brisques}, last trick {last}, {tricks} tricks")
     return bad
 
 
-def bench(deals, reference_deals, repeats) -> dict:
-    """``salon bench bezique``: the deal kernel and the exact end game."""
-    from analysis.bench import bench_bezique, bench_bezique_endgame
-
-    res = bench_bezique(deals or 200_000, reference_deals or 100, repeats)
-    res["endgame"] = bench_bezique_endgame(repeats=repeats)
-    return res
-
-
 def compare(n, seed, rules, a, b, *, start=0, chunk=None, threads=None, quiet=True) -> np.ndarray:
     """Compare tallies (analysis.compare) of n deals, both seats."""
-    from analysis.bezique.compare import compare_tallies
+    from analysis.bezique.play.compare import compare_tallies
 
     return compare_tallies(n, seed, rules, a, b, start=start, chunk=chunk, threads=threads, quiet=quiet)
 
 
 def tip_policy():
-    """The policy the Bezique tip studies are run around: ``heuristic-new``, the tuned heuristic
+    """The policy the Bezique tip studies are run around: ``tuned-exact``, the tuned heuristic
     with the exact end game (the strongest player that fits the tips' budgets; BZ-T5 adds a
     study under search play)."""
-    from analysis.bezique.policies import NEW_HEURISTIC
+    from analysis.bezique.policies import TUNED_EXACT
 
-    return NEW_HEURISTIC
+    return TUNED_EXACT
 
 
 def net(seed: int, index: int, rules, elder, dealer) -> int:
     """Elder's points minus the dealer's in deal ``index``, played by the reference."""
-    from analysis.bezique import kernel as K
-    from analysis.bezique.reference import play_deal
+    from analysis.bezique.engine.layout import O_TOTAL
+    from analysis.bezique.reference.deal import play_deal
 
     o = play_deal(seed, index, rules, dealer, elder).outcome_vector()
-    return int(o[K.O_TOTAL] - o[K.O_TOTAL + 1])
+    return int(o[O_TOTAL] - o[O_TOTAL + 1])
 
 
 def replay_net(r: dict) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from analysis.clikit import emit, non_negative, positive, rules_options, thread_count
+from analysis.variants import current_name
 
 
 @click.group("bezique", epilog="Examples:\n\n\b\n  salon bezique melds \"QS JD KH QH\" --trump H\n  salon bezique explain --seed 1 --deal 0")
@@ -25,8 +26,8 @@ def group():
 @click.option("--json", "as_json", is_flag=True)
 def melds(hand, trump, table, lang, rules, rule, as_json):
     """The legal melds (and their points) for a player holding HAND with --table on the table."""
-    from analysis.bezique.melds import meld_report, melds_text
     from analysis.bezique.rules import get_rules
+    from analysis.bezique.studies.melds import meld_report, melds_text
 
     res = meld_report(hand, trump, table, get_rules(rules, list(rule)), None if lang == "en" else lang)
     emit(res, as_json, melds_text(res))
@@ -47,8 +48,8 @@ def melds(hand, trump, table, lang, rules, rule, as_json):
 def solve(hand, opponent, trump, leader, rules, rule, as_json, verbose):
     """The end game solved exactly: what to lead, your points minus the opponent's from the
     remaining tricks (brisques and the last trick), and a line of best play."""
-    from analysis.bezique import solve as S
     from analysis.bezique.rules import get_rules
+    from analysis.bezique.studies import solve as S
 
     res = S.solve(hand, opponent, trump, leader, get_rules(rules, list(rule)))
     emit(res, as_json, S.text(res, verbose))
@@ -76,8 +77,8 @@ def solve(hand, opponent, trump, leader, rules, rule, as_json, verbose):
 def advise(hand, trump, seen, stock, led, table, opp_table, turn_up, samples, seed, rules, rule, as_json, verbose):
     """What to play from HAND (and whether to meld or hold after it): each card's expected net points
     to the end of the deal over layouts of the unseen cards, both players rolled out by the heuristic."""
-    from analysis.bezique import one_hand
     from analysis.bezique.rules import get_rules
+    from analysis.bezique.studies import advise as one_hand
 
     res = one_hand.advise(hand, trump, seen=seen, stock=stock, led=led, table=table, opp_table=opp_table,
                           turn_up=turn_up, rules=get_rules(rules, list(rule)), samples=samples, seed=seed)
@@ -104,10 +105,10 @@ def study():
 @click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 def players_cmd(deals, games, search_deals, search_games, samples, seed, rules, threads, as_json):
-    """The rulebook heuristic, tuned, heuristic-new and the search player side by side: points per
+    """The rulebook heuristic, tuned, tuned-exact and the search player side by side: points per
     deal, meld rates, games, and each against tuned on the same deals, with intervals."""
     from analysis.bezique.rules import get_rules
-    from analysis.bezique.strength import players, players_text
+    from analysis.bezique.studies.players import players, players_text
 
     get_rules(rules)  # a bad name fails here, before any play
     df = players(deals, games, seed, rules, search_deals=search_deals, search_games=search_games, samples=samples,
@@ -117,12 +118,14 @@ def players_cmd(deals, games, search_deals, search_games, samples, seed, rules, 
 
 
 @study.command("advice", epilog="Examples:\n\n\b\n  salon study bezique advice --deals 1000\n"
-                                "  salon study bezique advice --player heuristic-new --rules classic --json")
+                                "  salon study bezique advice --player tuned-exact --rules classic --json")
 @click.option("--deals", default=1_000, show_default=True, callback=positive, help="Deals, each in both seats.")
 @click.option("--player", default="search", show_default=True,
-              type=click.Choice(["search", "heuristic-new", "tuned", "heuristic"]))
+              type=click.Choice(["search", "tuned-exact", "tuned", "heuristic", "heuristic-new"]),
+              callback=lambda ctx, param, value: current_name(value))
 @click.option("--baseline", default="tuned", show_default=True,
-              type=click.Choice(["search", "heuristic-new", "tuned", "heuristic"]))
+              type=click.Choice(["search", "tuned-exact", "tuned", "heuristic", "heuristic-new"]),
+              callback=lambda ctx, param, value: current_name(value))
 @click.option("--samples", default=32, show_default=True, callback=positive, help="The search player's samples.")
 @click.option("--seed", default=0, show_default=True, callback=non_negative)
 @click.option("--rules", "rules", default="seed-de", show_default=True, help="Rules variant.")
@@ -131,8 +134,8 @@ def advice_cmd(deals, player, baseline, samples, seed, rules, as_json):
     """The period advice (docs/classical.md) against a player's own play: how often he wins a stock
     trick without purpose, takes a led brisque, leads a low trump, leads trumps late in the stock,
     wins the last trick but one; beside the baseline on the same deals, against tuned."""
-    from analysis.bezique.advice import advice_check, advice_text
     from analysis.bezique.rules import get_rules
+    from analysis.bezique.studies.advice import advice_check, advice_text
 
     get_rules(rules)  # a bad name fails here, before any play
     res = advice_check(deals, seed, rules, player, baseline, samples=samples)

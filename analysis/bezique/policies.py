@@ -64,10 +64,10 @@ class HeuristicPolicy:
     Melding: the most valuable legal meld, except that a single bezique is held while the double
     is still possible and the stock holds at least ``hold_bezique_stock`` cards
     (``hold_bezique``, BZ-T5). ``exchange_seven``: exchange the trump seven at the first chance.
-    ``exact_endgame``: in the last eight tricks play the solved line (``endgame.py``: the lowest of
+    ``exact_endgame``: in the last eight tricks play the solved line (``players/solver.py``: the lowest of
     the optimal cards) instead of the end-phase rules of thumb. ``meld_chance``: in the stock phase
     add ``meld_chance`` / 100 times the points of the melds a card could still join, weighted by
-    the chance of drawing what they lack (``meld_chance.py``), to its keep value.
+    the chance of drawing what they lack (``players/meld_chance.py``), to its keep value.
     """
 
     meld_win: bool = True
@@ -154,7 +154,7 @@ variants (200,000 paired deals each). The Bezique tip studies vary it."""
 
 @dataclass(frozen=True)
 class SearchPolicy(HeuristicPolicy):
-    """The search player of the stock phase (search_player.py): at each of its stock-phase
+    """The search player of the stock phase (players/search.py): at each of its stock-phase
     decisions (a lead, a follow, a meld after a won trick) it draws ``samples`` layouts of the
     cards it cannot see (the opponent's hidden hand and the stock's order, uniformly among those
     consistent with what it has seen: its cards, both tables, the cards played, the turn-up and a
@@ -214,8 +214,8 @@ def _heuristic_part(p: HeuristicPolicy) -> HeuristicPolicy:
 
 
 SEARCH = SearchPolicy()
-NEW_HEURISTIC = dataclasses.replace(TUNED, exact_endgame=True, meld_chance=5)
-"""``heuristic-new``: ``tuned`` with the exact end game (+10.0 points per deal and seat against
+TUNED_EXACT = dataclasses.replace(TUNED, exact_endgame=True, meld_chance=5)
+"""``tuned-exact``: ``tuned`` with the exact end game (+10.0 points per deal and seat against
 tuned) and a small meld-aware keep value (``meld_chance`` 5, chosen with meld_keep on one seed by
 scripts/check_meld_chance.py and checked on others: +0.17 [-0.38, +0.72] under seed-de, +1.10
 [+0.54, +1.66] under classic; larger weights lose, the record is scripts/records/)."""
@@ -223,9 +223,9 @@ scripts/check_meld_chance.py and checked on others: +0.17 [-0.38, +0.72] under s
 
 def get_policy(name: str = "heuristic", overrides: dict[str, str] | list[str] | None = None):
     """A policy by name (``heuristic``, ``random``, ``tuned``, the heuristic found by
-    scripts/tune_bezique.py, ``heuristic-new`` or ``search``) with parameters overridden
+    scripts/tune_bezique.py, ``tuned-exact`` or ``search``) with parameters overridden
     (``key=value``)."""
     from analysis.variants import pick_policy
 
     return pick_policy(name, overrides, HeuristicPolicy(), RandomPolicy(),
-                       {"tuned": TUNED, "heuristic-new": NEW_HEURISTIC, "search": SEARCH})
+                       {"tuned": TUNED, "tuned-exact": TUNED_EXACT, "search": SEARCH})

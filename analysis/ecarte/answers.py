@@ -25,8 +25,8 @@ def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, scor
     tables in ``tables`` (the only source when ``tables_given``), otherwise simulated (``score``:
     the decision by game score). The text answers first in the hand's own notation; ``verbose``
     adds the players and the statistics behind it."""
-    from analysis.ecarte import strategy
-    from analysis.ecarte.studies import parse_elder_hand
+    from analysis.ecarte.studies.simulate import parse_elder_hand
+    from analysis.ecarte.studies.strategy import tables as strategy
     from analysis.errors import InputError
 
     codes, up = parse_elder_hand(hand, turnup)
@@ -39,7 +39,7 @@ def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, scor
         stored = with_discard(stored, codes, up, pol, chosen_note=True)
         return stored, tables_text(hand, turnup, r, stored, at, verbose)
     if not simulate:
-        from analysis.ecarte import equilibrium_tables
+        from analysis.ecarte.studies.equilibrium import tables as equilibrium_tables
 
         solved = equilibrium_tables.answer(codes, up, r, pol, at)
         if solved is not None:
@@ -52,7 +52,7 @@ def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, scor
     if at is not None:
         raise InputError(f"--score needs the best-response strategy tables for rules {r.name} in {tables}; "
                          "run `salon study ecarte strategy --method best-response` first")
-    from analysis.ecarte.studies import propose_hand
+    from analysis.ecarte.studies.simulate import propose_hand
 
     res = propose_hand(hand, turnup, samples, seed, r, pol, threads=threads, quiet=quiet)
     res = with_discard(res, codes, up, pol)
@@ -64,8 +64,8 @@ def discard_if_accepted(codes, turnup: int, keep_from: int) -> tuple[list[int], 
     reference's ``Decisions.discard``): throw the plain cards below rank index ``keep_from``
     (7 = kings kept; 8 = no plain card kept), at least one card, weakest first. (thrown, kept) codes."""
     from analysis.ecarte.policies import HeuristicPolicy
-    from analysis.ecarte.reference_cards import STOCK_SIZE, elder_discard_bounds, mask_of_codes, suit_of
-    from analysis.ecarte.reference_policies import Decisions
+    from analysis.ecarte.reference.cards import STOCK_SIZE, elder_discard_bounds, mask_of_codes, suit_of
+    from analysis.ecarte.reference.policies import Decisions
 
     codes = [int(c) for c in codes]
     lo, hi = elder_discard_bounds(STOCK_SIZE)
@@ -79,7 +79,7 @@ def _tables_policy(answer: dict, pol):
     import json
     import os
 
-    from analysis.ecarte.equilibrium_tables import DATA_DIR
+    from analysis.ecarte.studies.equilibrium.tables import DATA_DIR
 
     path = os.path.join(DATA_DIR, os.path.basename(answer["tables"]).replace(".parquet", ".json"))
     try:
@@ -95,8 +95,8 @@ def _tables_policy(answer: dict, pol):
 def with_discard(answer: dict, codes, turnup: int, pol, chosen_note: bool = False) -> dict:
     """The answer with ``discard_if_accepted``: the cards elder throws (and keeps) if the dealer
     accepts the proposal, by ``pol``'s discards (JSON codes; None for the random player)."""
-    from analysis.ecarte.discard_rule import rank_words
     from analysis.ecarte.rules import name_of
+    from analysis.ecarte.studies.equilibrium.discard_rule import rank_words
 
     keep_from = getattr(pol, "keep_plain_min_rank", None)
     if getattr(pol, "kind", "heuristic") == "random" or keep_from is None:
@@ -274,7 +274,7 @@ def propose_table_study(deals_per_class: int, seed: int, r, pol, out: str, threa
     """Elder's propose/play table by hand class, written to ``out`` (CSV, Parquet, figures)."""
     import os
 
-    from analysis.ecarte.studies import propose_table, propose_table_figure
+    from analysis.ecarte.studies.simulate import propose_table, propose_table_figure
 
     df = propose_table(deals_per_class, seed, r, pol, threads=threads)
     os.makedirs(out, exist_ok=True)
@@ -296,7 +296,7 @@ def propose_table_study(deals_per_class: int, seed: int, r, pol, out: str, threa
 def strategy_study(deals_per_hand: int, max_rounds: int, discard_deals: int, search_check: int, seed: int, r, pol,
                    out: str, threads: int | None, quiet: bool) -> tuple[dict, str]:
     """The Écarté strategy tables for every hand class, by points and by score, written to ``out``."""
-    from analysis.ecarte import strategy
+    from analysis.ecarte.studies.strategy import tables as strategy
 
     res = strategy.compute(deals_per_hand, seed, r, pol, max_rounds=max_rounds,
                            discard_deals=discard_deals, threads=threads, quiet=quiet)
@@ -330,7 +330,7 @@ def strategy_study(deals_per_hand: int, max_rounds: int, discard_deals: int, sea
               "wrote " + ", ".join(files)]
     check = None
     if search_check:
-        from analysis.ecarte.search import search_check as run_check
+        from analysis.ecarte.studies.search_check import search_check as run_check
 
         per_class, check = run_check(res, search_check, 1_000, 10, seed + 1, r, threads, quiet=quiet)
         per_class.to_csv(paths["figures"] + "_search_check.csv", index=False)
@@ -358,13 +358,13 @@ DISCARD_DEALS = {"quick": 20_000, "standard": 2_000_000}
 
 def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | None, quiet: bool,
                       search_sets: int = 0) -> tuple[dict, str]:
-    """The equilibrium of Écarté's first proposal (analysis/ecarte/equilibrium.py), its tables
+    """The equilibrium of Écarté's first proposal (analysis/ecarte/studies/equilibrium/study.py), its tables
     written to ``out`` (Parquet and CSV) with the summary as JSON."""
     import json
     import os
 
-    from analysis.ecarte import discard_rule
-    from analysis.ecarte import equilibrium as E
+    from analysis.ecarte.studies.equilibrium import discard_rule
+    from analysis.ecarte.studies.equilibrium import study as E
 
     # The discards inside the tables: the rule fitted on pooled exchanges when its gain is confirmed
     # on other deals, else the policy's own.
@@ -376,13 +376,13 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
     obj = {**E.summary(eq), "files": files}
     if play != pol:
         obj["base_policy"] = pol.describe()
-    from analysis.ecarte.equilibrium_search import second_round
+    from analysis.ecarte.studies.equilibrium.search_check import second_round
 
     sets, deals = SECOND_ROUND[budget]
     obj["second_round"] = second_round(eq, sets, deals, seed + 7, r, play, threads)
     obj["discard_rule"] = rule
     if search_sets:
-        from analysis.ecarte.equilibrium_search import check
+        from analysis.ecarte.studies.equilibrium.search_check import check
 
         obj["search_check"] = check(eq, search_sets, SEARCH_DEALS, SEARCH_SAMPLES, seed, r, play, threads)
         obj["search_check"].pop("per_set")  # per-set arrays, for paired comparisons in Python

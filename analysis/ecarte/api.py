@@ -6,29 +6,29 @@ import numpy as np
 
 def simulate_hands(n, seed, rules, a, b, *, threads=None, quiet=True) -> dict:
     """n single hands, A elder and B dealer (``salon simulate ecarte``)."""
-    from analysis.ecarte.studies import simulate_hands as run
+    from analysis.ecarte.studies.simulate import simulate_hands as run
 
     return run(n, seed, rules, a, b, threads=threads, quiet=quiet)
 
 
 def simulate_games(n, seed, rules, a, b, *, threads=None, quiet=True) -> dict:
     """n games to the target (B deals first)."""
-    from analysis.ecarte.studies import simulate_games as run
+    from analysis.ecarte.studies.simulate import simulate_games as run
 
     return run(n, seed, rules, a, b, threads=threads, quiet=quiet)
 
 
 def record(seed: int, index: int, rules, policy) -> dict:
     """Hand ``index`` played by the reference, as a record."""
-    from analysis.ecarte.records import record_from_hand
-    from analysis.ecarte.reference import play_hand
+    from analysis.ecarte.reference.hand import play_hand
+    from analysis.ecarte.reference.records import record_from_hand
 
     return record_from_hand(play_hand(seed, index, rules, policy), rules)
 
 
 def explain(seed: int, index: int, rules, policy) -> str:
     """Hand ``index`` narrated by the reference."""
-    from analysis.ecarte.reference import explain as narrate
+    from analysis.ecarte.reference.hand import explain as narrate
 
     return narrate(seed, index, rules, policy)
 
@@ -43,41 +43,35 @@ def invariants(n: int, seed: int, rules, policy) -> list[str]:
     """EC-POINT: in every hand the side that took 3 or more of the 5 tricks scores the point (1, or
     the penalty point; 2 or the penalty vole for all five), the other side no trick points, and
     neither more than one king point."""
-    from analysis.ecarte import kernel as K
+    from analysis.ecarte.engine.layout import (
+        O_DEALER_POINTS,
+        O_DEALER_TRICK_POINTS,
+        O_ELDER_POINTS,
+        O_ELDER_TRICK_POINTS,
+        O_ELDER_TRICKS,
+    )
+    from analysis.ecarte.play.hand import hand_outcomes
     from analysis.ecarte.rules import R_PENALTY_POINT, R_PENALTY_VOLE
 
     arr = rules.to_array()
     p = policy.to_array()
-    rows = K.hand_outcomes(seed, 0, n, arr, p, p)
+    rows = hand_outcomes(seed, 0, n, arr, p, p)
     bad = []
     for i, o in enumerate(rows):
-        et = int(o[K.O_ELDER_TRICKS])
-        ept, dpt = int(o[K.O_ELDER_TRICK_POINTS]), int(o[K.O_DEALER_TRICK_POINTS])
+        et = int(o[O_ELDER_TRICKS])
+        ept, dpt = int(o[O_ELDER_TRICK_POINTS]), int(o[O_DEALER_TRICK_POINTS])
         vole = et in (0, 5)
         allowed = {2, int(arr[R_PENALTY_VOLE])} if vole else {1, int(arr[R_PENALTY_POINT])}
         win, lose = (ept, dpt) if et >= 3 else (dpt, ept)
-        kings = (int(o[K.O_ELDER_POINTS]) - ept, int(o[K.O_DEALER_POINTS]) - dpt)
+        kings = (int(o[O_ELDER_POINTS]) - ept, int(o[O_DEALER_POINTS]) - dpt)
         if not 0 <= et <= 5 or win not in allowed or lose != 0 or not all(k in (0, 1) for k in kings):
             bad.append(f"hand {i}: elder took {et} tricks, trick points {ept}-{dpt}, king points {kings}")
     return bad
 
 
-def bench(deals, reference_deals, repeats) -> dict:
-    """``salon bench ecarte``: the hand kernel (heuristic and learned leads), the double-dummy solver
-    and the equilibrium's engines."""
-    from analysis.bench import bench_ecarte, bench_equilibrium, bench_solver
-
-    res = bench_ecarte(deals or 4_000_000, reference_deals or 3_000, repeats)
-    res["learned_leads"] = bench_ecarte((deals or 4_000_000) // 4, reference_deals or 3_000, repeats, leads="learned")
-    res["solver"] = bench_solver(repeats=repeats)
-    res["equilibrium"] = bench_equilibrium(repeats=min(repeats, 3))
-    res["equilibrium_learned"] = bench_equilibrium(repeats=min(repeats, 3), leads="learned")
-    return res
-
-
 def compare(n, seed, rules, a, b, *, start=0, chunk=None, threads=None, quiet=True) -> np.ndarray:
     """Compare tallies (analysis.compare) of n hands, both seats."""
-    from analysis.ecarte.compare import compare_tallies
+    from analysis.ecarte.play.compare import compare_tallies
 
     return compare_tallies(n, seed, rules, a, b, start=start, chunk=chunk, threads=threads, quiet=quiet)
 
@@ -91,11 +85,11 @@ def tip_policy():
 
 def net(seed: int, index: int, rules, elder, dealer) -> int:
     """Elder's points minus the dealer's in hand ``index``, played by the reference."""
-    from analysis.ecarte import kernel as K
-    from analysis.ecarte.reference import play_hand
+    from analysis.ecarte.engine.layout import O_DEALER_POINTS, O_ELDER_POINTS
+    from analysis.ecarte.reference.hand import play_hand
 
     o = play_hand(seed, index, rules, elder, dealer).outcome_vector()
-    return int(o[K.O_ELDER_POINTS] - o[K.O_DEALER_POINTS])
+    return int(o[O_ELDER_POINTS] - o[O_DEALER_POINTS])
 
 
 def replay_net(r: dict) -> int:

@@ -162,7 +162,7 @@ def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, method
 def classical_cmd(rules, rule, as_json):
     """The Britannica's elder and dealer rules against the shipped equilibrium tables, hand by hand:
     agreement, what following each rule costs (held-out deals), and where they differ most."""
-    from analysis.ecarte import classical
+    from analysis.ecarte.studies import classical
 
     res = classical.compare(_rules(rules, rule))
     emit(res, as_json, classical.text(res))
@@ -183,8 +183,8 @@ def classical_cmd(rules, rule, as_json):
 def watching_cmd(deals, read, samples, seed, rules, rule, threads, as_json, quiet):
     """EC-T7: what a searching player gains by reading the opponent's exchanges (against the plain
     searcher, the same deals, each side against the heuristic), and the hand behind each discard count."""
-    from analysis.ecarte.watching import as_json as to_json
-    from analysis.ecarte.watching import text, watching
+    from analysis.ecarte.studies.watching import as_json as to_json
+    from analysis.ecarte.studies.watching import text, watching
 
     res = watching(deals, seed, _rules(rules, rule), samples=samples, read=read, threads=threads, quiet=quiet)
     emit(to_json(res), as_json, text(res))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.ecarte.reading_file import N_READ_GROUPS
+from analysis.ecarte.players.reading import N_READ_GROUPS
 from analysis.errors import InputError
 
 # Slots of the policy array.
@@ -32,7 +32,7 @@ P_FORCE_DISCARD = 8
 # Elder's forced second proposal decision (after a first exchange), used by the equilibrium's
 # measure of the second round: -1 the policy decides, 0 he plays, 1 he proposes again.
 P_FORCE_SECOND = 9
-# Leads: 0 the heuristic's, 1 learned (learned_lead.py), whose integer weights follow.
+# Leads: 0 the heuristic's, 1 learned (players/learned.py), whose integer weights follow.
 P_LEADS = 10
 P_LEAD_WEIGHTS = 11
 # Reading leads (docs/ecarte-engine.md, "Reading leads"): 1 when the learned leads weight the
@@ -60,9 +60,9 @@ class HeuristicPolicy:
     dealer refuses when his reaches ``dealer_refuse_threshold``; discards keep trumps and the
     non-trumps of rank index ``keep_plain_min_rank`` and above (7 = kings); ``announce_king``
     announces the trump king; ``lead_trumps`` leads the highest trump when holding two or more;
-    ``leads`` = ``learned`` leads tricks 1 to 4 by the learned score instead (learned_lead.py);
+    ``leads`` = ``learned`` leads tricks 1 to 4 by the learned score instead (players/learned.py);
     ``reads`` = a variant's name weights the opponent's cards in those leads by what his first
-    decision says of his hand under that variant's shipped equilibrium (reading_ratios.py).
+    decision says of his hand under that variant's shipped equilibrium (fit/reading_ratios.py).
     """
 
     elder_play_threshold: int = 9
@@ -77,7 +77,7 @@ class HeuristicPolicy:
         if self.leads not in LEADS:
             raise InputError(f"leads must be one of {', '.join(LEADS)}, not {self.leads!r}")
         if self.reads != "none":
-            from analysis.ecarte.reading_file import read_variants
+            from analysis.ecarte.players.reading import read_variants
 
             if self.leads != "learned":
                 raise InputError("reads needs leads=learned (the reading weights the learned leads' odds)")
@@ -105,13 +105,13 @@ class HeuristicPolicy:
         a[P_FORCE_DISCARD] = force_discard
         a[P_FORCE_SECOND] = -1
         if self.leads == "learned":
-            from analysis.ecarte.lead_weights import load_weights
+            from analysis.ecarte.players.learned_weights import load_weights
 
             a[P_LEADS] = 1
             a[P_LEAD_WEIGHTS:P_READS] = load_weights().ravel()
         if self.reads != "none":
-            from analysis.ecarte.lead_weights import load_reading_weights
-            from analysis.ecarte.reading_file import load_ratios
+            from analysis.ecarte.players.learned_weights import load_reading_weights
+            from analysis.ecarte.players.reading import load_ratios
 
             a[P_READS] = 1
             a[P_READ_RATIOS:P_READ_WEIGHTS] = load_ratios(self.reads).ravel()
@@ -126,21 +126,17 @@ class HeuristicPolicy:
         if self.reads == "none":
             del d["reads"]
         else:
-            import hashlib
+            from analysis.ecarte.players.learned_weights import reading_weights_sha256
+            from analysis.ecarte.players.reading import ratios_sha256
 
-            from analysis.ecarte.lead_weights import load_reading_weights
-            from analysis.ecarte.reading_file import load_ratios
-
-            d["read_ratios_sha256"] = hashlib.sha256(load_ratios(self.reads).tobytes()).hexdigest()[:16]
-            d["read_weights_sha256"] = hashlib.sha256(load_reading_weights().tobytes()).hexdigest()[:16]
+            d["read_ratios_sha256"] = ratios_sha256(self.reads)
+            d["read_weights_sha256"] = reading_weights_sha256()
         if self.leads == "heuristic":
             del d["leads"]
         else:
-            import hashlib
+            from analysis.ecarte.players.learned_weights import weights_sha256
 
-            from analysis.ecarte.lead_weights import load_weights
-
-            d["lead_weights_sha256"] = hashlib.sha256(load_weights().tobytes()).hexdigest()[:16]
+            d["lead_weights_sha256"] = weights_sha256()
         return d
 
 
@@ -168,7 +164,7 @@ class RandomPolicy:
 class ChosenDiscards:
     """The heuristic policy with its discards read from a table (``N_POLICY_SLOTS``): ``table``
     holds, for every hand relative to trumps, the discard chosen for it, or -1 where the
-    heuristic decides (analysis/ecarte/strategy.py builds it from evaluated discards)."""
+    heuristic decides (analysis/ecarte/studies/strategy/tables.py builds it from evaluated discards)."""
 
     kind = "heuristic"
 

@@ -66,9 +66,9 @@ def discard_answer(hand: str, seat: str, r, samples: int | None, target_halfwidt
     t0 = time.perf_counter()
     import pandas as pd
 
-    from analysis.piquet.discards import analyse_hand, grade, option_json, plot_top
     from analysis.piquet.notation import notation_of
-    from analysis.piquet.strong_discards import strong_analysis
+    from analysis.piquet.studies.discards.analyser import analyse_hand, grade, option_json, plot_top
+    from analysis.piquet.studies.discards.analyser_search import strong_analysis
     from analysis.runner import show_progress
 
     b = BUDGETS[budget]
@@ -122,7 +122,7 @@ def best_exchange(res: dict, a) -> dict:
         player, deals, held_out = ("search" if "search" in s else "dd"), stage["deals_per_stage"], True
         best, nets = rows[0], [(e["discard"], e["net"], e["diff_to_best"]) for e in rows]
     else:
-        from analysis.piquet.discards import option_json
+        from analysis.piquet.studies.discards.analyser import option_json
 
         rows = [option_json(row) for _, row in a.table.head(2).iterrows()]
         player, deals, held_out = "heuristic", rows[0]["samples"], False
@@ -190,7 +190,7 @@ def _params(p: dict) -> str:
 
 def verbose_lines(res: dict) -> list[str]:
     """How the numbers were made: the players' parameters, the race's rounds, the seeds, the times."""
-    from analysis.piquet.strong_discards import SEED_OFFSETS
+    from analysis.piquet.studies.discards.analyser_search import SEED_OFFSETS
 
     lines = ["How the numbers were made (--verbose):",
              "  players (every one exchanges and declares as the heuristic; they differ in trick play):",
@@ -230,7 +230,7 @@ def discard_text(res: dict, notation=None, verbose: bool = False) -> str:
     """The discard analyser's answer as text: two plain lines (what to throw and keep, its worth),
     then the race's top exchanges, the strong players' tables, the legend; ``verbose`` adds how."""
     from analysis.piquet.notation import Notation
-    from analysis.piquet.strong_discards import strong_text
+    from analysis.piquet.studies.discards.analyser_search import strong_text
 
     notation = notation or Notation()
     hand = notation.names(res["hand"].split())
@@ -275,7 +275,7 @@ def discard_text(res: dict, notation=None, verbose: bool = False) -> str:
 
 def overview_study(deals: int, seed: int, pol, out: str, threads: int | None, quiet: bool) -> tuple[dict, str]:
     """The three variants side by side (tables and figures written to ``out``)."""
-    from analysis.piquet.studies import overview, overview_figures
+    from analysis.piquet.studies.simulate import overview, overview_figures
 
     table, dist = overview(deals, seed, policy=pol, threads=threads, quiet=quiet)
     os.makedirs(out, exist_ok=True)
@@ -294,7 +294,7 @@ def overview_study(deals: int, seed: int, pol, out: str, threads: int | None, qu
 def discards_study(hands: int, seat: str, samples: int, elder_took: int, seed: int, r, out: str, threads: int | None,
                    quiet: bool) -> tuple[dict, str]:
     """The best exchange of many random hands and what the rules of thumb cost (written to ``out``)."""
-    from analysis.piquet.discard_study import study_figures, study_hands, summary
+    from analysis.piquet.studies.discards.study import study_figures, study_hands, summary
     from analysis.runner import show_progress
 
     df = study_hands(hands, seat, r, samples=samples, seed=seed, elder_took=elder_took, threads=threads,

@@ -49,8 +49,8 @@ def group():
 @click.option("--json", "as_json", is_flag=True)
 def declare(hand, younger, lang, rules, rule, as_json):
     """Elder's combinations in HAND (twelve cards); with --vs, the declarations as scored."""
-    from analysis.piquet.declare import declaration_report, declare_text
     from analysis.piquet.notation import notation_of
+    from analysis.piquet.studies.declare import declaration_report, declare_text
 
     res = declaration_report(hand, younger, _rules(rules, rule), lang)
     emit(res, as_json, declare_text(res, notation_of(f"{hand} {younger or ''}", None if lang == "en" else lang)))
@@ -121,7 +121,7 @@ def solve(elder, younger, leader, won, scores, pique_done, lang, rules, rule, as
     lead (in the hands' own notation), elder's points from here on minus younger's, and the line both
     then play."""
     from analysis.piquet.notation import notation_of
-    from analysis.piquet.solve import parse_position, solve_answer, solve_text
+    from analysis.piquet.studies.solve import parse_position, solve_answer, solve_text
 
     r = _rules(rules, rule)
     de = None if lang == "en" else lang
@@ -194,7 +194,7 @@ def piquet_players_cmd(search_deals, seed, rules, rule, out, threads, as_json, q
     the cards, pique and repique, capot, rubicons in parties, with intervals."""
     import os
 
-    from analysis.piquet.players_study import player_deals, players_json, players_table, players_text
+    from analysis.piquet.studies.players import player_deals, players_json, players_table, players_text
 
     r = _rules(rules, rule)
     df = players_table(player_deals(search_deals), seed, r, threads=threads, quiet=quiet)

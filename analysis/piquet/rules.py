@@ -34,7 +34,7 @@ class PiquetRules:
     """One complete bundle of Piquet switches (docs/rules.md, Piquet section).
 
     - ``first_dealer`` (PQ-FIRST): who deals first in a partie. Simulations treat the cut as a
-      fair coin, drawn per partie from its own stream (``reference.first_dealer``), so this switch
+      fair coin, drawn per partie from its own stream (``reference.deal.first_dealer``), so this switch
       is recorded but does not change numbers.
     - ``younger_carte_blanche_after_elder_exchange`` (PQ-CB): younger announces carte blanche after
       elder's exchange (seed-no, cavendish) or at once (seed-de). Both are judged on the dealt

@@ -7,11 +7,11 @@ import datetime as _dt
 import json
 import os
 import time
-from fractions import Fraction
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from analysis import __version__
+from analysis.plots import figure_formats
 from analysis.report.guide import effect_text, guide, label
 
 QUICK_TIPS = ("PQ-T2", "PQ-T8", "PQ-T9", "EC-T2", "EC-T5", "EC-T6", "BZ-T2")
@@ -45,20 +45,6 @@ more at the end when the rounds do not converge). ``strategy_discard_deals`` > 0
 per hand class first (strategy.compute's ``discard_deals``); 0 keeps the heuristic's, because at the
 budgets tried (4 to 100 deals per class and option) the chosen discards still lose to the heuristic's
 on fresh deals (the best of 31 noisy means flatters itself)."""
-
-
-def compare_with_exact(stats: dict, exact: dict[str, tuple[int, int]]) -> list[dict]:
-    """Rows: statistic, exact value (numerator, denominator), simulated value with interval, and
-    whether the interval holds it."""
-    rows = []
-    for name, (num, den) in exact.items():
-        s = stats[name]
-        lo, hi = s["ci95"]
-        exact_value = Fraction(num, den)
-        rows.append({"name": name, "exact": f"{num}/{den}", "exact_value": float(exact_value),
-                     "value": s["value"], "lo": lo, "hi": hi, "n": s["n"],
-                     "inside": bool(lo <= float(exact_value) <= hi)})
-    return rows
 
 
 def not_built(tips: dict) -> list[str]:
@@ -98,7 +84,8 @@ def game_part(name: str, out_dir: str, fig_dir: str, budget: dict, seed: int, th
     t0 = time.perf_counter()
     tips = report_tips(budget["tips"], seed, budget.get("tip_deals"), budget.get("tip_ids"), progress, game=name)
     t1 = time.perf_counter()
-    section = g.report(out_dir, fig_dir, budget, seed, threads, tips) if g.report is not None else None
+    with figure_formats(("png",)):  # the guide shows PNG: each figure written once
+        section = g.report.load().section(out_dir, fig_dir, budget, seed, threads, tips) if g.report is not None else None
     return tips, section, {f"{g.title} tips": round(t1 - t0), g.title: round(time.perf_counter() - t1)}
 
 
@@ -207,14 +194,12 @@ def load_context(out_dir: str) -> dict:
 
 
 def report_parts() -> dict:
-    """Every part a saved report can compute again: ``GAME.PART`` -> the game's ``report_section.PARTS`` entry."""
-    import importlib
-
+    """Every part a saved report can compute again: ``GAME.PART`` -> the game's ``report.PARTS`` entry."""
     from analysis.games import GAMES
 
     out = {}
-    for game in GAMES:
-        module = importlib.import_module(f"analysis.{game}.report_section")
+    for game, g in GAMES.items():
+        module = g.report.load() if g.report is not None else None
         out.update({f"{game}.{part}": f for part, f in getattr(module, "PARTS", {}).items()})
     return out
 
@@ -237,8 +222,9 @@ def refresh_part(context: dict, out_dir: str, name: str, threads: int | None = N
         _refresh_tip(context["tips"], part)
     else:
         section = context["sections"][game]
-        section.update(parts[name](out_dir, os.path.join(out_dir, "figures"), BUDGETS[context["budget"]],
-                                   context["seed"], threads, context["tips"], section))
+        with figure_formats(("png",)):
+            section.update(parts[name](out_dir, os.path.join(out_dir, "figures"), BUDGETS[context["budget"]],
+                                       context["seed"], threads, context["tips"], section))
     context.setdefault("refreshed", []).append({
         "part": name, "code": code_fingerprint(), "seconds": round(time.perf_counter() - started),
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")})

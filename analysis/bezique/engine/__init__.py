@@ -1,0 +1,1 @@
+"""Bezique's rules in numba: the kernels' array layouts, the cards' masks, the melds and the tricks."""

@@ -1,0 +1,52 @@
+"""Bezique's compare kernel: policies A and B on the same deals, both seats (analysis.compare).
+
+``analysis.bezique.play.paired`` measures many quantities for up to 16 options; this is the lean case
+of one pair of policies and the net points only."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from analysis.bezique.engine.cards import NO_TARGET
+from analysis.bezique.engine.layout import O_TOTAL
+from analysis.bezique.play.deal import play_deal
+from analysis.bezique.play.trick_loop import new_scratch
+from analysis.compare import N_COMPARE, run_compare
+from analysis.compare_kernel import add_compare
+from analysis.rng import stream_start
+
+
+@njit(cache=True)
+def compare_chunk(useed, start, count, rules, pa, pb):
+    """The compare tally row (analysis.compare layout) of deals start..start+count-1: each deal
+    played with A as elder against B as dealer, then with B as elder against A, from the same streams."""
+    deck, S, ms, fo, nopt, order, out, tt, pos = new_scratch()
+    row = np.zeros(N_COMPARE, dtype=np.int64)
+    for i in range(start, start + count):
+        ui = np.uint64(i)
+        play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pa, pb,
+                  S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
+        first = out[O_TOTAL] - out[O_TOTAL + 1]
+        play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pb, pa,
+                  S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
+        second = out[O_TOTAL + 1] - out[O_TOTAL]
+        add_compare(row, first, second)
+    return row
+
+
+@njit(cache=True, parallel=True)
+def compare_block(seed, starts, counts, rules, pa, pb):
+    """Compare rows (N_COMPARE per chunk) of the deals in each chunk (``run_tallies`` block)."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
+    useed = np.uint64(seed)
+    for ci in prange(nc):
+        tallies[ci, :] = compare_chunk(useed, starts[ci], counts[ci], rules.copy(), pa.copy(), pb.copy())
+    return tallies
+
+
+def compare_tallies(n: int, seed: int, rules, a, b, *, start: int = 0, chunk: int | None = None,
+                    threads: int | None = None, quiet: bool = True) -> np.ndarray:
+    """The summed compare tallies of deals start..start+n-1 (``chunk``: deals per chunk)."""
+    return run_compare(compare_block, n, seed, rules, a, b, start=start, chunk=chunk or 1 << 9, threads=threads,
+                       quiet=quiet, desc="deals, both seats")

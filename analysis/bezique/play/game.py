@@ -1,0 +1,98 @@
+"""Bezique games to the target (BZ-GAME) in numba: ``play_game``, the outcome vectors
+``game_results`` (``GAME_OUTCOME_FIELDS``) and the tallies ``games_block`` (``G_*``,
+``GAME_TALLY_FIELDS``). B deals first: A is elder in deals 0, 2, 4, ...
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from analysis.bezique.engine.layout import (
+    G_DEALS,
+    G_DEALS_SQ,
+    G_FIRST_DEALER_WINS,
+    G_GAMES,
+    G_IN_STOCK,
+    G_UNDECIDED,
+    MAX_GAME_DEALS,
+    N_GAME_OUT,
+    N_GAME_TALLY,
+    O_TOTAL,
+)
+from analysis.bezique.play.deal import run_deal
+from analysis.bezique.play.trick_loop import new_scratch
+from analysis.bezique.rules import R_TARGET
+from analysis.rng import stream_start
+
+
+@njit(cache=True)
+def play_game(useed, g, rules, pa, pb, scr, res):
+    """Game g in the deal arrays ``scr`` (``DealScratch``); res = [total A, total B, deals, winner
+    (0 A, 1 B, -1 undecided), ended in a stock phase] (``GAME_OUTCOME_FIELDS``)."""
+    out = scr.out
+    ug = np.uint64(g)
+    ta = 0
+    tb = 0
+    target = rules[R_TARGET]
+    for d in range(MAX_GAME_DEALS):
+        stc = stream_start(useed, ug, np.uint64(2 * d))
+        sto = stream_start(useed, ug, np.uint64(2 * d + 1))
+        a_elder = d % 2 == 0
+        if a_elder:
+            gw = run_deal(scr, stc, sto, rules, pa, pb, ta, tb, target)
+            ta += out[O_TOTAL]
+            tb += out[O_TOTAL + 1]
+        else:
+            gw = run_deal(scr, stc, sto, rules, pb, pa, tb, ta, target)
+            tb += out[O_TOTAL]
+            ta += out[O_TOTAL + 1]
+        res[0] = ta
+        res[1] = tb
+        res[2] = d + 1
+        if gw >= 0:
+            res[3] = gw if a_elder else 1 - gw
+            res[4] = 1
+            return
+        if max(ta, tb) >= target and ta != tb:
+            res[3] = 0 if ta > tb else 1
+            res[4] = 0
+            return
+    res[3] = -1
+    res[4] = 0
+
+
+@njit(cache=True)
+def game_results(seed, start, n, rules, a, b):
+    """Game outcome vectors (n, 5) of games start..start+n-1 (reference.play_game)."""
+    res = np.zeros((n, N_GAME_OUT), dtype=np.int64)
+    scr = new_scratch()
+    for k in range(n):
+        play_game(np.uint64(seed), start + k, rules, a, b, scr, res[k])
+    return res
+
+
+@njit(cache=True, parallel=True)
+def games_block(seed, starts, counts, rules, a, b):
+    """Tallies (N_GAME_TALLY per chunk) of the games in each chunk."""
+    nc = starts.shape[0]
+    tallies = np.zeros((nc, N_GAME_TALLY), dtype=np.int64)
+    useed = np.uint64(seed)
+    for ci in prange(nc):
+        # Only pass scr on: numba 0.68's parfor lowering drops writes made inside a prange body
+        # through a named tuple's array field (scr.out[i] = ...); play_game's own writes are safe.
+        scr = new_scratch()
+        res = np.zeros(N_GAME_OUT, dtype=np.int64)
+        row = np.zeros(N_GAME_TALLY, dtype=np.int64)
+        my_rules = rules.copy()
+        my_a = a.copy()
+        my_b = b.copy()
+        for g in range(starts[ci], starts[ci] + counts[ci]):
+            play_game(useed, g, my_rules, my_a, my_b, scr, res)
+            row[G_GAMES] += 1
+            row[G_DEALS] += res[2]
+            row[G_DEALS_SQ] += res[2] * res[2]
+            row[G_FIRST_DEALER_WINS] += res[3] == 1
+            row[G_UNDECIDED] += res[3] == -1
+            row[G_IN_STOCK] += res[4]
+        tallies[ci, :] = row
+    return tallies

@@ -1,0 +1,114 @@
+"""Bezique's section of the strategy report: the variants side by side (per-deal statistics, meld
+rates, the invariant and exact checks, games to the target) with their figures and CSV files
+(templates ``bezique.html.j2`` and ``bezique.md.j2``)."""
+from __future__ import annotations
+
+import math
+import os
+
+from analysis.report.guide import effect_text
+from analysis.stats import compare_with_exact
+
+EXACT = {"turnup_seven": (1, 8)}
+"""The turn-up is one of the 8 sevens of the 64 cards (docs/rules.md invariants)."""
+
+
+def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | None, tips: dict) -> dict:
+    """The section at the report's ``budget`` (``bezique_deals``, ``bezique_games``, and for the
+    search player ``bezique_search_deals``, ``bezique_search_games``, ``bezique_advice_deals``)."""
+    res = overview_section(out_dir, fig_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads)
+    search_deals = budget.get("bezique_search_deals", 20)  # 0: the search player's parts are not run
+    res["players"] = (players_section(out_dir, budget["bezique_deals"], budget["bezique_games"], seed, threads,
+                                      search_deals, budget.get("bezique_search_games", 2)) if search_deals else None)
+    advice_deals = budget.get("bezique_advice_deals", 20)
+    res["advice"] = advice_section(advice_deals, seed) if advice_deals else None
+    return res
+
+
+def advice_section(deals: int, seed: int) -> dict:
+    """The period advice (docs/classical.md) against the search player's play and tuned's, seed-de."""
+    from analysis.bezique.studies.advice import ADVICE, RATES, advice_check
+
+    res = advice_check(deals, seed, "seed-de", player="search", baseline="tuned")
+    rows = [{"advice": ADVICE[k], "cells": [(res["players"][p][k]["value"], *res["players"][p][k]["ci95"])
+                                            for p in res["players"]]} for k in RATES]
+    return {"deals": deals, "seed": seed, "opponent": res["opponent"], "players": list(res["players"]), "rows": rows}
+
+
+PLAYER_COLUMNS = ("points_per_deal", "trump_sequence", "double_bezique", "four_aces", "deals_per_game",
+                  "ended_in_stock_phase", "net_vs_tuned")
+
+
+def players_section(out_dir: str, deals: int, games: int, seed: int, threads: int | None, search_deals: int,
+                    search_games: int) -> dict:
+    """The players side by side (studies/players.py), seed-de: self-play statistics and each against tuned."""
+    from analysis.bezique.studies.players import EXPERT_DEAL_TOTAL, players
+
+    table = players(deals, games, seed, "seed-de", search_deals=search_deals, search_games=search_games,
+                    threads=threads)
+    table.drop(columns="policy").to_csv(os.path.join(out_dir, "bezique_players.csv"), index=False)
+    def cell(r, c):  # a statistic with its interval, or None (not measured, or too few to say)
+        if c not in r or not all(math.isfinite(x) for x in (r[c], r[f"{c}_lo"], r[f"{c}_hi"])):
+            return None
+        return r[c], r[f"{c}_lo"], r[f"{c}_hi"]
+
+    rows = [{"player": r["player"], "deals": r["deals"], "games": r["games"],
+             "cells": [cell(r, c) for c in PLAYER_COLUMNS]} for r in table.to_dict(orient="records")]
+    search = next(r for r in table.to_dict(orient="records") if r["player"] == "search")
+    return {"caption": table.attrs["caption"], "columns": PLAYER_COLUMNS, "rows": rows,
+            "expert_total": EXPERT_DEAL_TOTAL, "search_total": 2 * search["points_per_deal"]}
+
+
+def overview_section(out_dir: str, fig_dir: str, deals: int, games: int, seed: int, threads: int | None) -> dict:
+    """Bezique's variants side by side: per-deal statistics, meld rates, the exact and invariant
+    checks, games to the target, and the figures."""
+    from analysis.bezique.studies.simulate import invariant_checks, overview, overview_figures
+
+    table, game_table = overview(deals, seed, games=games, threads=threads)
+    stem = os.path.join(fig_dir, "bezique_overview")
+    figs = overview_figures(table, stem)
+    table.to_csv(os.path.join(out_dir, "bezique_overview.csv"), index=False)
+    game_table.to_csv(os.path.join(out_dir, "bezique_games.csv"), index=False)
+    variants = table.attrs["variants"]
+
+    def rows(df, group=None):
+        return [{"statistic": r["statistic"], "cells": [(r[v], r[f"{v}_lo"], r[f"{v}_hi"]) for v in variants]}
+                for r in df.to_dict(orient="records") if group is None or r["group"] == group]
+
+    first = {r["statistic"]: {"value": r[variants[0]], "ci95": [r[f"{variants[0]}_lo"], r[f"{variants[0]}_hi"]],
+                              "n": deals} for r in table.to_dict(orient="records")}
+    return {"deals": deals, "games": games, "variants": variants, "caption": table.attrs["caption"],
+            "game_caption": game_table.attrs["caption"], "target": _per_variant(table.attrs["target"]),
+            "policy": table.attrs["policy"],
+            "rows": rows(table, "points") + rows(table, "sevens"), "melds": rows(table, "meld"),
+            "game_rows": rows(game_table) if games else [],
+            "invariants": invariant_checks(table),
+            "exact": compare_with_exact(first, EXACT), "exact_variant": variants[0],
+            "figures": [os.path.relpath(f, out_dir) for f in figs if f.endswith(".png")]}
+
+
+def _per_variant(values: dict) -> str:
+    """One value if every variant has it, else each with its variant."""
+    if len(set(values.values())) == 1:
+        return str(next(iter(values.values())))
+    return ", ".join(f"{x} ({v})" for v, x in values.items())
+
+
+# ------------------------------------------------------------------- the guide's advice and chart
+def guide_chart(section: dict, tips: list[dict], out_dir: str | None) -> dict | None:
+    """Holding a single bezique for the double, by the stock's size (BZ-T5's thresholds): the net
+    points per deal and seat against declaring it at once, per variant."""
+    verdicts = [v for t in tips if t["id"] == "BZ-T5" for v in t["verdicts"] if (v.get("details") or {}).get(
+        "by_threshold")]
+    if not verdicts:
+        return None
+    by_variant = {v["variant"]: {r["hold_while_stock_at_least"]: r for r in v["details"]["by_threshold"]}
+                  for v in verdicts}
+    thresholds = sorted({t for rows in by_variant.values() for t in rows})
+    rows = [(f"hold while the stock has {t} cards or more" if t else "hold as long as the stock lasts",
+             [f"{effect_text(rows[t]['net'])} ({rows[t]['verdict']})" if t in rows else "—"
+              for rows in by_variant.values()]) for t in thresholds]
+    return {"caption": "Hold a single bezique for the double? Net points per deal and seat against declaring it at "
+                       f"once, 95% intervals (players: {verdicts[0]['players']}; {verdicts[0]['deals']:,} deals, "
+                       "each played by every option in both seats)",
+            "columns": list(by_variant), "rows": rows, "figures": []}

@@ -1,0 +1,1 @@
+"""Écarté played in numba: one hand, the games, the tallies, the paired comparison, the compare kernel."""

@@ -1,0 +1,1 @@
+"""The Écarté strategy tables and their kernels."""

@@ -1,0 +1,1 @@
+"""Piquet's studies: simulate, the tips, the discard analyser and study, the players beside Cavendish, declare and solve."""
