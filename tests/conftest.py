@@ -49,6 +49,18 @@ SLOW = (
     "tests/test_ecarte_solver.py::test_solver_equals_brute_force_on_random_positions",
     "tests/test_bezique_differential.py::test_live_reference_sample",
     "tests/test_interrupts_and_input.py::test_ctrl_c_stops_at_once_says_what_was_kept_and_exits_130",
+    "tests/test_bezique_tips.py::test_every_bezique_tip_has_well_formed_verdicts",
+    "tests/test_piquet_learned_refine.py::test_the_fit_kept_is_the_cheapest_on_validation_and_beats_the_zero_scorer",
+    "tests/test_piquet_learned_refine.py::test_the_softmax_fit_uses_each_groups_first_hands_up_to_its_cap",
+    "tests/test_piquet_learned_exchange.py::test_fit_recovers_a_planted_model_on_held_out_hands",
+    "tests/test_piquet_learned_exchange.py::test_kernel_choice_equals_the_reference_and_no_move_improves_it",
+    "tests/test_piquet_learned_exchange.py::test_scorer_fit_learns_a_kept_hand_effect_the_ordering_cannot",
+    "tests/test_piquet_learned_exchange.py::test_kernel_and_reference_learned_players_agree_deal_by_deal",
+    "tests/test_ecarte_watching.py::test_reading_the_exchange_draws_the_exact_posterior[3-1-True]",
+    "tests/test_piquet_partie_reference.py::test_parties_played_for_the_margin_are_well_formed_and_play_differently[search",
+    "tests/test_dask.py::test_the_discard_study_on_dask_fills_the_store",
+    "tests/test_piquet_differential.py::test_live_reference_sample",
+    "tests/test_piquet_strong_reference.py::test_kernel_and_reference_strong_players_agree_deal_by_deal[cavendish-search",
 )
 
 
