@@ -32,7 +32,7 @@ def text(res: dict) -> str:
     return "\n".join(lines)
 
 
-def kernel(deals: int = 200_000, reference_deals: int = 100, repeats: int = 5) -> dict:
+def kernel(deals: int = 100_000, reference_deals: int = 50, repeats: int = 3) -> dict:
     """Full Bezique deals (32 tricks, melds; heuristic policies, seed-de) per second."""
     from analysis.bezique.play import tallies as bezique_tallies
     from analysis.bezique.policies import HeuristicPolicy
@@ -43,7 +43,7 @@ def kernel(deals: int = 200_000, reference_deals: int = 100, repeats: int = 5) -
     pol = HeuristicPolicy()
     args = (rules.to_array(), pol.to_array(), pol.to_array())
     results = kernel_rates("bezique", bezique_tallies.deals_block, args, lambda i: play_deal(1, i, rules, pol, pol), deals,
-                     reference_deals, repeats, 1 << 9)
+                           reference_deals, repeats, 1 << 9)
     return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
             "statistic": "median", "policies": "heuristic", "rules": rules.name}
 

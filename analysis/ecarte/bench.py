@@ -39,8 +39,8 @@ def text(res: dict) -> str:
     return "\n".join(lines)
 
 
-def kernel(deals: int = 4_000_000, reference_deals: int = 3_000, repeats: int = 5,
-                 leads: str = "heuristic") -> dict:
+def kernel(deals: int = 1_000_000, reference_deals: int = 1_000, repeats: int = 3,
+           leads: str = "heuristic") -> dict:
     """Full Écarté hands (heuristic policies with ``leads`` heuristic or learned, seed-de) per second:
     kernel at 1 and 2 threads, reference."""
     from analysis.ecarte.play.tallies import hands_block
@@ -52,7 +52,7 @@ def kernel(deals: int = 4_000_000, reference_deals: int = 3_000, repeats: int = 
     pol = HeuristicPolicy(leads=leads)
     args = (rules.to_array(), pol.to_array(), pol.to_array())
     results = kernel_rates("ecarte", hands_block, args, lambda i: play_hand(1, i, rules, pol), deals,
-                     reference_deals, repeats, 1 << 14)
+                           reference_deals, repeats, 1 << 14)
     return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
             "statistic": "median",
             "policies": "heuristic" + (", learned leads" if leads == "learned" else ""), "rules": rules.name}

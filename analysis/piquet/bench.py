@@ -42,8 +42,8 @@ def text(res: dict) -> str:
     return "\n".join(lines)
 
 
-def kernel(deals: int = 2_000_000, reference_deals: int = 1_000, repeats: int = 5,
-                 policy: str = "heuristic") -> dict:
+def kernel(deals: int = 500_000, reference_deals: int = 300, repeats: int = 3,
+           policy: str = "heuristic") -> dict:
     """Full Piquet deals (exchanges, declarations, 12 tricks; seed-de) per second, both players
     ``policy`` (heuristic, or learned: the heuristic's play with the learned exchange)."""
     from analysis.piquet.play.tallies import deals_block
@@ -55,7 +55,7 @@ def kernel(deals: int = 2_000_000, reference_deals: int = 1_000, repeats: int = 
     pol = get_policy(policy)
     args = (rules.to_array(), pol.to_array(), pol.to_array())
     results = kernel_rates("piquet" if policy == "heuristic" else f"piquet {policy}", deals_block, args,
-                     lambda i: play_deal(1, i, rules, pol, pol), deals, reference_deals, repeats, 1 << 13)
+                           lambda i: play_deal(1, i, rules, pol, pol), deals, reference_deals, repeats, 1 << 13)
     return {"results": results, "deals": deals, "reference_deals": reference_deals, "repeats": repeats,
             "statistic": "median", "policies": policy, "rules": rules.name}
 

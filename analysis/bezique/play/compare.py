@@ -25,10 +25,10 @@ def compare_chunk(useed, start, count, rules, pa, pb):
     for i in range(start, start + count):
         ui = np.uint64(i)
         play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pa, pb,
-                  S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
+                  S, ms, fo, nopt, order, out, tt, pos, np.int64(0), np.int64(0), np.int64(NO_TARGET))
         first = out[O_TOTAL] - out[O_TOTAL + 1]
         play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pb, pa,
-                  S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
+                  S, ms, fo, nopt, order, out, tt, pos, np.int64(0), np.int64(0), np.int64(NO_TARGET))
         second = out[O_TOTAL + 1] - out[O_TOTAL]
         add_compare(row, first, second)
     return row

@@ -163,9 +163,9 @@ def paired_chunk(useed, start, count, rules, tested, opponent):
                 stc = stream_start(useed, ui, np.uint64(0))
                 sto = stream_start(useed, ui, np.uint64(1))
                 if seat == 0:
-                    play_deal(deck, stc, sto, rules, pj, opponent, S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
+                    play_deal(deck, stc, sto, rules, pj, opponent, S, ms, fo, nopt, order, out, tt, pos, np.int64(0), np.int64(0), np.int64(NO_TARGET))
                 else:
-                    play_deal(deck, stc, sto, rules, opponent, pj, S, ms, fo, nopt, order, out, tt, pos, 0, 0, NO_TARGET)
+                    play_deal(deck, stc, sto, rules, opponent, pj, S, ms, fo, nopt, order, out, tt, pos, np.int64(0), np.int64(0), np.int64(NO_TARGET))
                 side_quantities(out, seat, brisque, q)
                 for k in range(NQ):
                     x[1 + seat, k, j] = q[k]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numpy as np
 from numba import njit
 
 from analysis.bits import lowest_bit, popcount, rank_of_mask
@@ -191,7 +192,7 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist=None
         if pe[P_KIND] == KIND_RANDOM:
             sto, disc = random_discard(elder, 1, hi, sto)
         else:
-            disc = policy_discard(pe, elder, t, 1, hi, rnd)
+            disc = policy_discard(pe, elder, t, np.int64(1), hi, rnd)
         k = popcount(disc)
         if hist is not None:
             hist[H_ROUND0 + HR_SIZE * rnd + HR_EK] = k

@@ -325,7 +325,7 @@ def _solve_all(pos, must, table):
     """Solve every position of ``pos`` (from ``_random_positions``); returns the sum of values."""
     total = 0
     for i in range(pos.shape[0]):
-        total += solve(pos[i, 0], pos[i, 1], pos[i, 2], pos[i, 3] == 1, 0, must, table)
+        total += solve(pos[i, 0], pos[i, 1], pos[i, 2], pos[i, 3] == 1, np.int64(0), must, table)
     return total
 
 

@@ -172,7 +172,7 @@ def double_dummy_sure(hand, turnup_rank, limit, must):
                     for i4 in range(i3 + 1, n):
                         d = ((np.int64(1) << cards[i0]) | (np.int64(1) << cards[i1]) | (np.int64(1) << cards[i2])
                              | (np.int64(1) << cards[i3]) | (np.int64(1) << cards[i4]))
-                        if popcount(d & TRUMPS) <= limit and solve(np.int64(hand), d, 0, True, 0, must, table) < 1:
+                        if popcount(d & TRUMPS) <= limit and solve(np.int64(hand), d, np.int64(0), np.bool_(True), np.int64(0), must, table) < 1:
                             return 0
     return 1
 
@@ -186,8 +186,8 @@ def _table(masks, must):
         for r in range(8):
             if (masks[i] >> r) & 1:
                 continue
-            if sure_point(masks[i], r, 1, must):
-                out[i, r] = 1 + sure_point(masks[i], r, NO_LIMIT, must)
+            if sure_point(masks[i], r, np.int64(1), must):
+                out[i, r] = 1 + sure_point(masks[i], r, np.int64(NO_LIMIT), must)
     return out
 
 
