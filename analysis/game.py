@@ -63,7 +63,7 @@ class Game:
     explain: Callable  # (seed, index, rules, policy) -> the deal narrated by the reference
     compare: Callable  # (n, seed, rules, a, b, *, start, chunk, threads, quiet) -> compare tallies (analysis.compare)
     invariants: Callable  # (n, seed, rules, policy) -> list of violated rule invariants (empty: all hold)
-    tips: Lazy  # the game's tipstudies module (STUDIES: tip id -> study, VARIANTS: tip id -> variants)
+    tips: Lazy  # the game's studies/tips module (STUDIES: tip id -> study, VARIANTS: tip id -> variants)
     tip_policy: Callable  # () -> the policy the tip studies are run around
     bench: Callable  # (deals, reference_deals, repeats, full) -> bench result dict (analysis/<game>/bench.py)
     bench_text: Callable  # (bench result dict) -> the lines past the kernel's rates

@@ -1,6 +1,6 @@
 """One tip verdict: what a tip study concludes about a rulebook tip under one rule variant.
 
-Every game's tip studies (``analysis/<game>/tipstudies.py``) return :class:`Verdict` objects;
+Every game's tip studies (``analysis/<game>/studies/tips.py``) return :class:`Verdict` objects;
 ``salon tips`` prints their text form (:meth:`Verdict.text`), ``salon tips --json`` and the
 report read their JSON form (:meth:`Verdict.to_dict`).
 """

@@ -26,7 +26,7 @@ def test_turnup_buckets_partition_the_free_trumps():
 
 
 class FixedDeck:
-    """The reference's deck (reference_cards.LazyDeck) dealing a given order."""
+    """The reference's deck (reference/cards.LazyDeck) dealing a given order."""
 
     def __init__(self, order):
         self.order = list(order)

@@ -138,7 +138,7 @@ def test_weights_file_of_other_features_is_refused(tmp_path):
 
 
 def test_tables_answer_with_the_shipped_play(tmp_path, monkeypatch):
-    """equilibrium_tables.shipped: one model ships per variant, played with the reading leads; it
+    """studies/equilibrium/tables.shipped: one model ships per variant, played with the reading leads; it
     answers a heuristic policy with the same other parameters, whatever its leads, and a policy
     that reads the same way; never a policy that reads otherwise or has other parameters. ``exact``
     asks for the policy's own tables; the summary names the file answering."""

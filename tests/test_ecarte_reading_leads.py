@@ -108,8 +108,8 @@ def test_reading_changes_only_the_branches_the_spec_reads():
 
 
 def test_reading_weights_are_the_policy_arrays_and_the_fit_features():
-    """The kernel's reading lead of each recorded position (lead_fit.learned_choices through the
-    policy array) is the card of the best score of the fit's features (lead_fit_reading.
+    """The kernel's reading lead of each recorded position (fit/lead.learned_choices through the
+    policy array) is the card of the best score of the fit's features (fit/reading_lead.
     reading_features_of) under the file's weights of the row read, lowest code on ties; the
     collection is the same for the same seed, and its values are NaN exactly off the hand."""
     rec, val = R.collect("classic", 1_000, seed=9, samples=6)
@@ -132,7 +132,7 @@ def test_reading_weights_are_the_policy_arrays_and_the_fit_features():
             best[i] = (c, s)
     expected = np.array([best[i][0] for i in range(len(rec))])
     got = L.learned_choices(rec, a, P_LEAD_WEIGHTS, P_READ_RATIOS + 16 * rec[:, R.F_READ])
-    # The kernel adds a score's terms in five chains (learned_lead.lead_score), einsum in its own
+    # The kernel adds a score's terms in five chains (players/learned.lead_score), einsum in its own
     # order: a near-tie may break the other way, but hardly ever.
     assert (got == expected).mean() > 0.999
     plain = L.learned_choices(rec, a, P_LEAD_WEIGHTS, np.full(len(rec), -1))

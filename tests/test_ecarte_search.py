@@ -1,7 +1,7 @@
 """The search policy (analysis/ecarte/search.py): legal play, consistent sampling, the kernel's
 exchanges' discard piles, heuristic play reproduced, reproducible tallies, double-dummy play when
 the hidden hand is determined; the search check of the strategy tables (its heuristic part is
-table_kernel.elder_block deal for deal)."""
+studies/strategy/kernel.elder_block deal for deal)."""
 import random
 
 import numpy as np
@@ -471,7 +471,7 @@ ITEMS = [3, 777, 9001, 20_000, 31_337, 38_303]
 @pytest.mark.parametrize("policies", ["heuristic", "table"])
 def test_decision_blocks_heuristic_part_is_elder_block(policies):
     """On the same items, seed and tables, the heuristic-play part of search_decision_block is
-    table_kernel.elder_block deal for deal: the same n, Σ and Σ² of the difference, the same nets."""
+    studies/strategy/kernel.elder_block deal for deal: the same n, Σ and Σ² of the difference, the same nets."""
     tk_args, args = decision_args(policies)
     ranges = [(c << TK.ITEM_SHIFT, 60) for c in ITEMS]
     want = run_ranges(TK.elder_block, tk_args, ranges, 17, chunk=25, threads=1)

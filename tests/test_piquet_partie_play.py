@@ -1,6 +1,6 @@
 """Parties played for the partie (docs/piquet-engine.md, "Playing for the partie"): the kernel's
-parties (partie_kernel with strong_play's partie_totals) against the reference's
-(reference_partie, a separate plain-Python reading of the docs), outcome by outcome; and the
+parties (play/partie with players/search's partie_totals) against the reference's
+(reference/partie, a separate plain-Python reading of the docs), outcome by outcome; and the
 parties' first dealer now matters to who plays the deciding deal as elder."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Playing for the partie in the reference (docs/piquet-engine.md, "Playing for the partie"):
 ``dd`` and ``search`` with ``partie=margin|win`` in the deciding deals of a partie
-(analysis/piquet/reference/partie.py, reference_strong.StrongPlayer, reference.play_partie).
+(analysis/piquet/reference/partie.py, reference/search.StrongPlayer, reference.play_partie).
 
 The completion of a deal along the double-dummy line is checked against real deals (the dd line is
 the line dd players actually play, so it must end on the deal's own totals); parties of players who

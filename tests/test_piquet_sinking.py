@@ -1,5 +1,5 @@
 """Sinking in the plain-Python reference (PQ-T12): reference.play_deal / play_cards with a ``sink``
-rule per seat, the search player reading the declarations at face value (reference_strong), and
+rule per seat, the search player reading the declarations at face value (reference/search), and
 the study analysis/piquet/studies/sinking.py.
 
 (a) without sinking every deal is played as before; (b) a sunk point is scored by the opponent,

@@ -1,5 +1,5 @@
 """Differential test of the solver's players: the kernel's ``dd`` and ``search``
-(analysis/piquet/players/search.py inside deal_kernel.play_dealt) and the reference's
+(analysis/piquet/players/search.py inside play/deal.play_dealt) and the reference's
 (analysis/piquet/reference/search.py, a separate plain-Python reading of docs/piquet-engine.md) play
 the same seeded deals and must agree on every outcome, every card included, deal by deal.
 

@@ -1,7 +1,7 @@
 """Écarté decision rules: parameterised heuristic and uniformly random policies.
 
 The dataclasses are the policies' parameters (validated, printable, hashable); ``to_array`` is what
-the numba kernel reads. The numba decision functions live in ``kernel.py`` beside the engine they
+the numba kernel reads. The numba decision functions live in ``engine/`` and ``players/`` beside the rules they
 serve; the reference implements the same rules in plain Python (docs/ecarte-engine.md).
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ P_LEAD_WEIGHTS = 11
 # opponent's cards by what his first decision says (``reads``), the three rows of 16 ratios, and
 # the reading leads' own integer weights, 500 for each row (data/reading_lead.json, fitted to a
 # reading searcher).
-P_READS = P_LEAD_WEIGHTS + 500  # learned_lead.LEAD_WEIGHTS_SIZE
+P_READS = P_LEAD_WEIGHTS + 500  # players/learned.LEAD_WEIGHTS_SIZE
 P_READ_RATIOS = P_READS + 1
 P_READ_WEIGHTS = P_READ_RATIOS + 3 * N_READ_GROUPS
 N_POLICY_SLOTS = P_READ_WEIGHTS + 3 * 500

@@ -166,7 +166,7 @@ when choosing (it is still scored). PQ-T6 compares the two."""
 P_PARTIE = N_POLICY_SLOTS + 2
 """In the deciding deals of a partie (the last planned deal and any tie deal): 0 the player still
 plays for the deal's points; 1 for the partie's margin (PQ-RUBICON); 2 for winning the partie
-(strong_play.partie_values; docs/piquet-engine.md, "Playing for the partie")."""
+(players/search.partie_values; docs/piquet-engine.md, "Playing for the partie")."""
 N_STRONG_SLOTS = N_POLICY_SLOTS + 3
 PARTIE_OBJECTIVES = ("deal", "margin", "win")
 MAX_SAMPLES = 10_000

@@ -44,7 +44,7 @@ STRONG_ROWS = (("race_best", "the heuristic race's best exchange"), ("take_all",
 
 
 def strong_discard_section(out_dir: str, budget: dict, seed: int, discards: list[dict]) -> dict | None:
-    """The discard study under double-dummy play (strong_discard_study) for elder and younger, and
+    """The discard study under double-dummy play (studies/discards/study_search) for elder and younger, and
     each exchange's cost under heuristic play (the discard study, ``discards``) beside it."""
     from analysis.piquet.rules import get_rules
     from analysis.piquet.studies.discards.study_search import strong_study, strong_summary
@@ -75,7 +75,7 @@ def strong_discard_section(out_dir: str, budget: dict, seed: int, discards: list
 
 
 def players_section(out_dir: str, search_deals: int, seed: int, threads: int | None) -> dict:
-    """The players (heuristic, search, dd) beside Cavendish's 10,000 hands (players_study)."""
+    """The players (heuristic, search, dd) beside Cavendish's 10,000 hands (studies/players)."""
     from analysis.piquet.studies.players import STATISTICS, player_deals, players_table
 
     n = player_deals(search_deals)

@@ -7,10 +7,10 @@ checks and scores every action of a deal; :func:`play_deal` drives it with polic
 :func:`score_deal` with a recorded deal, :func:`play_game` plays to the target and
 :func:`explain` narrates a deal.
 
-The rules live in sibling modules split by job, and every name of theirs is importable from here:
-``reference_cards`` (seats, cards, the deal), ``reference_melds`` (meld kinds and legal melds),
-``reference_deal_state`` (:class:`DealState` and :class:`DealResult`), ``reference_policies`` (the
-policies' decisions) and ``reference_checks`` (a recorded deal checked and scored). This module
+The rules live in sibling modules split by job (import each name from the module that holds it):
+``reference/cards`` (seats, cards, the deal), ``reference/melds`` (meld kinds and legal melds),
+``reference/deal_state`` (:class:`DealState` and :class:`DealResult`), ``reference/policies`` (the
+policies' decisions) and ``reference/checks`` (a recorded deal checked and scored). This module
 plays deals and games and narrates them.
 
 Cards are Bezique codes ``32 * copy + 8 * suit + rank`` (rank 0..7 = 7 8 9 J Q K 10 A, BZ-DECK);

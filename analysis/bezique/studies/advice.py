@@ -35,7 +35,7 @@ TEN, ACE = 6, 7
 
 def holdings(o: np.ndarray, deck: list[int]) -> list[tuple[set, set]]:
     """Per stock trick played, the cards (hand and table) elder and the dealer held before it, and
-    after the last one the hands they start the end phase with; rebuilt from the dealt cards (``deck``, reference_cards.deal_cards), the cards played, the
+    after the last one the hands they start the end phase with; rebuilt from the dealt cards (``deck``, reference/cards.deal_cards), the cards played, the
     seven's exchange and the draws (BZ-DRAW: the winner draws first; after trick 24 the loser takes
     the turn-up). A card played that was not held raises KeyError."""
     held = (set(deck[0:8]), set(deck[8:16]))

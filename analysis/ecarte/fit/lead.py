@@ -101,7 +101,7 @@ def _collect_deal(i, elder, dealer, turnup, e_out, d_out, announced, must, table
     hand_f = dealer
     elder_leads = np.bool_(True)
     etricks = np.int64(0)
-    # Typed values, not literals (search_player.play_tricks_search says why); cond 0 reads nothing,
+    # Typed values, not literals (players/search.play_tricks_search says why); cond 0 reads nothing,
     # so the policy slot (an int64 array, hist) is never read.
     zero = np.int64(0)
     know = (zero, np.int64(ALL_CARDS), zero, hist, np.bool_(False), np.bool_(False), hist, no_probs, no_classes, zero)
@@ -189,7 +189,7 @@ def written(rec: np.ndarray, val: np.ndarray, counts: np.ndarray):
 def features(rec, rows, ratios):
     """(decision index, card, model, the 25 features) of every card of every record; where rows[r]
     >= 0 the odds are read from that row of ``ratios`` (a variant's 3 x 16, flat) as the kernel's
-    reading leads read them (learned_lead.learned_lead: the plain odds where no allowed card can be
+    reading leads read them (players/learned.learned_lead: the plain odds where no allowed card can be
     weighed)."""
     n = 0
     for r in range(rec.shape[0]):
@@ -238,7 +238,7 @@ def fit(rec: np.ndarray, val: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
 
 
 def fit_features(idx, card, model, f, val: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
-    """``fit`` from the features (``features``, or the reading ones: lead_fit_reading)."""
+    """``fit`` from the features (``features``, or the reading ones: fit/reading_lead)."""
     y = val[idx, card]
     w = np.zeros((N_LEAD_MODELS, N_LEAD_FEATURES))
     for k in range(N_LEAD_MODELS):
@@ -261,7 +261,7 @@ def fit_features(idx, card, model, f, val: np.ndarray, ridge: float = 1e-3) -> n
 def learned_choices(rec, weights, w0, r0):
     """The learned lead of every record under ``weights[w0:]`` (model-major), by the kernel's rule;
     ``r0`` per record: -1, or where its row of reading ratios starts in ``weights`` (then a policy
-    array: the reading leads, lead_fit_reading)."""
+    array: the reading leads, fit/reading_lead)."""
     out = np.empty(rec.shape[0], dtype=np.int64)
     for r in range(rec.shape[0]):
         out[r] = learned_lead(rec[r, F_HAND], rec[r, F_ALLOWED], rec[r, F_REQUIRED], rec[r, F_M], rec[r, F_TRUMP],

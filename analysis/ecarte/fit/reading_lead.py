@@ -14,9 +14,9 @@ information set, and if he proposes, the dealer's answer by hers. An accepted pr
 tricks are played with every lead chosen by the search player, reading where the reading leads
 read (the dealer after elder played or was refused, elder after a refusal) and uniform
 elsewhere, the follows by the heuristic; the reading leads with a choice are recorded as
-``lead_fit`` records plus the row read (F_READ), with the search's value of every card. The
+``fit/lead`` records plus the row read (F_READ), with the search's value of every card. The
 dealer's leads after refusing (row 1) are collected and fitted too, though the policy does not
-read them (learned_lead.reading_row): there the reading leads lost to the learned ones. Their
+read them (players/learned.reading_row): there the reading leads lost to the learned ones. Their
 features are the reading features of the variant's ratios (``reading_features_of``), and
 ``fit.lead.fit_features`` fits them.
 """
@@ -53,7 +53,7 @@ LANE_ELDER = 6
 LANE_DEALER = 7
 """The lanes elder's and the dealer's searches draw from."""
 F_READ = LF.N_FIELDS
-"""The row of ratios the leader reads (0, 1, 2: reading_file.READ_ROWS)."""
+"""The row of ratios the leader reads (0, 1, 2: players/reading.READ_ROWS)."""
 N_FIELDS = LF.N_FIELDS + 1
 CHUNK = LF.CHUNK
 MAX_LEADS = LF.MAX_LEADS

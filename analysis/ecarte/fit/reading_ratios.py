@@ -74,7 +74,7 @@ def ratios_from_tables(elder_probability: np.ndarray, dealer_probability: np.nda
 
 def solution_chances(df) -> tuple[np.ndarray, np.ndarray]:
     """(elder's chance to propose, the dealer's to refuse) by information set, from shipped tables
-    (equilibrium_tables.shipped); sets the tables do not list get 0."""
+    (studies/equilibrium/tables.shipped); sets the tables do not list get 0."""
     from analysis.ecarte.studies.equilibrium.measures import info_sets
 
     n = len(info_sets().weight)

@@ -100,9 +100,9 @@ def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_f
 
 @njit(cache=True, inline="always")
 def policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, opening, sto, rules, pe, pd, out, record):
-    """The five tricks as the policies play them: trick_kernel.play_tricks, or, when a player
-    leads by the learned score, learned_lead.play_tricks_learned (``opening``: the first
-    decisions, learned_lead.OPENING_*); returns (sto, elder's tricks)."""
+    """The five tricks as the policies play them: engine/tricks.play_tricks, or, when a player
+    leads by the learned score, players/learned.play_tricks_learned (``opening``: the first
+    decisions, players/learned.OPENING_*); returns (sto, elder's tricks)."""
     if pe[P_LEADS] or pd[P_LEADS]:
         return play_tricks_learned(elder, dealer, turnup, e_disc, d_disc, announced, opening, sto, rules, pe, pd,
                                    out, record)

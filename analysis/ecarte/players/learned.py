@@ -196,7 +196,7 @@ def lead_score(f, w, base):
 def learned_lead(hand, allowed, required, m, t, k, lt, leader_is_elder, heur, w, w0, r0):
     """The learned lead from ``hand`` (tricks 0..3): the card of the highest score under the model
     of (k, lt, seat), the lowest card code among equal scores. ``allowed``/``required``: the
-    opponent's possible and certain cards (trick_kernel.hidden_constraints); ``m``: his number of
+    opponent's possible and certain cards (engine/tricks.hidden_constraints); ``m``: his number of
     cards; ``heur``: the heuristic's lead with lead_trumps on (a feature); ``w[w0:]``: the
     LEAD_WEIGHTS_SIZE integer weights, model-major (a policy array and P_LEAD_WEIGHTS); ``r0``: -1,
     or where in ``w`` (then a policy array) the row of reading ratios starts ("Reading leads"):
@@ -232,7 +232,7 @@ refused the first proposal; anything else (an accepted first proposal)."""
 
 @njit(cache=True, inline="always")
 def opening_of(pwp, refused_round):
-    """OPENING_* from exchange_kernel.exchanges' flags (played without proposing, refused round)."""
+    """OPENING_* from engine/exchange.exchanges' flags (played without proposing, refused round)."""
     return OPENING_PLAYED if pwp else (OPENING_REFUSED if refused_round == 0 else OPENING_OTHER)
 
 
@@ -258,7 +258,7 @@ def reading_row(opening, leader_is_elder):
 
 @njit(cache=True)
 def play_tricks_learned(elder, dealer, turnup, e_out, d_out, announced, opening, sto, rules, pe, pd, out, record):
-    """trick_kernel.play_tricks when a player leads by the learned score (policies.P_LEADS): the
+    """engine/tricks.play_tricks when a player leads by the learned score (policies.P_LEADS): the
     same five tricks, each player's knowledge of the other's hand tracked for his leads.
     ``e_out``/``d_out``: elder's / the dealer's discards (all rounds); ``announced``: 1 elder |
     2 the dealer announced the trump king; ``opening``: the first decisions (OPENING_*), read by a

@@ -66,7 +66,7 @@ REC_DRAWS = 12
 @njit(cache=True)
 def search_scratch():
     """A searching kernel's private arrays: the two 32-entry sums, the play record, the exchange
-    history (exchange_kernel.N_HIST), and the empty chances and classes of a searcher that does not
+    history (engine/exchange.N_HIST), and the empty chances and classes of a searcher that does not
     read the equilibrium (search_inference.COND_TABLE)."""
     return (np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), np.zeros(N_RECORD, dtype=np.int64),
             np.zeros(N_HIST, dtype=np.int64), np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int32))

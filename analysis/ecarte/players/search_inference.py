@@ -83,7 +83,7 @@ def sample_hidden(st, allowed, required, size):
 
 @njit(cache=True, inline="always")
 def info_set_of(hand, t, turnup_rank, class_of_rank):
-    """The proposal game's information set of a hand (branch_kernel: its class up to suit symmetry,
+    """The proposal game's information set of a hand (studies/equilibrium/branches: its class up to suit symmetry,
     trumps moved to lane 0, times 3 plus the turn-up's bucket)."""
     sh = 8 * t
     rel = ((hand >> sh) | (hand << (32 - sh))) & 0xFFFFFFFF

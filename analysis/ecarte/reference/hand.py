@@ -6,10 +6,10 @@ it deal by deal. Each rule is one small function citing its RULES.md ID; :func:`
 them together in the order of the engine document, :func:`play_game` plays a game to the target and
 :func:`explain` narrates a hand.
 
-The rules live in sibling modules split by job, and every name of theirs is importable from here:
-``reference_cards`` (cards and hands, the lazy deal, the rules one function each) and
-``reference_policies`` (the policies' decisions); ``reference_lead`` holds the learned leads
-(what the leader knows, the features and the score) and ``reference_reading`` the reading leads
+The rules live in sibling modules split by job (import each name from the module that holds it):
+``reference/cards`` (cards and hands, the lazy deal, the rules one function each) and
+``reference/policies`` (the policies' decisions); ``reference/learned`` holds the learned leads
+(what the leader knows, the features and the score) and ``reference/reading`` the reading leads
 (the learned leads with the opponent's cards weighted by ratios). This module plays hands and games
 and narrates them.
 

@@ -4,7 +4,7 @@ What the leader knows when he leads (:class:`LeadKnowledge`: his hand ``H``, the
 tricks he won ``lt``, the required cards ``R``, the excluded cards ``X`` read from the tricks the
 opponent followed, the allowed cards ``A``), the 25 features of each card of his hand
 (:func:`lead_features`), the model of the position (:func:`lead_model`) and the lead itself, the
-card of the highest linear score (:func:`learned_lead`). Written from the text of the spec alone,
+card of the highest linear score (:func:`players/learned`). Written from the text of the spec alone,
 as the plain-Python side of the differential test against the kernel (players/learned.py); the
 weights are read from ``data/learned_lead.json``. :func:`analysis.ecarte.reference.hand.play_hand`
 calls :func:`learned_lead_in_play` for the leads of tricks 1 to 4 of a policy with
@@ -182,7 +182,7 @@ def pw(q: float, n: int) -> float:
 
 
 def heuristic_lead_trumps_on(hand: int, trump: int) -> int:
-    """The heuristic's lead (reference_policies.Decisions.lead) with ``lead_trumps`` on."""
+    """The heuristic's lead (reference/policies.Decisions.lead) with ``lead_trumps`` on."""
     return Decisions(_LEAD_TRUMPS_ON, None, trump).lead(hand)
 
 

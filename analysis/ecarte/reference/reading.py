@@ -130,7 +130,7 @@ def reading_features(knowledge: LeadKnowledge, card: int, ratio_row,
                      heuristic_card: int | None = None, chances: dict[int, float] | None = None) -> list[float]:
     """The 25 features of leading ``card`` (of H), in the spec's order, read through ``ratio_row``.
 
-    As :func:`reference_lead.lead_features`, with p_nohigher, p_void, p_notrump, e_h, e_s, e_t
+    As :func:`reference/learned.lead_features`, with p_nohigher, p_void, p_notrump, e_h, e_s, e_t
     (and every feature built on them) from the chances pi(a). ``heuristic_card``: the heuristic's
     lead with lead_trumps on, ``chances``: :func:`holding_chances` (both computed when None).
     """
@@ -179,7 +179,7 @@ def reading_lead_in_play(variant: str, row: int, role: str, play_hand: int, turn
                          announced: dict, tricks, rules: EcarteRules, weights=None) -> int:
     """The reading lead of ``role`` after ``tricks``, reading ``variant``'s row ``row``.
 
-    The other arguments as :func:`reference_lead.learned_lead_in_play`.
+    The other arguments as :func:`reference/learned.learned_lead_in_play`.
     """
     knowledge = knowledge_in_play(role, play_hand, turnup, exchanges, announced, tricks, rules)
     return reading_lead(knowledge, reading_ratios(variant)[row], reading_weights(row) if weights is None else weights)

@@ -1,7 +1,7 @@
 """Écarté by score: the chance of winning the game from every score, and the decisions that
 maximise it (docs/ecarte-engine.md, "By score").
 
-A hand's outcome is one of the 72 cells of ``table_kernel`` (who scored the king point, elder's and
+A hand's outcome is one of the 72 cells of ``studies/strategy/kernel`` (who scored the king point, elder's and
 the dealer's trick points, 0 to 4; the layout is at ``studies.strategy.kernel.N_CELLS``). From the strategy
 tables' per-hand outcome distributions, the game is a Markov chain over scores (elder's, dealer's)
 with the deal alternating: ``W[x, y]`` is the chance that the player who is elder at score x (the
@@ -54,7 +54,7 @@ def cell_values(W: np.ndarray, x: int, y: int, target: int, cells: int = TK.N_CE
 
 
 def distributions(rows: np.ndarray, cells: int = TK.N_CELLS) -> tuple[np.ndarray, np.ndarray]:
-    """Per item, the outcome distribution under a and under b (rows of table_kernel tallies) over
+    """Per item, the outcome distribution under a and under b (rows of studies/strategy/kernel tallies) over
     the first ``cells`` cells."""
     n = np.maximum(rows[:, TK.R_N], 1)[:, None].astype(np.float64)
     return rows[:, TK.R_A:TK.R_A + cells] / n, rows[:, TK.R_B:TK.R_B + cells] / n

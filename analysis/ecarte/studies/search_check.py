@@ -32,7 +32,7 @@ from analysis.ecarte.studies.strategy.kernel import (
 from analysis.errors import InputError
 from analysis.rng import EMPTY_HALF, stream_start
 
-# search_decision_block follows table_kernel.elder_block deal for deal (stream index
+# search_decision_block follows studies/strategy/kernel.elder_block deal for deal (stream index
 # ``item << ITEM_SHIFT | i``, lane 0 the cards, 1 the choices, 2 the turn-up) and plays every
 # deal's two configurations, a = elder plays without proposing and b = elder proposes (the dealer
 # answering by his table), each with the five tricks by the heuristic and by both players
@@ -92,7 +92,7 @@ def search_decision_block(seed, starts, counts, hands, dealer_table, rules, pe, 
     choices = uses_choices(pe, pd)
     groups = min(nc, GROUPS)
     for g in prange(groups):
-        # Private arrays per group (see table_kernel.GROUPS and kernel.hands_block).
+        # Private arrays per group (see studies/strategy/kernel.GROUPS and kernel.hands_block).
         deck, deck2, out, row, my_rules = scratch(rules, N_DECISION_TALLY)
         sums, vals, rec, hist, no_probs, no_classes = search_scratch()
         codes = np.empty(5, dtype=np.int64)

@@ -232,7 +232,7 @@ a run of five or more in a suit, a trio (three of a rank from the ten up), none 
 
 def hand_category(hand: int) -> str:
     """The kind of a dealt 12-card hand (``CATEGORIES``): the combinations a poor fit may break
-    (the rules' own readings of sets and sequences, ``reference_scoring``)."""
+    (the rules' own readings of sets and sequences, ``reference/scoring``)."""
     from analysis.piquet.reference.scoring import best_sequence, best_set
 
     sets, _ = best_set(hand)

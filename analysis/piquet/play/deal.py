@@ -190,7 +190,7 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
     e_play = e
     y_play = y
     if uses_solver(pe) or uses_solver(py):
-        # The dd and search players (strong_play): their own loop, so that this one stays as fast.
+        # The dd and search players (players/search): their own loop, so that this one stays as fast.
         sto, e, y, pique_open, e_tricks = strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track,
                                                         sto, rules, pe, py, scratch, out, record, e, y, pique_open)
     else:

@@ -64,7 +64,7 @@ def play_partie(useed, g, rules, pa, pb, values, deck, out, scratch, res):
             stc = stream_start(useed, ug, np.uint64(2 * d))
             sto = stream_start(useed, ug, np.uint64(2 * d + 1))
             a_elder = (d % 2 == 0) == a_elder_even
-            # The deciding deals: the partie's totals before the deal, by seat (strong_play).
+            # The deciding deals: the partie's totals before the deal, by seat (players/search).
             scratch[S_PARTIE] = 1 if d >= rules[R_PARTIE_DEALS] - 1 else 0
             scratch[S_PARTIE + 1] = a if a_elder else b
             scratch[S_PARTIE + 2] = b if a_elder else a

@@ -1,4 +1,4 @@
-"""The learned Piquet exchange's features: the additive form that ``learned_choice`` uses twice (its
+"""The learned Piquet exchange's features: the additive form that ``players/learned`` uses twice (its
 ordering, and the first part of its scorer), fitted to the discard analyser (scripts/fit_exchange.py;
 docs/piquet-engine.md, "Learned exchange").
 
@@ -44,7 +44,7 @@ N_COUNTS = 8
 N_G = len(COUNT_FEATURES)
 ORDER_SIZE = N_FEATURES + N_COUNTS * (1 + N_G)
 """An additive model: the card weights, then b[0..7], then v[k, j] for k = 0..7, j over COUNT_FEATURES
-(the ordering of ``learned_choice``, and the first part of its scorer)."""
+(the ordering of ``players/learned``, and the first part of its scorer)."""
 MODELS = ("seed-de", "seed-no", "cavendish")
 N_MODELS = len(MODELS)
 SCALE = 1000

@@ -345,7 +345,7 @@ def strong_card(p, seat_elder, elder, younger, el, led, etr, e, y, pique_open, r
 @njit(cache=True)
 def strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track, sto, rules, pe, py, scratch, out, record,
                   e, y, pique_open):
-    """The twelve tricks of a deal in which a ``dd`` or ``search`` player sits (deal_kernel.play_dealt
+    """The twelve tricks of a deal in which a ``dd`` or ``search`` player sits (play/deal.play_dealt
     calls it; its own loop for the heuristic and random players is the same without the solver and
     the cards-played masks, kept apart for speed). ``e``, ``y``: the running scores after the
     declarations. Returns (stream, e, y, pique open, elder's tricks)."""

@@ -7,11 +7,11 @@ can be compared with it deal by deal. Each rule is one small function citing its
 scores it through the same code), :func:`play_partie` plays a partie and :func:`explain`
 narrates a deal.
 
-The rules live in sibling modules split by job, and every name of theirs is importable from here:
-``reference_cards`` (cards, hands, the deal, the laws of the exchanges and of play),
-``reference_scoring`` (declarations and the scoresheet), ``reference_policies`` (the policies'
-decisions), ``reference_strong`` (the solver's players ``dd`` and ``search``) and
-``reference_checks`` (a fully specified deal checked and scored). This module plays deals and
+The rules live in sibling modules split by job (import each name from the module that holds it):
+``reference/cards`` (cards, hands, the deal, the laws of the exchanges and of play),
+``reference/scoring`` (declarations and the scoresheet), ``reference/policies`` (the policies'
+decisions), ``reference/search`` (the solver's players ``dd`` and ``search``) and
+``reference/checks`` (a fully specified deal checked and scored). This module plays deals and
 parties and narrates them.
 
 Cards are Piquet codes ``8 * suit + rank`` (rank 0..7 = 7 8 9 10 J Q K A, PQ-DECK); a hand is an
@@ -196,7 +196,7 @@ def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy
     ``sink``: {seat: rule} (None: everyone declares in full), ``rule(hand, rules)`` the set of
     categories ("point", "sequences", "sets") the seat declares as nothing, from his own hand
     after the exchanges; the deal is scored with them, and a search opponent reads what was
-    declared (:func:`sunk_categories`, reference_strong.StrongPlayer)."""
+    declared (:func:`sunk_categories`, reference/search.StrongPlayer)."""
     elder_dealt, younger_dealt, talon = deck[:HAND_SIZE], deck[HAND_SIZE:2 * HAND_SIZE], deck[24:]
     players = {ELDER: player_for(elder_policy, ELDER, choices),
                YOUNGER: player_for(younger_policy, YOUNGER, choices)}

@@ -5,10 +5,10 @@ In the deciding deals of a partie (the deal ``partie_deals - 1`` and any tie dea
 ``search`` player with ``partie=margin`` or ``partie=win`` values each legal card ``c`` in each
 world (``dd``: the true hands; ``search``: each drawn hidden hand) by completing the deal along the
 double-dummy line after ``c`` (:func:`complete_line`) and scoring the partie as if it ended with the
-deal (:func:`partie_value`). :class:`reference_strong.StrongPlayer` sums the values over its worlds
+deal (:func:`partie_value`). :class:`reference/search.StrongPlayer` sums the values over its worlds
 and plays the best card (ties: the lowest code).
 
-The line is scored on a branch of the strong players' :class:`reference_strong.Table`: a copy of
+The line is scored on a branch of the strong players' :class:`reference/search.Table`: a copy of
 its running scoresheet (carte blanche, declarations with repique, the tricks so far), each trick of
 the line through the same :func:`score_trick` with the trick numbers continuing from the real ones
 (trick points, last trick, pique), then :func:`score_cards` (the cards or capot), as the deal's own

@@ -90,7 +90,7 @@ def learned_count_terms(hand: int) -> list[int]:
 
 def learned_kept_features(kept: int, thrown: int) -> list[int]:
     """psi(K, D) of the learned exchange's scorer (docs/piquet-engine.md, "Learned exchange"), in the
-    order of learned_choice.KEPT_FEATURES: the kept hand's point length (one-hot 0..8) and its value
+    order of players/learned.KEPT_FEATURES: the kept hand's point length (one-hot 0..8) and its value
     minus 40 at that length, the longest run kept (one-hot), for 10 to A whether 2, 3 or 4 are kept,
     the second-longest suit's length (one-hot), the suits emptied, the suits thrown from (one-hot),
     and per pattern of ranks (its 8-bit lane value) how many suits are kept exactly so."""
@@ -210,7 +210,7 @@ def keep_values(hand: int, policy, seat: str) -> dict[int, int]:
 
 class Player:
     """One player's decisions: his policy (heuristic or random; the ``dd`` and ``search`` players
-    are its subclass reference_strong.StrongPlayer) and the deal's choices stream.
+    are its subclass reference/search.StrongPlayer) and the deal's choices stream.
 
     Both players share one choices stream, consumed in the order the decisions occur; the
     heuristic consumes no randomness. ``unseen`` is the heuristic's U: the cards that may be in
@@ -218,7 +218,7 @@ class Player:
     """
 
     KINDS = ("heuristic", "random")
-    """The policy kinds this class plays (reference_strong.StrongPlayer plays dd and search)."""
+    """The policy kinds this class plays (reference/search.StrongPlayer plays dd and search)."""
 
     def __init__(self, policy, seat: str, choices: Stream) -> None:
         kind = getattr(policy, "kind", None)

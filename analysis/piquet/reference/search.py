@@ -20,7 +20,7 @@ randomness used. Otherwise:
   double-dummy line (:mod:`analysis.piquet.reference.partie`) and plays the best sum.
 
 The double-dummy values come from the numba solver (:mod:`analysis.piquet.players.solver`; it is checked
-against the brute force of ``solve_reference`` in tests/test_piquet_solver.py). Everything else
+against the brute force of ``reference/solver`` in tests/test_piquet_solver.py). Everything else
 (who may hold what, the declarations' evidence, the draws, the running scores that give the pique
 state, the choice of card) is read here from the docs, in plain Python.
 
@@ -112,7 +112,7 @@ class Table:
         self.elder_tricks += trick.winner == ELDER
 
     def branch(self) -> Table:
-        """A copy to play a line on (reference_partie.complete_line): its own scoresheet, tricks and
+        """A copy to play a line on (reference/partie.complete_line): its own scoresheet, tricks and
         cards played, the same solver memory; the real table is left as it is."""
         self._ensure_memory()
         line = copy.copy(self)

@@ -32,7 +32,7 @@ NO_SWING = -(1 << 30)
 def cards_swing(elder, younger, e, y, pique_open, rules, mem, vals):
     """(swing, trick) of one deal from the start of play (``e``, ``y``: the scores then), or
     (NO_SWING, -1) when no lead along the double-dummy line decides the cards."""
-    elder_leads = np.bool_(True)  # typed values, not literals (strong_play.complete_line says why)
+    elder_leads = np.bool_(True)  # typed values, not literals (players/search.complete_line says why)
     etr = np.int64(0)
     for t in range(12):
         lh = elder if elder_leads else younger

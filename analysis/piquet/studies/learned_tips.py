@@ -11,7 +11,7 @@ from analysis.stats import Estimate, paired_difference, proportion
 
 BLOCK = 100_000
 TAKE_ALL = 8
-"""A forced count above the most allowed: the player takes every card he may (play_kernel)."""
+"""A forced count above the most allowed: the player takes every card he may (players/heuristic)."""
 
 
 def _outcomes(rules: PiquetRules, n: int, seed: int, pe, py):
@@ -41,7 +41,7 @@ def take_all_cost(rules: PiquetRules, n: int, seed: int) -> Estimate:
 
 def exchange_counts(rules: PiquetRules, n: int, seed: int, strength_deals: int = 20_000) -> dict:
     """Both players learned: the share of deals on which each seat takes every card allowed, the
-    distribution of younger's count, and younger's dealt declarations (discard_study's strength
+    distribution of younger's count, and younger's dealt declarations (studies/discards/study's strength
     measure) by his count on the first ``strength_deals`` deals."""
     from analysis.piquet.policies import get_policy
     from analysis.piquet.studies.discards.study import declaration_value

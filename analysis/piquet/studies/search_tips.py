@@ -1,4 +1,4 @@
-"""The Piquet tips whose test plays tricks, measured with the search player (strong_policies): the
+"""The Piquet tips whose test plays tricks, measured with the search player (players/search_policy): the
 value of counting the cards (PQ-T3), the swing of winning the cards (PQ-T11) and declarations
 against trick control in the exchange (PQ-T14). A weak player's trick play would make these
 numbers about the heuristic, not the game; the search player is the strongest legal one."""

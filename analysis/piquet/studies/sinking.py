@@ -6,7 +6,7 @@ Younger sinks by :func:`small_combinations` (his own hand only, decided after th
 every category whose own score would be at most 4 points, a point of 4 cards or fewer, sequences
 scoring 3 or 4 (one tierce or one quart, nothing else), sets scoring 3 (one trio). A sunk
 category is declared as nothing: he scores nothing in it, and elder scores it if he holds any.
-Elder is a search player who reads the declarations at face value (reference_strong: he does not
+Elder is a search player who reads the declarations at face value (reference/search: he does not
 know that sinking exists, and drops a declaration only once the cards played contradict it), or a
 search player without card tracking who reads nothing (his hand and the cards played only).
 Younger is a search player with the same samples in every arm; every arm plays the same deals.

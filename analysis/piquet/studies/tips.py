@@ -84,7 +84,7 @@ def pq_t9(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Ver
 def pq_t10(rules: PiquetRules, n: int, seed: int, policy: HeuristicPolicy) -> Verdict:
     """PQ-T10: dealing first is an advantage (the first dealer is elder in the last deal). Judged
     with players who look at the score: search players who play the deciding deals for the
-    partie's margin (strong_play, "Playing for the partie"); open-hands (dd) players of the same
+    partie's margin (players/search, "Playing for the partie"); open-hands (dd) players of the same
     kind on more parties, and the score-blind heuristic, in the details."""
     from analysis.piquet.policies import DoubleDummyPolicy, SearchPolicy
     from analysis.piquet.studies.search_tips import search_deals
@@ -279,7 +279,7 @@ def pq_t14(rules, n, seed, policy):
 
 def pq_t12(rules, n, seed, policy):
     """PQ-T12: consider sinking combinations to hide information. Younger sinks his small
-    combinations (sinking_study, in the reference: the kernel does not sink) against an elder
+    combinations (studies/sinking, in the reference: the kernel does not sink) against an elder
     search player who reads declarations at face value, and against one who reads nothing."""
     from analysis.piquet.studies.search_tips import search_deals, search_player
     from analysis.piquet.studies.sinking import sinking_value

@@ -13,7 +13,7 @@ other hand dealt at random around it. Each deal is played three times on the sam
 plays without proposing (``PLAYED``), proposes and is accepted (``ACCEPTED``), proposes and is
 refused (``REFUSED``); the rest of the hand (later proposals, discards, tricks) by the policies.
 Written per deal: the other side's information set times two plus the deal's half (k & 1, for
-cross-fitting) and the three outcome cells (table_kernel.N_CELLS).
+cross-fitting) and the three outcome cells (studies/strategy/kernel.N_CELLS).
 """
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def branch_deal(useed, info, deal_index, fixed, turnups, codes, deck, choices, c
 
 @njit(cache=True)
 def branch_scratch(rules, pe, pd):
-    """A parallel group's private arrays (see table_kernel.GROUPS): two decks, an outcome vector,
+    """A parallel group's private arrays (see studies/strategy/kernel.GROUPS): two decks, an outcome vector,
     the fixed hand's codes, a copy of the rules, and the policies with elder's first decision and
     the dealer's first answer forced: elder plays, elder proposes, the dealer accepts, refuses."""
     e_play = pe.copy()

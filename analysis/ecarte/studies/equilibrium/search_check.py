@@ -3,7 +3,7 @@ and on the decisions (``salon study ecarte strategy --search-sets N``), and what
 proposal round, left to the heuristic, puts at stake (``second_round``).
 
 Information sets are drawn by weight for each side; each is played on the deals of the branch
-records (``branch_kernel``: same streams, turn-ups and exchanges) with the five tricks played by
+records (``studies/equilibrium/branches``: same streams, turn-ups and exchanges) with the five tricks played by
 the heuristic and by both players searching (``studies.search_check.play_two_ways``: PIMC on the
 double-dummy solver, hidden hands sampled consistently with the cards each player has seen and
 discarded; the searchers' lanes are 3 and 4 as in the search check). The measures hold the other

@@ -3,7 +3,7 @@ equilibrium solved over the records with CFR+, and both sides' exploitability me
 held-out deals (``salon study ecarte strategy --budget``; docs/ecarte-engine.md, "Equilibrium").
 
 Information sets are hand classes (``studies.strategy.tables.hands``) times the turn-up's bucket
-(``branch_kernel``). Deals are spent where decisions are close: every set of both sides starts
+(``studies/equilibrium/branches``). Deals are spent where decisions are close: every set of both sides starts
 with ``Budget.first`` deals; after each solve, the sets whose decision is not clear (the value of
 proposing, or refusing, within ``RACE_Z`` standard errors of zero, or a mixed strategy) get as many
 again, up to ``Budget.cap``, until the weighted stake of the undecided sets is under half the
@@ -184,7 +184,7 @@ class Equilibrium:
     measures: dict
     elder: object = field(repr=False, default=None)  # pandas DataFrame, one row per information set
     dealer: object = field(repr=False, default=None)
-    by_score: dict = field(repr=False, default_factory=dict)  # equilibrium_score.solve_scores, with target
+    by_score: dict = field(repr=False, default_factory=dict)  # studies/equilibrium/by_score.solve_scores, with target
 
 
 def _records(parts: list) -> S.Records:

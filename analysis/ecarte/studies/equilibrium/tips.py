@@ -1,5 +1,5 @@
 """EC-T2, EC-T6 and EC-T1's propose and accept points judged against the shipped equilibrium tables
-(analysis/ecarte/studies/equilibrium/study.py): used by tipstudies when tables are shipped for the rules and the policy, instead of fitting
+(analysis/ecarte/studies/equilibrium/study.py): used by studies/tips when tables are shipped for the rules and the policy, instead of fitting
 best-response tables at the tips' budget. All read the tables' held-out values, so the
 decisions judged never saw the deals that judge them."""
 from __future__ import annotations

@@ -97,7 +97,7 @@ def _run_items(block, extra: tuple, deals: int, seed: int, rules: EcarteRules, p
 
 def evaluate_elder(dealer_table: np.ndarray, deals: int, seed: int, rules: EcarteRules, policy,
                    *, threads: int | None = None, quiet: bool = True) -> np.ndarray:
-    """Per elder hand class: tallies (table_kernel R_* layout) of playing (a) and proposing (b)
+    """Per elder hand class: tallies (studies/strategy/kernel R_* layout) of playing (a) and proposing (b)
     over ``deals`` deals, the dealer answering the first proposal by ``dealer_table``.
     ``policy``: both players' policy, or (elder's, the dealer's)."""
     return _run_items(TK.elder_block, (dealer_table.astype(np.int8),), deals, seed, rules, policy, threads, quiet,

@@ -66,7 +66,7 @@ class Round:
     n: int
     options: np.ndarray  # option indices played in this round, ascending
     net: np.ndarray  # (n, len(options)) int16: my score minus the opponent's
-    flags: np.ndarray  # (n, len(options)) int8: the F_* bits of discard_kernel
+    flags: np.ndarray  # (n, len(options)) int8: the F_* bits of studies/discards/kernel
 
 
 @dataclass

@@ -23,7 +23,7 @@ from analysis.stats import mean_from_sums, paired_difference, proportion
 SEED_OFFSETS = {"dd_choose": 1_000_003, "dd_report": 2_000_003, "search_choose": 3_000_003,
                 "search_report": 4_000_003, "heuristic_report": 5_000_003}
 FLAGS = (("p_point", 1), ("p_cards", 64), ("p_pique_or_repique", 8 | 16), ("p_capot", 32))
-"""discard_kernel's flag bits behind each reported probability (pique 16, repique 8)."""
+"""studies/discards/kernel's flag bits behind each reported probability (pique 16, repique 8)."""
 
 
 def play_options(hand: int, younger: bool, masks: np.ndarray, rules, pe: np.ndarray, py: np.ndarray, seed: int,

@@ -32,7 +32,7 @@ CHOOSE_OFFSET = 11_000_003
 REPORT_OFFSET = 12_000_003
 COSTS = ("race_best", "take_all", "shortest_weakest", "keep_point", "keep_guards", "heuristic", "learned")
 """The exchanges whose cost against the double-dummy best each row reports: the heuristic race's
-best, taking every card, and each rule of thumb (discard_study.RULES_OF_THUMB)."""
+best, taking every card, and each rule of thumb (studies/discards/study.RULES_OF_THUMB)."""
 
 
 def strong_hand_row(h: int, seat: str, rules: PiquetRules, race_samples: int, candidates: int, deals: int,
