@@ -32,7 +32,7 @@ def text(res: dict) -> str:
     return "\n".join(lines)
 
 
-def kernel(deals: int = 100_000, reference_deals: int = 50, repeats: int = 3) -> dict:
+def kernel(deals: int, reference_deals: int, repeats: int) -> dict:
     """Full Bezique deals (32 tricks, melds; heuristic policies, seed-de) per second."""
     from analysis.bezique.play import tallies as bezique_tallies
     from analysis.bezique.policies import HeuristicPolicy

@@ -12,8 +12,9 @@ from analysis.bench import kernel_rates, ratios_text
 
 def run(deals: int | None, reference_deals: int | None, repeats: int, full: bool) -> dict:
     """The benchmark's figures (see the module's docstring)."""
-    res = kernel(deals or 1_000_000, reference_deals or 1_000, repeats)
-    res["learned_leads"] = kernel((deals or 1_000_000) // 4, reference_deals or 1_000, repeats, leads="learned")
+    deals, reference_deals = deals or 1_000_000, reference_deals or 1_000
+    res = kernel(deals, reference_deals, repeats)
+    res["learned_leads"] = kernel(deals // 4, reference_deals, repeats, leads="learned")
     if full:
         res["solver"] = solver(repeats=repeats)
         res["equilibrium"] = equilibrium(repeats=min(repeats, 3))
@@ -39,8 +40,7 @@ def text(res: dict) -> str:
     return "\n".join(lines)
 
 
-def kernel(deals: int = 1_000_000, reference_deals: int = 1_000, repeats: int = 3,
-           leads: str = "heuristic") -> dict:
+def kernel(deals: int, reference_deals: int, repeats: int, leads: str = "heuristic") -> dict:
     """Full Écarté hands (heuristic policies with ``leads`` heuristic or learned, seed-de) per second:
     kernel at 1 and 2 threads, reference."""
     from analysis.ecarte.play.tallies import hands_block

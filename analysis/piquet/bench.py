@@ -11,9 +11,10 @@ from analysis.bench import kernel_rates, ratios_text
 
 def run(deals: int | None, reference_deals: int | None, repeats: int, full: bool) -> dict:
     """The benchmark's figures (see the module's docstring)."""
-    res = kernel(deals or 500_000, reference_deals or 300, repeats)
-    res["learned"] = kernel(deals or 500_000, reference_deals or 300, repeats, policy="learned")
-    res["learned-ordering"] = kernel(deals or 500_000, reference_deals or 300, repeats, policy="learned-ordering")
+    deals, reference_deals = deals or 500_000, reference_deals or 300
+    res = kernel(deals, reference_deals, repeats)
+    for policy in ("learned", "learned-ordering"):
+        res[policy] = kernel(deals, reference_deals, repeats, policy=policy)
     if full:
         res["discard_table"] = discard_table(repeats=min(repeats, 3))
         res["players"] = players(repeats=min(repeats, 3))
@@ -42,8 +43,7 @@ def text(res: dict) -> str:
     return "\n".join(lines)
 
 
-def kernel(deals: int = 500_000, reference_deals: int = 300, repeats: int = 3,
-           policy: str = "heuristic") -> dict:
+def kernel(deals: int, reference_deals: int, repeats: int, policy: str = "heuristic") -> dict:
     """Full Piquet deals (exchanges, declarations, 12 tricks; seed-de) per second, both players
     ``policy`` (heuristic, or learned: the heuristic's play with the learned exchange)."""
     from analysis.piquet.play.tallies import deals_block
