@@ -49,7 +49,7 @@ SLOW = (
     "tests/test_ecarte_solver.py::test_solver_equals_brute_force_on_random_positions",
     "tests/test_bezique_differential.py::test_live_reference_sample",
     "tests/test_interrupts_and_input.py::test_ctrl_c_stops_at_once_says_what_was_kept_and_exits_130",
-    "tests/test_bezique_tips.py::test_every_bezique_tip_has_well_formed_verdicts",
+    "tests/test_report_and_tips.py::test_every_bezique_tip_has_well_formed_verdicts",
     "tests/test_piquet_learned_refine.py::test_the_fit_kept_is_the_cheapest_on_validation_and_beats_the_zero_scorer",
     "tests/test_piquet_learned_refine.py::test_the_softmax_fit_uses_each_groups_first_hands_up_to_its_cap",
     "tests/test_piquet_learned_exchange.py::test_fit_recovers_a_planted_model_on_held_out_hands",

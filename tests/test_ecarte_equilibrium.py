@@ -497,7 +497,7 @@ def test_the_record_cache_key_follows_the_engine_sources(monkeypatch, tmp_path):
 
     real = pathlib.Path.read_bytes
     monkeypatch.setattr(pathlib.Path, "read_bytes",
-                        lambda self: real(self) + (b"#" if self.as_posix().endswith("ecarte/engine/exchange.py") else b""))
+                        lambda self: real(self) + (b"#" if self.as_posix().endswith("ecarte/play/exchange.py") else b""))
     try:
         assert E.RecordCache({"seed": 0}).dir != a
     finally:

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from analysis.ecarte.engine import tricks
 from analysis.ecarte.engine.deal import weakest
-from analysis.ecarte.engine.tricks import beats, heuristic_follow, heuristic_lead
+from analysis.ecarte.engine.tricks import beats
+from analysis.ecarte.players.heuristic import heuristic_follow, heuristic_lead
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.reference.cards import follower_wins, legal_follows, weakest_first
 from analysis.ecarte.reference.policies import Decisions

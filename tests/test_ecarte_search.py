@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from analysis.ecarte.engine.deal import deal
-from analysis.ecarte.engine.exchange import N_HIST, announce_kings, exchanges, heuristic_discard
 from analysis.ecarte.engine.layout import (
+    N_EXCHANGE_HIST,
     N_OUT,
     O_DEALER_FINAL,
     O_DEALER_POINTS,
@@ -18,17 +18,12 @@ from analysis.ecarte.engine.layout import (
     O_ELDER_TRICKS,
     O_TRICKS,
 )
-from analysis.ecarte.engine.tricks import (
-    beats,
-    follow_inference,
-    heuristic_follow,
-    heuristic_lead,
-    hidden_constraints,
-    legal_follows,
-    play_tricks,
-)
+from analysis.ecarte.engine.tricks import beats, follow_inference, hidden_constraints, legal_follows
+from analysis.ecarte.play.exchange import announce_kings, exchanges
 from analysis.ecarte.play.hand import hand_outcomes, penalties, play_hand
+from analysis.ecarte.play.tricks import play_tricks
 from analysis.ecarte.players import solver as S
+from analysis.ecarte.players.heuristic import heuristic_discard, heuristic_follow, heuristic_lead
 from analysis.ecarte.players.search import N_RECORD, REC_VIOLATIONS, choose_card, play_tricks_search
 from analysis.ecarte.players.search_inference import sample_hidden
 from analysis.ecarte.policies import (
@@ -87,7 +82,7 @@ def scratch():
     return np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), np.zeros(N_RECORD, dtype=np.int64)
 
 
-NO_HIST = np.zeros(N_HIST, dtype=np.int64)
+NO_HIST = np.zeros(N_EXCHANGE_HIST, dtype=np.int64)
 PLAIN = HeuristicPolicy().to_array()
 NO_PROBS = np.zeros(0, dtype=np.float64)
 NO_CLASSES = np.zeros(0, dtype=np.int64)

@@ -9,7 +9,6 @@ import pytest
 
 from analysis.cli import main
 from analysis.ecarte.engine.deal import deal_with_elder
-from analysis.ecarte.engine.exchange import heuristic_discard
 from analysis.ecarte.engine.layout import (
     N_OUT,
     O_ANNOUNCED,
@@ -23,6 +22,7 @@ from analysis.ecarte.engine.layout import (
 )
 from analysis.ecarte.play.hand import play_hand
 from analysis.ecarte.play.paired import sure_winners
+from analysis.ecarte.players.heuristic import heuristic_discard
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import get_rules
 from analysis.ecarte.studies import score

@@ -10,19 +10,19 @@ import numpy as np
 import pytest
 
 from analysis.ecarte.engine.deal import deal
-from analysis.ecarte.engine.exchange import (
+from analysis.ecarte.engine.layout import (
+    EH_FINAL,
+    EH_ROUND0,
+    EH_ROUNDS,
+    EHR_DK,
+    EHR_EHI,
+    EHR_EK,
+    EHR_SIZE,
     FINAL_PLAYED,
     FINAL_REFUSED,
-    H_FINAL,
-    H_ROUND0,
-    H_ROUNDS,
-    HR_DK,
-    HR_EHI,
-    HR_EK,
-    HR_SIZE,
-    N_HIST,
-    exchanges,
+    N_EXCHANGE_HIST,
 )
+from analysis.ecarte.play.exchange import exchanges
 from analysis.ecarte.players.search_inference import COND_ALL, sample_opponent
 from analysis.ecarte.policies import HeuristicPolicy, RandomPolicy
 from analysis.ecarte.reference.policies import Decisions
@@ -97,9 +97,9 @@ def test_reading_the_exchange_draws_the_exact_posterior(k, final, with_play):
     exact = exact_posterior(unseen, t, k, final == FINAL_REFUSED, played, allowed)
     total = sum(exact.values())
     assert total > 1000
-    hist = np.zeros(N_HIST, dtype=np.int64)
-    hist[H_ROUNDS], hist[H_FINAL] = 1, final
-    hist[H_ROUND0 + HR_EK], hist[H_ROUND0 + HR_EHI] = k, 5
+    hist = np.zeros(N_EXCHANGE_HIST, dtype=np.int64)
+    hist[EH_ROUNDS], hist[EH_FINAL] = 1, final
+    hist[EH_ROUND0 + EHR_EK], hist[EH_ROUND0 + EHR_EHI] = k, 5
     pol = HeuristicPolicy().to_array()
     st = np.uint64(stream_start(np.uint64(4), np.uint64(k), np.uint64(2)))
     got, plain = Counter(), Counter()
@@ -136,7 +136,7 @@ def test_exchanges_write_their_history():
         pa = pol.to_array()
         for i in range(300):
             outs = []
-            for hist in (None, np.zeros(N_HIST, dtype=np.int64)):
+            for hist in (None, np.zeros(N_EXCHANGE_HIST, dtype=np.int64)):
                 deck = np.empty(32, dtype=np.int8)
                 stc = np.uint64(stream_start(np.uint64(8), np.uint64(i), np.uint64(0)))
                 stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
@@ -144,13 +144,13 @@ def test_exchanges_write_their_history():
                 outs.append(exchanges(*args) if hist is None else exchanges(*args, hist))
             assert tuple(outs[0]) == tuple(outs[1])
             got = outs[1]
-            rounds = int(hist[H_ROUNDS])
+            rounds = int(hist[EH_ROUNDS])
             assert rounds == got[6]
-            ek = sum(int(hist[H_ROUND0 + HR_SIZE * j + HR_EK]) for j in range(rounds))
-            dk = sum(int(hist[H_ROUND0 + HR_SIZE * j + HR_DK]) for j in range(rounds))
+            ek = sum(int(hist[EH_ROUND0 + EHR_SIZE * j + EHR_EK]) for j in range(rounds))
+            dk = sum(int(hist[EH_ROUND0 + EHR_SIZE * j + EHR_DK]) for j in range(rounds))
             assert ek == bin(got[11]).count("1") and dk == bin(got[12]).count("1")
-            assert (hist[H_FINAL] == FINAL_REFUSED) == (got[7] == 1)
-            assert got[8] == 0 or hist[H_FINAL] == FINAL_PLAYED
+            assert (hist[EH_FINAL] == FINAL_REFUSED) == (got[7] == 1)
+            assert got[8] == 0 or hist[EH_FINAL] == FINAL_PLAYED
 
 
 def test_watching_reads_consistently_and_reading_nothing_changes_nothing():
@@ -215,8 +215,8 @@ def test_reading_mixed_first_answers_draws_the_exact_posterior():
         o = mask(dealt)
         exact[category(o, t)] += refuse[info_set(o)]
     total = sum(exact.values())
-    hist = np.zeros(N_HIST, dtype=np.int64)
-    hist[H_ROUNDS], hist[H_FINAL] = 0, FINAL_REFUSED
+    hist = np.zeros(N_EXCHANGE_HIST, dtype=np.int64)
+    hist[EH_ROUNDS], hist[EH_FINAL] = 0, FINAL_REFUSED
     pol = HeuristicPolicy().to_array()
     know = (COND_TABLE, unseen, 0, hist, False, False, pol, refuse, h.class_of_rank.astype(np.int64), r)
     st = np.uint64(stream_start(np.uint64(6), np.uint64(0), np.uint64(2)))

@@ -76,7 +76,7 @@ def test_the_discard_if_accepted_is_legal_and_the_engine_s():
     import numpy as np
 
     from analysis.ecarte.answers import discard_if_accepted
-    from analysis.ecarte.engine.exchange import heuristic_discard
+    from analysis.ecarte.players.heuristic import heuristic_discard
 
     rng = np.random.default_rng(43)
     for _ in range(300):

@@ -7,6 +7,10 @@ import shutil
 
 import pytest
 
+from analysis.bezique.policies import HeuristicPolicy as BezHeuristic
+from analysis.bezique.studies.tips import STUDIES as BZ_STUDIES
+from analysis.bezique.studies.tips import VARIANTS as BZ_VARIANTS
+from analysis.bezique.studies.tips import bz_t5_search_deals, study_deals
 from analysis.ecarte.report import exact_values
 from analysis.games import GAMES
 from analysis.report.build import build_report, load_context, write_report
@@ -19,8 +23,8 @@ SHARED_TIPS = "../shared/TIPS.md"
 REPORT_GAMES = [name for name, g in GAMES.items() if g.report is not None]
 TIP_SEED, TIP_DEALS = 2, 30_000
 """The tip tests and the report test judge the tips on the same seed and deals, and share a result
-store: the report reads back the Écarté and Piquet verdicts the tip tests computed (when they ran
-first, as they do in this file's order) instead of computing them again."""
+store: the report reads back the verdicts of the three games' tip tests (they run first, in this
+file's order) instead of computing them again."""
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +163,55 @@ def test_piquet_tip_verdicts_are_real(tips_store, monkeypatch):
     t12 = by_id["PQ-T12"]["verdicts"][0]
     assert t12["players"] == "search" and t12["variant"] == "seed-de, younger" and t12["details"]["deals"] == 10
     assert by_id["PQ-T6"]["verdicts"][0]["players"] == "search"
+    json.dumps(res)
+
+
+@pytest.mark.uses_store
+def test_every_bezique_tip_has_well_formed_verdicts(tips_store, monkeypatch):
+    monkeypatch.setenv("SALON_RESULTS", tips_store)
+    n = TIP_DEALS
+    res = evaluate_tips("bezique", "quick", seed=TIP_SEED, deals=n)
+    by_id = {t["id"]: t for t in res["tips"]}
+    assert sorted(by_id) == sorted(BZ_STUDIES) == ["BZ-T1", "BZ-T2", "BZ-T3", "BZ-T4", "BZ-T5"]
+    expected_variants = {"BZ-T1": ["seed-de"], "BZ-T2": ["seed-de, partners", "seed-de, fours"],
+                         "BZ-T3": ["seed-de, lead", "seed-de, keep"], "BZ-T4": ["seed-de"],
+                         "BZ-T5": ["seed-de", "classic"]}
+    options = {"BZ-T1": 4, "BZ-T2": 5, "BZ-T3": 5, "BZ-T4": 5, "BZ-T5": 6}
+    assert BZ_VARIANTS["BZ-T5"] == ("seed-de", "classic")
+    for tip_id, t in by_id.items():
+        assert t["status"] == "studied"
+        assert [v["variant"] for v in t["verdicts"]] == expected_variants[tip_id]
+        for v in t["verdicts"]:
+            assert set(v) >= {"id", "variant", "verdict", "effect_name", "effect", "sharp_reading", "deals", "seed",
+                              "policies", "details"}
+            assert v["id"] == tip_id and v["seed"] == TIP_SEED
+            assert v["verdict"] in ("supported", "refuted", "inconclusive")
+            lo, hi = v["effect"]["ci95"]
+            assert lo <= v["effect"]["value"] <= hi
+            assert v["deals"] == v["effect"]["n"] == study_deals(n, options[tip_id])
+            assert v["verdict"] == ("supported" if lo > 0 else "refuted" if hi < 0 else "inconclusive")
+            assert v["policies"]["opponent"]["kind"] == "heuristic"
+            assert Verdict.from_dict(v).to_dict() == v
+    t5 = by_id["BZ-T5"]["verdicts"]
+    for v in t5:
+        rows = v["details"]["by_threshold"]
+        assert [r["hold_while_stock_at_least"] for r in rows] == [0, 10, 20, 30, 40]
+        head = next(r for r in rows if r["hold_while_stock_at_least"] == BezHeuristic().hold_bezique_stock)
+        assert head["net"] == v["effect"]
+        assert "double_possible" in v["details"]["cards_seen_model"]
+        assert v["policies"]["player"] == "heuristic, exact end game"
+        sp = v["details"]["search_play"]  # the same question under search play
+        assert sp["player"].startswith("search") and sp["deals"] == bz_t5_search_deals(n)
+        assert [r["hold_while_stock_at_least"] for r in sp["by_threshold"]] == [0, 10, 20, 30, 40]
+        for r in [*sp["by_threshold"], {"net": sp["search_chooses_minus_declare"]}]:
+            assert r["net"]["ci95"][0] <= r["net"]["value"] <= r["net"]["ci95"][1] and r["net"]["n"] == sp["deals"]
+    t1 = by_id["BZ-T1"]["verdicts"][0]["details"]
+    assert t1["plays"] == 8 * t1["deals"]
+    assert {"meld_points", "brisque_points"} <= set(t1["comparisons"][0])
+    t4 = by_id["BZ-T4"]["verdicts"][0]["details"]["comparisons"][0]
+    assert {"end_tricks", "last_trick_points", "end_brisque_points"} <= set(t4)
+    text = tips_text(res)
+    assert "BZ-T5" in text and "[classic]" in text and "not yet studied" not in text
     json.dumps(res)
 
 

@@ -81,12 +81,7 @@ class HeuristicPolicy:
     kind = "heuristic"
 
     def __post_init__(self) -> None:
-        if self.exchange == "learned-fast":  # the old name of learned-ordering
-            from analysis.variants import current_name
-
-            object.__setattr__(self, "exchange", current_name(self.exchange, "exchange"))
-        if self.exchange not in EXCHANGES:
-            raise InputError(f"exchange must be one of {', '.join(EXCHANGES)}, not {self.exchange!r}")
+        check_exchange(self)
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.name not in ("track_cards", "exchange", "partie") and not 0 <= value <= 100:
@@ -211,12 +206,7 @@ class SearchPolicy(HeuristicPolicy):
     kind = "search"
 
     def __post_init__(self) -> None:
-        if self.exchange == "learned-fast":  # the old name of learned-ordering
-            from analysis.variants import current_name
-
-            object.__setattr__(self, "exchange", current_name(self.exchange, "exchange"))
-        if self.exchange not in EXCHANGES:
-            raise InputError(f"exchange must be one of {', '.join(EXCHANGES)}, not {self.exchange!r}")
+        check_exchange(self)
         check_partie(self.partie)
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -235,6 +225,17 @@ class SearchPolicy(HeuristicPolicy):
         a[P_PLAY_FOR_PIQUE] = int(self.play_for_pique)
         a[P_PARTIE] = PARTIE_OBJECTIVES.index(self.partie)
         return a
+
+
+def check_exchange(policy: HeuristicPolicy) -> None:
+    """The policy's ``exchange`` under its current name (an old name is renamed, with a one-line
+    notice), or an input error naming the valid ones."""
+    if policy.exchange == "learned-fast":  # the old name of learned-ordering
+        from analysis.variants import current_name
+
+        object.__setattr__(policy, "exchange", current_name(policy.exchange, "exchange"))
+    if policy.exchange not in EXCHANGES:
+        raise InputError(f"exchange must be one of {', '.join(EXCHANGES)}, not {policy.exchange!r}")
 
 
 def check_partie(partie: str) -> None:

@@ -40,7 +40,6 @@ from analysis.bezique.engine.layout import (
     S_TABLE,
     S_USED,
 )
-from analysis.bezique.policies import P_HOLD_BEZIQUE, P_HOLD_BEZIQUE_STOCK
 from analysis.bezique.rules import R_DOUBLE_AFTER_SINGLE, R_MARRIAGE, R_REUSE_EITHER_ORDER
 from analysis.bits import lowest_bit, popcount
 
@@ -295,37 +294,3 @@ def double_possible(seat, S, das):
         if S[S_KINDS + c] & (1 << K_BEZIQUE):
             return False
     return True
-
-
-@njit(cache=True, _nrt=False)
-def best_meld(seat, S, trump, rules, p, drawn, ms, fo, nopt):
-    """The heuristic's meld: the row of ms, or -1 for none."""
-    n = legal_melds(seat, S, trump, rules, ms, fo, nopt)
-    if n == 0:
-        return -1
-    hold = (p[P_HOLD_BEZIQUE] != 0 and 47 - drawn >= p[P_HOLD_BEZIQUE_STOCK]
-            and double_possible(seat, S, rules[R_DOUBLE_AFTER_SINGLE]))
-    best = -1
-    bp = 0
-    bh = 0
-    for i in range(n):
-        k = ms[0, i]
-        if hold and k == K_BEZIQUE:
-            continue
-        pts = meld_value(rules, k)
-        hc = popcount(ms[2, i])
-        if best < 0:
-            better = True
-        elif pts != bp:
-            better = pts > bp
-        elif hc != bh:
-            better = hc < bh
-        elif k != ms[0, best]:
-            better = k < ms[0, best]
-        else:
-            better = cards_before(ms[1, i], ms[1, best])
-        if better:
-            best = i
-            bp = pts
-            bh = hc
-    return best

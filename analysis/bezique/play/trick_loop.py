@@ -40,14 +40,9 @@ from analysis.bezique.engine.layout import (
     S_USED,
     S_WON,
 )
-from analysis.bezique.engine.melds import MAX_MELDS, best_meld, legal_melds, meld_value, sort_melds
-from analysis.bezique.engine.tricks import (
-    end_legal,
-    heuristic_follow,
-    heuristic_lead,
-    options_of,
-    set_keep_values,
-)
+from analysis.bezique.engine.melds import MAX_MELDS, legal_melds, meld_value, sort_melds
+from analysis.bezique.engine.tricks import end_legal, options_of
+from analysis.bezique.players.heuristic import best_meld, heuristic_follow, heuristic_lead, set_keep_values
 from analysis.bezique.players.solver import new_table
 from analysis.bezique.players.solver_play import exact_follow, exact_lead
 from analysis.bezique.policies import KIND_RANDOM, P_EXACT_ENDGAME, P_EXCHANGE_SEVEN, P_KIND

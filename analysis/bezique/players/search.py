@@ -31,8 +31,8 @@ from analysis.bezique.engine.layout import (
     S_PLAYED,
     S_TABLE,
 )
-from analysis.bezique.engine.melds import best_meld, double_possible, legal_melds, sort_melds
-from analysis.bezique.engine.tricks import heuristic_follow, heuristic_lead, options_of, set_keep_values
+from analysis.bezique.engine.melds import double_possible, legal_melds, sort_melds
+from analysis.bezique.engine.tricks import options_of
 from analysis.bezique.play.trick_loop import (
     NO_MELD,
     PAUSE,
@@ -49,6 +49,7 @@ from analysis.bezique.play.trick_loop import (
     play_on,
     setup_deal,
 )
+from analysis.bezique.players.heuristic import best_meld, heuristic_follow, heuristic_lead, set_keep_values
 from analysis.bezique.policies import (
     KIND_HEURISTIC,
     KIND_SEARCH,

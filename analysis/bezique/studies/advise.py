@@ -164,8 +164,8 @@ class Rollouts:
 
     def __init__(self, pos: Position, rules: BeziqueRules):
         from analysis.bezique.engine import layout as L
-        from analysis.bezique.engine.tricks import set_keep_values
         from analysis.bezique.play import trick_loop as TL
+        from analysis.bezique.players.heuristic import set_keep_values
         from analysis.bezique.policies import get_policy
 
         self.L, self.TL, self.pos = L, TL, pos

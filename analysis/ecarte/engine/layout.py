@@ -124,3 +124,18 @@ COMPARE_FIELDS = ("n", "a_wins", "a_net", "a_net_sq", "b_wins", "b_net", "b_net_
                   "a_vole", "b_vole", "b_refused", "b_proposed")
 """Names of a paired comparison row's entries (``pair_block`` and the other paired kernels)."""
 check_layout(COMPARE_FIELDS, N_COMPARE, "C_", globals())
+
+
+# ---------------------------------------------------------------------------------------------
+# The public history of the proposal rounds
+# ---------------------------------------------------------------------------------------------
+
+# Written by ``exchanges`` (play/exchange.py) into ``hist`` when given: the rounds accepted, how the
+# last began (FINAL_*), and per accepted round each player's discard count with the bounds he chose
+# it within. The search player conditions on it (players/search_inference.py).
+EH_ROUNDS, EH_FINAL, EH_ROUND0 = 0, 1, 2
+EHR_EK, EHR_EHI, EHR_DK, EHR_DLO, EHR_DHI = 0, 1, 2, 3, 4
+EHR_SIZE = 5
+MAX_ROUNDS = 11  # each round takes at least elder's one card of the 21 in the stock
+N_EXCHANGE_HIST = EH_ROUND0 + EHR_SIZE * MAX_ROUNDS
+FINAL_NONE, FINAL_PLAYED, FINAL_REFUSED = 0, 1, 2  # stock empty; elder played; the dealer refused

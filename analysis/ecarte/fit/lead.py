@@ -22,17 +22,16 @@ from numba import njit, prange
 
 from analysis.bits import lowest_bit, popcount
 from analysis.ecarte.engine.deal import deal
-from analysis.ecarte.engine.exchange import announce_kings, exchanges
 from analysis.ecarte.engine.tricks import (
     ALL_CARDS,
     after_trick,
-    heuristic_follow,
-    heuristic_lead,
     hidden_constraints,
     knowledge_start,
     legal_follows,
 )
+from analysis.ecarte.play.exchange import announce_kings, exchanges
 from analysis.ecarte.play.hand import penalties
+from analysis.ecarte.players.heuristic import heuristic_follow, heuristic_lead
 from analysis.ecarte.players.learned import (
     lead_features,
     lead_model,

@@ -27,18 +27,17 @@ from numba import njit, prange
 
 from analysis.bits import popcount
 from analysis.ecarte.engine.deal import deal
-from analysis.ecarte.engine.exchange import announce_kings, exchanges
 from analysis.ecarte.engine.tricks import (
     ALL_CARDS,
     after_trick,
-    heuristic_follow,
-    heuristic_lead,
     hidden_constraints,
     knowledge_start,
     legal_follows,
 )
 from analysis.ecarte.fit import lead as LF
+from analysis.ecarte.play.exchange import announce_kings, exchanges
 from analysis.ecarte.play.hand import penalties
+from analysis.ecarte.players.heuristic import heuristic_follow, heuristic_lead
 from analysis.ecarte.players.learned import OPENING_PLAYED, OPENING_REFUSED, opening_row
 from analysis.ecarte.players.search import choose_card, search_scratch
 from analysis.ecarte.players.search_inference import COND_TABLE, info_set_of

@@ -8,7 +8,6 @@ import numpy as np
 from numba import njit
 
 from analysis.ecarte.engine.deal import deal
-from analysis.ecarte.engine.exchange import announce_kings, exchanges
 from analysis.ecarte.engine.layout import (
     N_OUT,
     O_ANNOUNCED,
@@ -29,12 +28,12 @@ from analysis.ecarte.engine.layout import (
     O_TURNUP,
     O_TURNUP_KING,
 )
-from analysis.ecarte.engine.tricks import play_tricks
+from analysis.ecarte.engine.tricks import trick_points
+from analysis.ecarte.play.exchange import announce_kings, exchanges
+from analysis.ecarte.play.tricks import play_tricks
 from analysis.ecarte.players.learned import opening_of, play_tricks_learned
 from analysis.ecarte.policies import KIND_RANDOM, P_KIND, P_LEADS
 from analysis.ecarte.rules import (
-    R_PENALTY_POINT,
-    R_PENALTY_VOLE,
     R_REFUSAL_PENALISES_DEALER,
     R_REFUSAL_PENALTY_FIRST_ONLY,
 )
@@ -53,21 +52,6 @@ def penalties(ending, pwp, refused_round, rules):
     pen_elder = (pwp == 1) | (refused & (not on_dealer) & first_ok)
     pen_dealer = refused & on_dealer & first_ok
     return np.int64(pen_elder), np.int64(pen_dealer)
-
-
-@njit(cache=True, inline="always")
-def trick_points(etricks, pen_elder, pen_dealer, rules):
-    """EC-POINT / EC-PENALTY: (elder's, dealer's) points for elder taking ``etricks`` of 5.
-
-    The winner scores 1 (vole 2), or the penalty point (penalty vole) when the loser is the
-    penalised side."""
-    vole = (etricks == 5) | (etricks == 0)
-    normal = 2 if vole else 1
-    penalty = rules[R_PENALTY_VOLE] if vole else rules[R_PENALTY_POINT]
-    elder_wins = np.int64(etricks >= 3)
-    ept = elder_wins * (penalty if pen_dealer else normal)
-    dpt = (1 - elder_wins) * (penalty if pen_elder else normal)
-    return ept, dpt
 
 
 @njit(cache=True, inline="always")
@@ -100,7 +84,7 @@ def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_f
 
 @njit(cache=True, inline="always")
 def policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, opening, sto, rules, pe, pd, out, record):
-    """The five tricks as the policies play them: engine/tricks.play_tricks, or, when a player
+    """The five tricks as the policies play them: play/tricks.play_tricks, or, when a player
     leads by the learned score, players/learned.play_tricks_learned (``opening``: the first
     decisions, players/learned.OPENING_*); returns (sto, elder's tricks)."""
     if pe[P_LEADS] or pd[P_LEADS]:

@@ -12,7 +12,6 @@ from numba import njit, prange
 
 from analysis.bits import popcount
 from analysis.ecarte.engine.deal import deal
-from analysis.ecarte.engine.exchange import announce_kings, exchanges
 from analysis.ecarte.engine.layout import (
     H_FLAGS,
     H_POINTS,
@@ -59,8 +58,9 @@ from analysis.ecarte.engine.layout import (
     T_TURNUP_KING,
     T_VOLE,
 )
-from analysis.ecarte.engine.tricks import heuristic_tricks_pair
+from analysis.ecarte.play.exchange import announce_kings, exchanges
 from analysis.ecarte.play.hand import hand_points, play_hand_inline, uses_choices
+from analysis.ecarte.players.heuristic import heuristic_tricks_pair
 from analysis.ecarte.policies import P_LEAD_TRUMPS, P_LEADS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.rng import EMPTY_HALF, stream_start

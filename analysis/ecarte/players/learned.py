@@ -18,14 +18,8 @@ from numba import njit
 
 from analysis.bits import lowest_bit, nth_bit, popcount
 from analysis.ecarte.engine.layout import O_TRICKS
-from analysis.ecarte.engine.tricks import (
-    after_trick,
-    heuristic_follow,
-    heuristic_lead,
-    hidden_constraints,
-    knowledge_start,
-    legal_follows,
-)
+from analysis.ecarte.engine.tricks import after_trick, hidden_constraints, knowledge_start, legal_follows
+from analysis.ecarte.players.heuristic import heuristic_follow, heuristic_lead
 from analysis.ecarte.players.learned_weights import (
     LEAD_WEIGHTS_SIZE,
     N_LEAD_FEATURES,
@@ -232,7 +226,7 @@ refused the first proposal; anything else (an accepted first proposal)."""
 
 @njit(cache=True, inline="always")
 def opening_of(pwp, refused_round):
-    """OPENING_* from engine/exchange.exchanges' flags (played without proposing, refused round)."""
+    """OPENING_* from play/exchange.exchanges' flags (played without proposing, refused round)."""
     return OPENING_PLAYED if pwp else (OPENING_REFUSED if refused_round == 0 else OPENING_OTHER)
 
 
@@ -258,7 +252,7 @@ def reading_row(opening, leader_is_elder):
 
 @njit(cache=True)
 def play_tricks_learned(elder, dealer, turnup, e_out, d_out, announced, opening, sto, rules, pe, pd, out, record):
-    """engine/tricks.play_tricks when a player leads by the learned score (policies.P_LEADS): the
+    """play/tricks.play_tricks when a player leads by the learned score (policies.P_LEADS): the
     same five tricks, each player's knowledge of the other's hand tracked for his leads.
     ``e_out``/``d_out``: elder's / the dealer's discards (all rounds); ``announced``: 1 elder |
     2 the dealer announced the trump king; ``opening``: the first decisions (OPENING_*), read by a

@@ -38,16 +38,15 @@ from numba import njit
 
 from analysis.bits import lowest_bit, popcount
 from analysis.ecarte.engine.deal import weakest
-from analysis.ecarte.engine.exchange import N_HIST
+from analysis.ecarte.engine.layout import N_EXCHANGE_HIST
 from analysis.ecarte.engine.tricks import (
     ALL_CARDS,
     beats,
     follow_inference,
-    heuristic_follow,
-    heuristic_lead,
     hidden_constraints,
     legal_follows,
 )
+from analysis.ecarte.players.heuristic import heuristic_follow, heuristic_lead
 from analysis.ecarte.players.learned import learned_lead
 from analysis.ecarte.players.search_inference import sample_opponent
 from analysis.ecarte.players.solver import INF, lead_value, run_top, run_tops, value_after
@@ -66,10 +65,10 @@ REC_DRAWS = 12
 @njit(cache=True)
 def search_scratch():
     """A searching kernel's private arrays: the two 32-entry sums, the play record, the exchange
-    history (engine/exchange.N_HIST), and the empty chances and classes of a searcher that does not
+    history (engine/layout.N_EXCHANGE_HIST), and the empty chances and classes of a searcher that does not
     read the equilibrium (search_inference.COND_TABLE)."""
     return (np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), np.zeros(N_RECORD, dtype=np.int64),
-            np.zeros(N_HIST, dtype=np.int64), np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int32))
+            np.zeros(N_EXCHANGE_HIST, dtype=np.int64), np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int32))
 
 
 @njit(cache=True)

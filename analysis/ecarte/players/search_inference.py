@@ -29,22 +29,20 @@ from __future__ import annotations
 from numba import njit
 
 from analysis.bits import nth_bit, popcount, rank_of_mask
-from analysis.ecarte.engine.exchange import (
+from analysis.ecarte.engine.layout import (
+    EH_FINAL,
+    EH_ROUND0,
+    EH_ROUNDS,
+    EHR_DHI,
+    EHR_DK,
+    EHR_DLO,
+    EHR_EHI,
+    EHR_EK,
+    EHR_SIZE,
     FINAL_NONE,
     FINAL_REFUSED,
-    H_FINAL,
-    H_ROUND0,
-    H_ROUNDS,
-    HR_DHI,
-    HR_DK,
-    HR_DLO,
-    HR_EHI,
-    HR_EK,
-    HR_SIZE,
-    dealer_refuses,
-    elder_proposes,
-    policy_discard,
 )
+from analysis.ecarte.players.heuristic import dealer_refuses, elder_proposes, policy_discard
 from analysis.ecarte.policies import KIND_RANDOM, P_ANNOUNCE_KING, P_KIND
 from analysis.ecarte.studies.equilibrium.branches import N_BUCKETS, turnup_bucket
 from analysis.rng import below
@@ -115,8 +113,8 @@ def backstory_fits(st, o, pool, t, hist, opp_is_elder, opp_announced, pol, cond,
     decisions = (cond & COND_DECISIONS) != 0
     table = (cond & COND_TABLE) != 0
     discards = (cond & COND_DISCARDS) != 0 and pol[P_KIND] != KIND_RANDOM
-    rounds = hist[H_ROUNDS]
-    final = hist[H_FINAL]
+    rounds = hist[EH_ROUNDS]
+    final = hist[EH_FINAL]
     if decisions:
         king = 8 * t + 7
         if (not opp_announced and pol[P_KIND] != KIND_RANDOM and pol[P_ANNOUNCE_KING]
@@ -130,16 +128,16 @@ def backstory_fits(st, o, pool, t, hist, opp_is_elder, opp_announced, pol, cond,
                 return st, False
     h = o
     for r in range(rounds - 1, -1, -1):
-        base = H_ROUND0 + HR_SIZE * r
-        k = hist[base + HR_EK] if opp_is_elder else hist[base + HR_DK]
+        base = EH_ROUND0 + EHR_SIZE * r
+        k = hist[base + EHR_EK] if opp_is_elder else hist[base + EHR_DK]
         if k > 0:
             st, drawn = sample_hidden(st, h, 0, k)
             st, thrown = sample_hidden(st, pool, 0, k)
             pool &= ~thrown
             h = (h & ~drawn) | thrown
             if discards:
-                lo = 1 if opp_is_elder else hist[base + HR_DLO]
-                hi = hist[base + HR_EHI] if opp_is_elder else hist[base + HR_DHI]
+                lo = 1 if opp_is_elder else hist[base + EHR_DLO]
+                hi = hist[base + EHR_EHI] if opp_is_elder else hist[base + EHR_DHI]
                 if policy_discard(pol, h, t, lo, hi, r) != thrown:
                     return st, False
         if decisions or (table and r == 0):

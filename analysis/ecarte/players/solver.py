@@ -32,8 +32,7 @@ import numpy as np
 from numba import njit
 
 from analysis.bits import highest_bit, lowest_bit, popcount
-from analysis.ecarte.engine.tricks import beats, legal_follows
-from analysis.ecarte.play.hand import trick_points
+from analysis.ecarte.engine.tricks import beats, legal_follows, trick_points
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.rng import below, stream_start
 

@@ -13,8 +13,8 @@ from numba import njit, prange
 
 from analysis.bits import rank_of_mask
 from analysis.ecarte.engine.deal import deal_with_elder
-from analysis.ecarte.engine.exchange import announce_kings, exchanges
 from analysis.ecarte.engine.layout import O_DEALER_POINTS, O_ELDER_POINTS
+from analysis.ecarte.play.exchange import announce_kings, exchanges
 from analysis.ecarte.play.hand import penalties, policy_tricks, uses_choices, write_result
 from analysis.ecarte.players.learned import opening_of
 from analysis.ecarte.players.search import REC_VIOLATIONS, play_tricks_search, search_scratch

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from analysis.ecarte.engine.deal import deal
-from analysis.ecarte.engine.exchange import announce_kings, exchanges
+from analysis.ecarte.play.exchange import announce_kings, exchanges
 from analysis.ecarte.play.hand import penalties, uses_choices
 from analysis.ecarte.players.search import (
     LANE_DEALER_SEARCH,

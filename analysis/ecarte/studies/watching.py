@@ -16,7 +16,8 @@ from numba import njit, prange
 
 from analysis.bits import popcount
 from analysis.ecarte.engine.deal import deal, strength
-from analysis.ecarte.engine.exchange import H_ROUND0, H_ROUNDS, HR_DK, HR_EK, announce_kings, exchanges
+from analysis.ecarte.engine.layout import EH_ROUND0, EH_ROUNDS, EHR_DK, EHR_EK
+from analysis.ecarte.play.exchange import announce_kings, exchanges
 from analysis.ecarte.play.hand import penalties
 from analysis.ecarte.players.search import (
     LANE_DEALER_SEARCH,
@@ -104,8 +105,8 @@ def watching_chunk(useed, start, count, rules, pe, pd, samples, cond):
         row[W_D_CHANGED] += 1 if gd != 0 else 0
         for side in range(2):
             k = 0
-            if hist[H_ROUNDS] > 0:
-                k = hist[H_ROUND0 + (HR_EK if side == 0 else HR_DK)]
+            if hist[EH_ROUNDS] > 0:
+                k = hist[EH_ROUND0 + (EHR_EK if side == 0 else EHR_DK)]
             before = elder0 if side == 0 else dealer0
             after = elder if side == 0 else dealer
             b = W_BY_COUNT + (6 * side + k) * N_BY_COUNT

@@ -87,7 +87,8 @@ def play_words(policy: HeuristicPolicy) -> str:
 
 
 # ------------------------------------------------------------------------------ records
-ENGINE_SOURCES = ("ecarte/engine/*.py", "ecarte/play/hand.py", "ecarte/play/paired.py",
+ENGINE_SOURCES = ("ecarte/engine/*.py", "ecarte/play/hand.py", "ecarte/play/exchange.py", "ecarte/play/tricks.py",
+                  "ecarte/play/paired.py", "ecarte/players/heuristic.py",
                   "ecarte/studies/equilibrium/branches.py", "ecarte/studies/strategy/kernel.py",
                   "ecarte/players/learned.py", "ecarte/policies.py", "ecarte/rules.py", "rng.py", "bits.py")
 """The sources the records depend on (the hand engine and the branch kernel; the learned leads'

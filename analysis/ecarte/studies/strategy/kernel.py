@@ -18,7 +18,6 @@ from numba import njit, prange
 
 from analysis.bits import lowest_bit, nth_bit, popcount, rank_of_mask
 from analysis.ecarte.engine.deal import deal_with_elder, strength
-from analysis.ecarte.engine.exchange import heuristic_discard
 from analysis.ecarte.engine.layout import (
     N_OUT,
     O_ANNOUNCED,
@@ -32,6 +31,7 @@ from analysis.ecarte.engine.layout import (
 )
 from analysis.ecarte.play.hand import play_hand, uses_choices
 from analysis.ecarte.play.paired import sure_winners
+from analysis.ecarte.players.heuristic import heuristic_discard
 from analysis.ecarte.policies import P_FORCE_DISCARD, P_FORCE_FIRST, P_FORCE_RESPONSE, P_KEEP_PLAIN_MIN_RANK
 from analysis.rng import EMPTY_HALF, below, stream_start
 

@@ -151,7 +151,7 @@ def choose_discards(side: str, other_table: np.ndarray, deals: int, seed: int, r
     (paired, ``SWITCH_Z``), as a table for ``ChosenDiscards`` (-1: the heuristic decides). What
     the table gains over the heuristic's discards (points per exchange, weighted over classes) is
     measured on fresh deals (a quarter as many), since the best of 31 means flatters itself."""
-    from analysis.ecarte.engine.exchange import heuristic_discard
+    from analysis.ecarte.players.heuristic import heuristic_discard
 
     as_dealer = side == "dealer"
     first = 0 if as_dealer and rules.dealer_min_discard == 0 else 1
