@@ -287,16 +287,17 @@ def report(quick, jobs, out, seed, quiet, from_saved, refresh):
     from analysis.runner import show_progress
 
     if from_saved:
-        try:
-            context = load_context(out)
-        except (OSError, ValueError) as e:
-            fail(f"cannot render again from {os.path.join(out, CONTEXT_FILE)}: {e}")
+        context = load_context(out)  # an input error in one line when the file is not one salon wrote
         why = check_output(out, directory=True)  # a saved report's folder may still be read-only
         if why:
             fail(f"--out {out}: {why}")
         for name in refresh:
             context = refresh_part(context, out, name)
-        paths = write_report(context, out)
+        try:
+            paths = write_report(context, out)
+        except (KeyError, TypeError, IndexError, AttributeError) as e:  # the file's inside is not salon's
+            fail(f"cannot render again from {os.path.join(out, CONTEXT_FILE)}: not a report context salon wrote "
+                 f"({type(e).__name__}: {e})")
     else:
         if jobs is None:
             jobs = len(GAMES) if quick and (os.cpu_count() or 1) > 1 else 1

@@ -1,13 +1,22 @@
-"""Where numba keeps salon's compiled kernels, and only salon's.
+"""Where numba keeps salon's compiled kernels, and only salon's, under a key that cannot go stale.
 
-numba checks a cached function only against its own file's time stamp, but the kernels inline
-functions from other files (``bits``, ``rng``, the Écarté engine into the table kernels): after an
-edit or a ``git pull`` that leaves a kernel's file alone, numba would load stale machine code. So
-salon's kernels are cached in a directory keyed by a hash of every source file that uses numba
-(``numba_cache_dir``). A cache locator for the functions defined in this package does it;
-numba's configuration (``NUMBA_CACHE_DIR``, ``numba.config``) is left alone, so other numba code in
-the same process caches where it always did. Setting ``NUMBA_CACHE_DIR`` yourself puts salon's
-kernels there too (numba's own locator then takes them).
+numba checks a cached function only against its own file's time stamp, but a kernel also freezes
+what it reads from other modules: the functions it inlines (``bits``, ``rng``, a game's engine)
+and the module constants it refers to (a rules table, a layout's indices, shipped weights), many
+of them in files that never mention numba. So salon's kernels are cached in a directory keyed by
+``kernel_key``: the bytes of every module that compiles with numba and of every module of the
+package those import or name (their import closure, imports inside functions included), the package's
+data files, and the versions of numba, llvmlite, numpy and Python with the machine's
+architecture. numba's own index adds the CPU name and features to each entry.
+
+A cache locator for the functions defined in this package does it, whatever ``NUMBA_CACHE_DIR``
+says: with it set, salon's kernels go to ``$NUMBA_CACHE_DIR/salon-numba/<key>``, else to
+``$XDG_CACHE_HOME/salon-numba/<key>`` (``~/.cache`` by default). numba's configuration is left
+alone, so other numba code in the same process caches where it always did.
+
+numba has no public interface for choosing where a function's cache lives: the locator is a
+subclass of ``numba.core.caching.UserProvidedCacheLocator`` put first in
+``caching.CacheImpl._locator_classes`` (numba internals, checked by tests/test_numba_config.py).
 
 Installed by ``analysis.bits`` and ``analysis.rng``, which every kernel module imports before its
 own functions are compiled."""
@@ -15,11 +24,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
+import re
 import shutil
 import time
 from pathlib import Path
 
 from numba.core import caching
+
+from analysis.sources import data_files, import_closure
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
@@ -27,21 +40,44 @@ STALE_CACHE_DAYS = 7
 """Compiled-kernel caches of other source versions unused this long are removed."""
 
 
-def numba_cache_dir(package: Path) -> Path:
-    """Where numba keeps the compiled kernels of this version of the sources.
+_COMPILED = re.compile(rb"^[ \t]*@(?:numba\.)?(?:njit|jit|vectorize|guvectorize|cfunc)\b", re.M)
+"""A function compiled by numba: a decorator line."""
 
-    numba checks a cached function only against its own file's time stamp, but the kernels inline
-    functions from other files (``bits``, ``rng``, the Écarté engine into the table kernels): after
-    an edit or a ``git pull`` that leaves a kernel's file alone, numba would load stale machine
-    code. So the cache directory is keyed by a hash of every source file that uses numba."""
-    h = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        data = path.read_bytes()
-        if b"numba" in data:
-            h.update(str(path.relative_to(package)).encode())
-            h.update(data)
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "salon-numba"
-    return base / h.hexdigest()[:16]
+
+def kernel_files(package: Path) -> list[Path]:
+    """Every file a kernel can read: the modules that compile functions with numba (a decorator
+    ``@njit``, ``@jit``, ...), their import closure inside the package (``sources.import_closure``),
+    and the package's data files."""
+    kernels = [p for p in package.rglob("*.py") if _COMPILED.search(p.read_bytes())]
+    return sorted(import_closure(package, kernels) | data_files(package))
+
+
+def _versions() -> str:
+    """The compiler's and numpy's versions, Python's and the machine's architecture."""
+    import llvmlite
+    import numba
+    import numpy
+
+    return (f"numba {numba.__version__} llvmlite {llvmlite.__version__} numpy {numpy.__version__} "
+            f"python {platform.python_version()} {platform.machine()}")
+
+
+def kernel_key(package: Path) -> str:
+    """The cache key of the kernels of this package: a hash of ``kernel_files`` (names and bytes)
+    and of ``_versions``."""
+    h = hashlib.sha256(_versions().encode())
+    for path in kernel_files(package):
+        h.update(str(path.relative_to(package)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def numba_cache_dir(package: Path) -> Path:
+    """Where numba keeps the compiled kernels of this version of the package (``kernel_key``):
+    under $NUMBA_CACHE_DIR when it is set, else under $XDG_CACHE_HOME (~/.cache)."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "salon-numba" / kernel_key(package)
 
 
 def prune_stale_caches(current: Path) -> None:
@@ -89,9 +125,9 @@ class SalonCacheLocator(caching.UserProvidedCacheLocator):
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        """This locator for a function of salon's sources (None for any other, or when the user
-        chose NUMBA_CACHE_DIR, or when the directory cannot be written)."""
-        if os.environ.get("NUMBA_CACHE_DIR") or not os.path.exists(py_file):
+        """This locator for a function of salon's sources (None for any other, or when the directory
+        cannot be written)."""
+        if not os.path.exists(py_file):
             return None
         if not os.path.abspath(py_file).startswith(_PACKAGE + os.sep) or numba_cache_path() is None:
             return None
@@ -101,6 +137,12 @@ class SalonCacheLocator(caching.UserProvidedCacheLocator):
         except OSError:
             return None
         return self
+
+
+def compiled_kernels() -> int:
+    """How many compiled kernels this version's cache holds (0 before the first run)."""
+    path = numba_cache_path()
+    return sum(1 for _ in path.rglob("*.nbi")) if path is not None else 0
 
 
 def install() -> None:

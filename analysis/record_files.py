@@ -30,6 +30,39 @@ GAMES = ("ecarte", "piquet", "bezique")
 STDIO = "-"
 """The path that means standard input (reading) or standard output (writing)."""
 
+MAX_JSON_BYTES = 256 * 1024 * 1024
+"""The largest JSON file salon reads (records, a saved report): about 250,000 deal records. Python
+holds a JSON list in about 17 times its size on disk, so this keeps a file within about 4 GB."""
+
+
+def parse_json(text: str, name: str):
+    """The JSON value in ``text`` (from ``name``), or an input error in one line: not JSON, nested
+    deeper than Python's parser goes, or a number too long to read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{name}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except RecursionError:
+        raise InputError(f"{name}: nested too deeply to be a salon file") from None
+    except ValueError as e:  # an integer of more than sys.get_int_max_str_digits() digits
+        raise InputError(f"{name}: a number too long to read ({str(e).split(':')[0]})") from None
+
+
+def read_json(path, name: str | None = None):
+    """The JSON value in a file (``-``: standard input), at most MAX_JSON_BYTES, with one-line errors."""
+    name = name or ("standard input" if _is_stdio(path) else str(path))
+    try:
+        if not _is_stdio(path) and Path(path).stat().st_size > MAX_JSON_BYTES:
+            raise InputError(f"{name}: larger than {MAX_JSON_BYTES >> 20} MB; split it into smaller files")
+        text = _read_text(path)
+    except OSError as e:
+        raise InputError(f"cannot read {name}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{name}: not a UTF-8 text file") from None
+    if len(text) > MAX_JSON_BYTES:
+        raise InputError(f"{name}: larger than {MAX_JSON_BYTES >> 20} MB; split it into smaller files")
+    return parse_json(text, name)
+
 
 def _is_stdio(path) -> bool:
     return isinstance(path, str) and path == STDIO
@@ -42,26 +75,15 @@ def _read_text(path) -> str:
     stream = sys.stdin
     if stream is None:
         raise InputError("cannot read standard input: there is none")
-    raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    raw = stream.buffer.read(MAX_JSON_BYTES + 1) if hasattr(stream, "buffer") else stream.read(MAX_JSON_BYTES + 1)
     return raw.decode("utf-8") if isinstance(raw, bytes) else raw
 
 
 def _load_json(path):
     """The JSON in a file (``-``: standard input): one record object or a non-empty list of them,
     checked to be objects."""
-    name = "standard input" if _is_stdio(path) else path
-    try:
-        text = _read_text(path)
-    except OSError as e:
-        raise InputError(f"cannot read {name}: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{name}: not a UTF-8 text file") from None
-    path = name
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        where = f"line {e.lineno} column {e.colno}"
-        raise InputError(f"{path}: not valid JSON ({e.msg} at {where})") from None
+    data = read_json(path)
+    path = "standard input" if _is_stdio(path) else path
     for i, item in enumerate(data if isinstance(data, list) else [data]):
         if not isinstance(item, dict):
             kind = type(item).__name__

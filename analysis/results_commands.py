@@ -28,14 +28,16 @@ def _ranges(items) -> str:
 @results.command("list", epilog="Example:\n\n\b\n  salon --results /tmp/store results list --json")
 @click.option("--json", "as_json", is_flag=True)
 def results_list(as_json):
-    """Every stored run: key, kind, kernel block or study, seed, chunks and deals or items stored."""
+    """Every stored run: key, kind, kernel block or study, seed, chunks and deals or items stored,
+    and the code it was made with (a fingerprint of what its kernel or study reads)."""
     from analysis import store
 
     base = store.root()
     rows = store.runs()
     lines = [f"result store: {base if base else 'off (SALON_RESULTS=off)'}"]
-    lines += [f"{r['key']}  {r['study']}  seed {r['seed']}  {r['items']:,} items" if r["kind"] == "items" else
-              f"{r['key']}  {r['block']}  seed {r['seed']}  {r['deals']:,} deals in {r['chunks']} chunks"
+    lines += [(f"{r['key']}  {r['study']}  seed {r['seed']}  {r['items']:,} items" if r["kind"] == "items" else
+               f"{r['key']}  {r['block']}  seed {r['seed']}  {r['deals']:,} deals in {r['chunks']} chunks")
+              + f"  code {r['code']}" + ("" if r["current"] else " (older code: results prune removes it)")
               for r in rows]
     emit({"store": str(base) if base else None, "runs": rows}, as_json, "\n".join(lines))
 
@@ -92,7 +94,8 @@ def results_export(key, fmt, out):
 
 @results.command("prune", epilog="Example:\n\n\b\n  salon results prune")
 def results_prune():
-    """Remove files left by killed runs and unreadable chunk and item files."""
+    """Remove runs made by code that has changed since (no current key reaches them), files left by
+    killed runs, files set aside as corrupt, and unreadable chunk and item files."""
     from analysis import store
 
     removed = store.prune()

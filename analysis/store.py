@@ -96,8 +96,28 @@ def root() -> Path | None:
 
 @functools.lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """A hash of the package's Python sources and data files (any edit changes every key)."""
+    """A hash of the package's Python sources and data files (any edit changes it): the guide's
+    provenance."""
     return fingerprint(Path(__file__).resolve().parent)
+
+
+@functools.lru_cache(maxsize=None)
+def module_fingerprint(module: str, package: Path | None = None) -> str:
+    """A hash of what the code of ``module`` can read: its import closure in the package and the
+    package's data files (``analysis.sources``), by relative path and content. A store key holds
+    the fingerprint of its kernel's or study's module, so an edit elsewhere (the command line, the
+    guide, another game) leaves its results readable, and an edit inside the closure recomputes."""
+    from analysis.sources import data_files, import_closure, module_file
+
+    package = package or Path(__file__).resolve().parent
+    if not module.startswith(package.name + "."):  # code from outside the package: the whole package
+        return fingerprint(package)
+    files = import_closure(package, [module_file(package, module)]) | data_files(package)
+    h = hashlib.sha256()
+    for path in sorted(files):
+        h.update(str(path.relative_to(package)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def fingerprint(base: Path) -> str:
@@ -129,16 +149,37 @@ def run_spec(block, args: tuple, seed: int, chunk: int) -> dict:
     """What decides a run's tallies (the key is its hash; the store keeps it as _spec.json)."""
     from analysis.blocks import block_name
 
+    name = block_name(block)
     return {
-        "block": block_name(block),
+        "block": name,
         "args": [spec_arg(a) for a in args],
-        "seed": int(seed), "chunk": int(chunk), "version": __version__, "code": code_fingerprint(),
+        "seed": int(seed), "chunk": int(chunk), "version": __version__,
+        "code": module_fingerprint(name.rsplit(".", 1)[0]),
     }
 
 
-def items_spec(study: str, spec: dict) -> dict:
-    """What decides an item study's rows: its name, its spec (JSON values), version and code."""
-    return {"kind": "items", "study": study, **spec, "version": __version__, "code": code_fingerprint()}
+def items_spec(study: str, spec: dict, module: str) -> dict:
+    """What decides an item study's rows: its name, its spec (JSON values), version, and the
+    fingerprint of the study code's ``module``."""
+    return {"kind": "items", "study": study, **spec, "version": __version__, "module": module,
+            "code": module_fingerprint(module)}
+
+
+def spec_module(spec: dict) -> str | None:
+    """The module whose code made a stored run: its study's, or its kernel block's."""
+    return spec.get("module") or (spec["block"].rsplit(".", 1)[0] if spec.get("block") else None)
+
+
+def made_by_current_code(spec: dict, package: Path | None = None) -> bool:
+    """Whether the current code would key this spec's results as it did: its module still exists
+    and its fingerprint is the one stored (else no current key can reach the run)."""
+    from analysis.sources import module_file
+
+    package = package or Path(__file__).resolve().parent
+    module = spec_module(spec)
+    if not module or not module.startswith(package.name + ".") or not module_file(package, module).is_file():
+        return False
+    return spec.get("code") == module_fingerprint(module, package)
 
 
 def spec_key(spec: dict) -> str:
@@ -196,8 +237,34 @@ def _write_table(final: Path, columns: dict) -> None:
     _written.add(str(final))
 
 
+class CorruptFile(ValueError):
+    """A stored file whose rows do not match their checksums."""
+
+
+def row_checksum(key: str, *fields) -> str:
+    """The checksum stored beside each row: a hash of the run's key and the row's fields (numbers,
+    text, or a tally row as int64 bytes)."""
+    h = hashlib.blake2b(key.encode(), digest_size=8)
+    for f in fields:
+        h.update(b"|")
+        h.update(np.asarray(f, dtype=np.int64).tobytes() if isinstance(f, (list, np.ndarray)) else str(f).encode())
+    return h.hexdigest()
+
+
+def _check_rows(t: dict, key: str, fields: tuple[str, ...]) -> None:
+    """Every row's checksum against its fields, or CorruptFile."""
+    sums = t.get("checksum")
+    if sums is None:
+        raise CorruptFile("it has no checksums")
+    for k, stored in enumerate(sums):
+        if stored != row_checksum(key, *(t[f][k] for f in fields)):
+            raise CorruptFile(f"row {k + 1} does not match its checksum")
+
+
 class _Stored:
-    """The stored files of one run spec (shared by RunStore and ItemStore)."""
+    """The stored files of one run spec (shared by RunStore and ItemStore). Each row carries a
+    checksum of its fields; a file whose rows do not match is reported, set aside (renamed
+    ``*.corrupt``, which ``prune`` removes) and its work done again."""
 
     kind = ""
 
@@ -220,7 +287,15 @@ class _Stored:
                 t = pq.read_table(path).to_pydict()
                 if any(k != self.key for k in t["key"]):
                     raise ValueError("it belongs to another run")
+                _check_rows(t, self.key, self.fields)
                 out.extend(parse(t))
+            except CorruptFile as e:
+                aside = path.with_name(path.name + ".corrupt")
+                try:
+                    os.replace(path, aside)
+                except OSError:
+                    aside = path
+                _warn(f"set aside {aside}: {e}; its work is done again")
             except Exception as e:  # noqa: BLE001 - any unreadable file is reported and skipped
                 _warn(f"skipped {path}: {_why(e)}")
         return out
@@ -246,6 +321,7 @@ class RunStore(_Stored):
     """The stored chunks of one run spec."""
 
     kind = "chunks"
+    fields = ("start", "count", "tallies")
 
     def load(self) -> dict[tuple[int, int], np.ndarray]:
         """Stored chunks: (start, count) -> tally row. Unreadable or foreign files are skipped."""
@@ -260,9 +336,11 @@ class RunStore(_Stored):
     def _write(self, starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> None:
         n = len(starts)
         final = self.dir / f"part-{int(starts[0]):020d}-{int(starts[-1] + counts[-1]):020d}.parquet"
+        starts, counts, tallies = [int(s) for s in starts], [int(c) for c in counts], [r.tolist() for r in rows]
         _write_table(final, {
-            "key": [self.key] * n, "start": [int(s) for s in starts], "count": [int(c) for c in counts],
-            "tallies": [r.tolist() for r in rows], "block": [self.spec["block"]] * n, **_provenance(self.spec, n),
+            "key": [self.key] * n, "start": starts, "count": counts, "tallies": tallies,
+            "checksum": [row_checksum(self.key, *f) for f in zip(starts, counts, tallies, strict=True)],
+            "block": [self.spec["block"]] * n, **_provenance(self.spec, n),
         })
         _keep(self.kind, self.key, zip((int(s) for s in starts), (int(c) for c in counts), strict=True))
 
@@ -271,6 +349,7 @@ class ItemStore(_Stored):
     """The stored items of one item study (item number -> row dict)."""
 
     kind = "items"
+    fields = ("item", "row")
 
     def load(self) -> dict[int, dict]:
         """Stored items: item -> row dict. Unreadable or foreign files are skipped."""
@@ -294,7 +373,9 @@ class ItemStore(_Stored):
         n = len(items)
         texts = [json.dumps(r, default=_plain) for r in rows]
         final = self.dir / f"items-{int(min(items)):020d}-{int(max(items)):020d}.parquet"
-        _write_table(final, {"key": [self.key] * n, "item": [int(i) for i in items], "row": texts,
+        numbers = [int(i) for i in items]
+        _write_table(final, {"key": [self.key] * n, "item": numbers, "row": texts,
+                             "checksum": [row_checksum(self.key, i, r) for i, r in zip(numbers, texts, strict=True)],
                              "study": [self.spec["study"]] * n, **_provenance(self.spec, n)})
         _keep(self.kind, self.key, (int(i) for i in items))
 
@@ -307,13 +388,13 @@ def open_run(block, args: tuple, seed: int, chunk: int) -> RunStore | None:
     return RunStore(base, run_spec(block, args, seed, chunk))
 
 
-def open_items(study: str, spec: dict) -> ItemStore | None:
-    """The item study's store (``spec``: JSON values, without the number of items), or None when
-    the store is off."""
+def open_items(study: str, spec: dict, module: str) -> ItemStore | None:
+    """The item study's store (``spec``: JSON values, without the number of items; ``module``: the
+    study code's, whose import closure the key covers), or None when the store is off."""
     base = root()
     if base is None:
         return None
-    return ItemStore(base, items_spec(study, spec))
+    return ItemStore(base, items_spec(study, spec, module))
 
 
 # ------------------------------------------------------------------------------------------ queries
@@ -337,8 +418,9 @@ def runs(base: Path | None = None) -> list[dict]:
         s.dir = d
         held = s.load()
         row = {"key": d.name, "kind": s.kind, "block": spec.get("block"), "study": spec.get("study"),
-               "seed": spec.get("seed"), "version": spec.get("version"), "chunks": None, "deals": None,
-               "items": None, "files": len(s.files())}
+               "seed": spec.get("seed"), "version": spec.get("version"), "code": spec.get("code"),
+               "current": made_by_current_code(spec), "chunks": None, "deals": None, "items": None,
+               "files": len(s.files())}
         if s.kind == "items":
             row["items"] = len(held)
         else:
@@ -400,17 +482,30 @@ def item_rows(key: str, base: Path | None = None):
 
 
 def prune(base: Path | None = None) -> list[str]:
-    """Remove temporary files left by killed runs and unreadable data files; their paths."""
+    """Remove the runs no current key can reach (made by code that has changed since:
+    ``made_by_current_code``), temporary files left by killed runs (``.tmp`` in the name, the Écarté
+    equilibrium's record files too), files set aside as corrupt and unreadable data files; the
+    paths removed."""
+    import shutil
+
     import pyarrow.parquet as pq
 
     base = base or root()
     removed = []
     if base is None or not base.is_dir():
         return removed
+    for spec_file in sorted(base.glob("*/_spec.json")):
+        try:
+            spec = json.loads(spec_file.read_text())
+        except (OSError, ValueError):
+            continue
+        if not made_by_current_code(spec):
+            shutil.rmtree(spec_file.parent, ignore_errors=True)
+            removed.append(str(spec_file.parent))
     for path in base.rglob("*"):
         if not path.is_file():
             continue
-        bad = ".tmp" in path.name
+        bad = ".tmp" in path.name or path.name.endswith(".corrupt")
         if not bad and path.name.startswith(("part-", "items-")):
             try:
                 pq.read_metadata(path)

@@ -64,7 +64,8 @@ def stored_study(study, tip: str, rules, deals: int, seed: int, policy) -> list[
     stored (the policy is the game's tip policy, fixed by the code, which the key holds)."""
     from analysis import store
 
-    items = store.open_items("tip", {"tip": tip, "variant": rules.name, "deals": deals, "seed": seed})
+    items = store.open_items("tip", {"tip": tip, "variant": rules.name, "deals": deals, "seed": seed},
+                             study.__module__)
     if items is not None:
         got = items.load().get(0)
         if got is not None:

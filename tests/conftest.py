@@ -26,7 +26,8 @@ SECONDS = {"test_ecarte_watching.py": 40, "test_store.py": 28, "ecarte.ipynb": 2
            "test_bezique_differential.py": 12, "piquet.ipynb": 26, "test_ecarte_differential.py": 9,
            "test_piquet_differential.py": 8, "test_bezique_tips.py": 7, "bezique.ipynb": 33,
            "test_bezique_reference.py": 6, "test_ecarte_solver.py": 6, "test_ecarte_kernel_decisions.py": 4,
-           "test_compare.py": 3, "test_review_fixes.py": 3, "test_interrupts_and_input.py": 20}
+           "test_compare.py": 3, "test_review_fixes.py": 3, "test_interrupts_and_input.py": 20,
+           "test_kernel_cache.py": 30, "test_parallel_blocks.py": 20}
 
 # Tests taking more than about 3 s with numba's cache warm: `scripts/test -m "not slow"` leaves
 # them (and the notebooks) out; CI runs everything.
@@ -43,6 +44,8 @@ SLOW = (
     "tests/test_store.py::test_a_run_killed_with_kill_9_resumes_with_identical_numbers",
     "tests/test_store.py::test_a_discard_study_stopped_by_ctrl_c_or_kill_9_resumes_identically",
     "tests/test_store.py::test_discard_study_is_identical_with_and_without_the_store",
+    "tests/test_store.py::test_two_processes_running_the_same_study_at_once_leave_one_consistent_entry",
+    "tests/test_kernel_cache.py::test_an_edit_to_a_constant_a_kernel_reads_compiles_it_again",
     "tests/test_dask.py::test_the_discard_study_on_dask_equals_the_local_one",
     "tests/test_conformance.py::test_records_through_the_command_line_replay",
     "tests/test_runner_ranges.py::test_the_propose_table_is_read_back_from_the_store_and_extended",

@@ -527,3 +527,18 @@ def test_classical_and_search_options_refuse_bad_input_in_one_line(args, capsys)
         main(args)
     err = capsys.readouterr().err
     assert e.value.code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_budget_whose_peak_does_not_fit_is_refused_in_one_line_before_any_work(monkeypatch, salon, tmp_path):
+    from analysis.ecarte.studies.equilibrium import discard_rule
+    from analysis.ecarte.studies.equilibrium import study as E
+
+    monkeypatch.setattr(E, "available_gb", lambda: 4.0)
+    monkeypatch.setattr(discard_rule, "fit", lambda *a, **k: pytest.fail("work started before the check"))
+    code, out, err = salon(["study", "ecarte", "strategy", "--budget", "standard", "--out", str(tmp_path), "--quiet"])
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err
+    assert "18.5 GB" in lines[0] and "4.0 GB available" in lines[0] and "--budget quick (about 0.8 GB)" in lines[0]
+    E.check_memory("quick")  # fits
+    monkeypatch.setattr(E, "available_gb", lambda: None)  # unknown: no refusal
+    E.check_memory("standard")

@@ -175,3 +175,45 @@ def test_a_writable_output_path_passes_the_check(tmp_path):
         locked = tmp_path / "locked"
         locked.mkdir(mode=0o500)
         assert "cannot write in" in check_output(str(locked / "x.json"), directory=False)
+
+
+BAD_FILES = {  # file content -> what the one line says
+    "[" * 100_000 + "]" * 100_000: "nested too deeply",
+    '[{"rules": ' + "9" * 5000 + "}]": "a number too long to read",
+    "[1, 2": "not valid JSON",
+}
+BAD_CONTEXTS = {
+    "[1, 2]": "not a report context (a JSON object) but a list",
+    '{"sections": 5}': "'seed' missing",
+    '{"version": "0.1.0", "seed": 1, "budget": "quick", "games": ["nope"], "sections": {}, "tips": {}}':
+        "not a report context salon wrote",
+}
+
+
+@pytest.mark.parametrize("game", ["ecarte", "piquet", "bezique"])
+@pytest.mark.parametrize("content", BAD_FILES, ids=list(BAD_FILES.values()))
+def test_a_bad_record_file_is_one_line_exit_2(game, content, tmp_path, capsys):
+    path = tmp_path / "records.json"
+    path.write_text(content)
+    code, out, err, took = run([game, "replay", str(path)], capsys)
+    assert code == 2 and BAD_FILES[content] in one_error_line(err)
+
+
+@pytest.mark.parametrize("content", {**BAD_FILES, **BAD_CONTEXTS}, ids=list({**BAD_FILES, **BAD_CONTEXTS}.values()))
+def test_a_bad_saved_report_context_is_one_line_exit_2(content, tmp_path, capsys):
+    from analysis.report.build import CONTEXT_FILE
+
+    (tmp_path / CONTEXT_FILE).write_text(content)
+    code, out, err, took = run(["report", "--from-saved", "--out", str(tmp_path)], capsys)
+    assert code == 2 and {**BAD_FILES, **BAD_CONTEXTS}[content] in one_error_line(err)
+
+
+def test_a_record_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path, capsys, monkeypatch):
+    from analysis import record_files
+
+    path = tmp_path / "records.json"
+    path.write_text("[" + ",".join(['{"rules": "seed-de"}'] * 100) + "]")
+    monkeypatch.setattr(record_files, "MAX_JSON_BYTES", 1000)
+    monkeypatch.setattr(record_files, "_read_text", lambda p: pytest.fail("read before the size check"))
+    code, out, err, took = run(["ecarte", "replay", str(path)], capsys)
+    assert code == 2 and "larger than 0 MB" in one_error_line(err)

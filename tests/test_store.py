@@ -75,6 +75,46 @@ def test_corrupt_and_foreign_files_are_reported_and_skipped(tmp_path, monkeypatc
     assert len(removed) == 2 and np.array_equal(_run(3000), want)
 
 
+@pytest.mark.parametrize("kind", ["chunks", "items"])
+def test_a_bit_flipped_part_file_is_never_read_as_other_numbers(kind, tmp_path, monkeypatch, capsys):
+    """300 single-bit flips of a stored file, each in a fresh copy: the store reads back exactly
+    what was written, or sets the file aside (renamed .corrupt, reported) so that its work is done
+    again; never different numbers. Without the row checksums, 33 of these 300 flips of the chunks
+    file were read back as other numbers."""
+    rng = np.random.default_rng(7)
+    if kind == "chunks":
+        run = store.RunStore(tmp_path / "s", store.run_spec(deals_block, (), 1, 4))
+        rows = rng.integers(-10**6, 10**6, size=(3, 40))
+        run.save(np.array([0, 4, 8]), np.array([4, 4, 4]), rows)
+        want = {(4 * i, 4): list(r) for i, r in enumerate(rows)}
+        read = lambda r: {k: list(v) for k, v in r.load().items()}  # noqa: E731
+    else:
+        run = store.ItemStore(tmp_path / "s", store.items_spec("flips", {"seed": 1}, "analysis.tips"))
+        items = [{"hand": int(h), "value": float(v)} for h, v in zip(rng.integers(0, 10**9, 20), rng.random(20), strict=True)]
+        run.save(list(range(20)), items)
+        want = dict(enumerate(items))
+        read = lambda r: r.load()  # noqa: E731
+    [path] = run.files()
+    data = path.read_bytes()
+    outcomes = {"same": 0, "set aside": 0, "skipped": 0}
+    for bit in rng.choice(8 * len(data), size=300, replace=False):
+        flipped = bytearray(data)
+        flipped[bit // 8] ^= 1 << (bit % 8)
+        path.write_bytes(bytes(flipped))
+        capsys.readouterr()
+        got = read(run)
+        err = capsys.readouterr().err
+        if got == want:
+            outcomes["same"] += 1
+        else:
+            assert got == {}, f"bit {bit}: other numbers read back"
+            outcomes["set aside" if "set aside" in err else "skipped"] += 1
+            assert ("set aside" in err) == path.with_name(path.name + ".corrupt").exists()
+        for p in path.parent.glob("*.corrupt"):
+            p.unlink()
+    assert outcomes["set aside"] > 0 and sum(outcomes.values()) == 300, outcomes
+
+
 def test_a_run_killed_with_kill_9_resumes_with_identical_numbers(tmp_path):
     """A real process is killed mid-run (SIGKILL) after writing some chunks, then run again."""
     cmd = [sys.executable, "-m", "analysis.cli", "--results", str(tmp_path), "simulate", "piquet", "--deals",
@@ -92,6 +132,27 @@ def test_a_run_killed_with_kill_9_resumes_with_identical_numbers(tmp_path):
     clean = subprocess.run(cmd, capture_output=True, text=True, check=True,
                            env={**os.environ, "SALON_RESULTS": "off"})
     assert json.loads(resumed.stdout) == json.loads(clean.stdout)
+
+
+def test_two_processes_running_the_same_study_at_once_leave_one_consistent_entry(tmp_path):
+    """Two real processes start the same run on one store at the same time: both finish with the
+    numbers of a run without the store, the store holds one run with each chunk once, and a third
+    run reads it all back (it writes nothing)."""
+    cmd = [sys.executable, "-m", "analysis.cli", "--results", str(tmp_path), "simulate", "piquet", "--deals",
+           "400000", "--seed", "9", "--json", "--quiet"]
+    env = {**os.environ, "SALON_RESULTS": str(tmp_path)}
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    clean = subprocess.run(cmd, capture_output=True, text=True, check=True, env={**os.environ, "SALON_RESULTS": "off"})
+    assert json.loads(outs[0][0]) == json.loads(outs[1][0]) == json.loads(clean.stdout)
+    [run] = store.runs(tmp_path)
+    assert run["deals"] == 400_000
+    files = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("part-*.parquet")}
+    again = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+    assert json.loads(again.stdout) == json.loads(clean.stdout)
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("part-*.parquet")} == files  # nothing written again
 
 
 def test_results_commands(tmp_path, monkeypatch, capsys):
@@ -138,7 +199,7 @@ def _same(df, want):
 
 
 def test_item_rows_keep_their_types_exactly(tmp_path):
-    s = store.ItemStore(tmp_path, store.items_spec("test", {"seed": 1}))
+    s = store.ItemStore(tmp_path, store.items_spec("test", {"seed": 1}, "analysis.tips"))
     rows = [{"i": np.int64(7), "x": np.float64(0.1) + 0.2, "b": np.bool_(True), "f": 1e-310, "z": -0.0,
              "n": float("nan"), "big": 2**62 + 1, "s": "7S 8H", "t": False, "whole": 3.0}]
     s.save([4], rows)
@@ -194,7 +255,7 @@ def test_a_corrupt_or_foreign_item_file_is_reported_and_skipped(tmp_path, monkey
     [run] = store.runs()
     d = tmp_path / run["key"]
     (d / "items-00000000000000000000-00000000000000000002.parquet").write_bytes(b"not parquet")
-    foreign = store.ItemStore(tmp_path, store.items_spec("another", {"seed": 1}))
+    foreign = store.ItemStore(tmp_path, store.items_spec("another", {"seed": 1}, "analysis.tips"))
     foreign.dir = d
     foreign.save([3], [{"hand": 99}])  # a readable file of another run, in this run's directory
     (d / ".items-x.parquet.tmp99").write_bytes(b"left by a killed run")
@@ -306,36 +367,22 @@ def test_results_commands_on_an_item_run(tmp_path, monkeypatch, capsys):
     assert store.prune() == []
 
 
-def test_the_numba_cache_is_keyed_by_every_source_that_uses_numba(tmp_path, monkeypatch):
-    """numba checks a cached kernel only against its own file; the cache directory must change when
-    any numba source changes (an inlined helper in another file), and only then."""
+def test_compiled_kernel_caches_of_other_versions_unused_for_a_week_are_removed(tmp_path):
+    """The key itself is tested in tests/test_kernel_cache.py."""
     import os
     import time
 
     from analysis import numba_cache
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    pkg = tmp_path / "pkg"
-    (pkg / "game").mkdir(parents=True)
-    (pkg / "bits.py").write_text("from numba import njit\n")
-    (pkg / "game" / "kernel.py").write_text("import numba\n")
-    (pkg / "cli.py").write_text("import click\n")
-    first = numba_cache.numba_cache_dir(pkg)
-    assert first.parent == tmp_path / "cache" / "salon-numba"
-    (pkg / "cli.py").write_text("import click  # edited\n")
-    assert numba_cache.numba_cache_dir(pkg) == first
-    (pkg / "bits.py").write_text("from numba import njit  # edited\n")
-    second = numba_cache.numba_cache_dir(pkg)
-    assert second != first
-    # Stale caches of other versions go; the current one and recently used ones stay.
-    old = second.parent / "0000000000000000"
-    recent = second.parent / "1111111111111111"
-    for d in (old, recent, second):
+    current = tmp_path / "salon-numba" / "2222222222222222"
+    old = current.parent / "0000000000000000"
+    recent = current.parent / "1111111111111111"
+    for d in (old, recent, current):
         d.mkdir(parents=True)
     past = time.time() - (numba_cache.STALE_CACHE_DAYS + 1) * 86400
     os.utime(old, (past, past))
-    numba_cache.prune_stale_caches(second)
-    assert not old.exists() and recent.exists() and second.exists()
+    numba_cache.prune_stale_caches(current)
+    assert not old.exists() and recent.exists() and current.exists()
 
 
 def test_tip_verdicts_are_stored_and_read_back_unchanged(tmp_path, monkeypatch):
@@ -381,3 +428,77 @@ def test_the_code_fingerprint_covers_sources_and_data_files_only(tmp_path):
     assert second != first
     (tmp_path / "game" / "kernel.py").write_text("x = 2\n")
     assert store.fingerprint(tmp_path) not in (first, second)
+
+
+def test_prune_removes_what_killed_runs_and_checksums_left(tmp_path):
+    """Temporaries of a killed run (a part file's, the Écarté equilibrium's record phase written as
+    .PHASE.tmpPID.npz) and files set aside as corrupt go; finished files stay."""
+    from analysis.ecarte.studies.equilibrium import study as EQ
+
+    run = store.RunStore(tmp_path, store.run_spec(deals_block, (), 1, 4))
+    run.save(np.array([0]), np.array([4]), np.arange(6).reshape(1, 6))
+    cache = tmp_path / "equilibrium-records" / "abc"
+    cache.mkdir(parents=True)
+    src = open(EQ.__file__, encoding="utf-8").read()
+    assert 'f".{phase}.tmp{os.getpid()}.npz"' in src  # the name the equilibrium's records are written under
+    left = [cache / ".fit.tmp123.npz", run.dir / ".part-x.parquet.tmp9", run.dir / "part-1-2.parquet.corrupt"]
+    for p in left:
+        p.write_bytes(b"x")
+    (cache / "fit.npz").write_bytes(b"finished")
+    assert sorted(store.prune(tmp_path)) == sorted(str(p) for p in left)
+    assert (cache / "fit.npz").exists() and run.files() and run.load()
+
+
+def test_a_store_key_covers_its_code_import_closure_and_nothing_else(tmp_path):
+    """module_fingerprint: an edit outside the study's import closure (the command line, another
+    study) leaves its key, and its results readable; an edit inside it (a module it imports inside
+    a function, one it names lazily, a data file) changes the key, and prune removes the old run."""
+    pkg = tmp_path / "pkg"
+    (pkg / "data").mkdir(parents=True)
+    files = {"__init__.py": "", "study.py": "from pkg.engine import K\n\ndef f():\n    from pkg import helper\n",
+             "engine.py": "K = 1\nLAZY = 'pkg.tables:T'\n", "helper.py": "", "tables.py": "T = 1\n",
+             "cli.py": "import pkg.study\n", "other.py": "X = 1\n", "data/w.json": "[1]"}
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+
+    def key():
+        store.module_fingerprint.cache_clear()
+        return store.module_fingerprint("pkg.study", pkg)
+
+    first = key()
+    for name in ("cli.py", "other.py"):
+        (pkg / name).write_text(files[name] + "# edited\n")
+        assert key() == first, name
+    spec = {"module": "pkg.study", "code": first}
+    assert store.made_by_current_code(spec, pkg)
+    for name in ("engine.py", "helper.py", "tables.py", "data/w.json", "study.py"):
+        (pkg / name).write_text(files[name] + " ")
+        assert key() != first, name
+        first = key()
+    assert not store.made_by_current_code(spec, pkg)
+    assert not store.made_by_current_code({"module": "pkg.gone", "code": first}, pkg)
+    store.module_fingerprint.cache_clear()
+
+
+def test_results_list_names_the_code_and_prune_removes_runs_of_older_code(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    _run(3000)
+    [run] = store.runs()
+    assert run["code"] == store.module_fingerprint("analysis.piquet.play.tallies") and run["current"]
+    assert main_out(["results", "list"], capsys).count(f"code {run['code']}") == 1
+    older = tmp_path / "0123456789abcdef0123"
+    older.mkdir()
+    spec = json.loads((tmp_path / run["key"] / "_spec.json").read_text())
+    (older / "_spec.json").write_text(json.dumps({**spec, "code": "0" * 16}))
+    assert "(older code: results prune removes it)" in main_out(["results", "list"], capsys)
+    assert store.prune() == [str(older)] and not older.exists()
+    assert [r["key"] for r in store.runs()] == [run["key"]]
+
+
+def main_out(args, capsys) -> str:
+    capsys.readouterr()
+    try:
+        main(args)
+    except SystemExit as e:
+        assert e.code in (0, None)
+    return capsys.readouterr().out

@@ -366,6 +366,7 @@ def equilibrium_study(budget: str, seed: int, r, pol, out: str, threads: int | N
     from analysis.ecarte.studies.equilibrium import discard_rule
     from analysis.ecarte.studies.equilibrium import study as E
 
+    E.check_memory(budget)  # before the discard rule's fit: one line now, not a kill later
     # The discards inside the tables: the rule fitted on pooled exchanges when its gain is confirmed
     # on other deals, else the policy's own.
     rule = discard_rule.fit(r, DISCARD_DEALS[budget], seed + 11, pol, threads)

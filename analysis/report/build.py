@@ -11,6 +11,7 @@ import time
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from analysis import __version__
+from analysis.errors import InputError
 from analysis.plots import figure_formats
 from analysis.report.guide import effect_text, guide, label
 
@@ -187,10 +188,23 @@ def save_context(context: dict, out_dir: str) -> str:
     return path
 
 
+CONTEXT_KEYS = {"seed": int, "budget": str, "sections": dict, "tips": dict}
+"""The saved context's top level that rendering and --refresh read, with its types."""
+
+
 def load_context(out_dir: str) -> dict:
-    """The context a report run saved in ``out_dir``."""
-    with open(os.path.join(out_dir, CONTEXT_FILE), encoding="utf-8") as fh:
-        return json.load(fh)
+    """The context a report run saved in ``out_dir``: read within the JSON limits of
+    ``record_files.read_json`` and checked at its top level (an input error in one line)."""
+    from analysis.record_files import read_json
+
+    path = os.path.join(out_dir, CONTEXT_FILE)
+    context = read_json(path)
+    if not isinstance(context, dict):
+        raise InputError(f"{path}: not a report context (a JSON object) but a {type(context).__name__}")
+    for key, kind in CONTEXT_KEYS.items():
+        if not isinstance(context.get(key), kind):
+            raise InputError(f"{path}: not a report context salon wrote ({key!r} missing or not a {kind.__name__})")
+    return context
 
 
 def report_parts() -> dict:
@@ -209,7 +223,6 @@ def refresh_part(context: dict, out_dir: str, name: str, threads: int | None = N
     budget and seed with the current code: ``GAME.PART`` (the entries of the game's section that
     the part returns are replaced) or ``tips.ID`` (that tip's verdicts). The context records which
     parts were computed later, with which code, and is saved. The context."""
-    from analysis.errors import InputError
     from analysis.store import code_fingerprint
 
     parts = report_parts()

@@ -68,9 +68,34 @@ class Budget:
 BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 100, 16, 0, 0.0),
            "standard": Budget("standard", 256, 8192, 5, 400, 800, 2048, 2, 0.25)}
 
+PEAK_GB = {"quick": 0.8, "standard": 18.5}
+"""The study's measured peak memory by budget (``/usr/bin/time -v``): the quick budget about
+710 MB, the standard one 16 to 18.5 GB (its records, about 46 bytes each, are held at once)."""
 
 
+def available_gb() -> float | None:
+    """The memory this machine can give a new process now (Linux MemAvailable), in GB; None when
+    it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 1024 ** 2
+    except (OSError, ValueError):
+        pass
+    return None
 
+
+def check_memory(budget: str) -> None:
+    """Refuse, in one line, a budget whose measured peak does not fit the memory available now
+    (before any work: the standard study is otherwise killed about 30 minutes in)."""
+    free = available_gb()
+    need = PEAK_GB[budget]
+    if free is not None and need > free:
+        cheaper = [b for b, gb in PEAK_GB.items() if gb <= free]
+        raise InputError(f"the Écarté equilibrium at --budget {budget} needs about {need:g} GB of memory at its peak "
+                         f"and this machine has {free:.1f} GB available"
+                         + (f": use --budget {cheaper[0]} (about {PEAK_GB[cheaper[0]]:g} GB)" if cheaper else ""))
 
 
 def play_words(policy: HeuristicPolicy) -> str:
@@ -136,7 +161,7 @@ class RecordCache:
             return
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
-            tmp = self.dir / f".{phase}.{os.getpid()}.npz"
+            tmp = self.dir / f".{phase}.tmp{os.getpid()}.npz"  # results prune removes it if killed
             np.savez(tmp, fixed=arrays[0], other=arrays[1], cells=arrays[2])
             os.replace(tmp, self.dir / f"{phase}.npz")
         except OSError:
@@ -170,8 +195,6 @@ def simulate(side: str, first: np.ndarray, counts: np.ndarray, seed: int, rules:
     return fixed, other, cells
 
 
-
-
 # ------------------------------------------------------------------------------ the result
 @dataclass
 class Equilibrium:
@@ -203,6 +226,7 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
     log = log or (lambda line: print(line, file=sys.stderr, flush=True))
     if budget not in BUDGETS:
         raise InputError(f"--budget must be one of {', '.join(BUDGETS)}, not {budget!r}")
+    check_memory(budget)
     b = BUDGETS[budget]
     rules = rules or get_rules()
     policy = policy or HeuristicPolicy()
@@ -286,12 +310,6 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
                    "iterations": sum(r["iterations"] for r in solution.rows),
                    "seconds": round(time.time() - t_score, 1)}
     return eq
-
-
-
-
-
-
 
 
 def tables(eq: Equilibrium, fit_counts: dict) -> tuple:

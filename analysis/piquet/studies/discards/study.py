@@ -228,7 +228,7 @@ def study_hands(hands: int, seat: str = "elder", rules: PiquetRules | None = Non
     rules = rules or get_rules()
     exchange_bounds(seat, rules, elder_took)
     runner.check_seed(seed)
-    stored = store.open_items(STUDY, study_spec(seat, rules, samples, seed, elder_took))
+    stored = store.open_items(STUDY, study_spec(seat, rules, samples, seed, elder_took), __name__)
     have = stored.load() if stored is not None else {}
     rows = {h: have[h] for h in range(hands) if h in have}
     missing = [h for h in range(hands) if h not in rows]

@@ -103,7 +103,8 @@ def strong_study(hands: int, seat: str = "elder", rules: PiquetRules | None = No
             from analysis.errors import InputError
 
             raise InputError(f"{name} must be positive, not {value}")
-    stored = store.open_items(STUDY, study_spec(seat, rules, race_samples, candidates, deals, seed, elder_took))
+    stored = store.open_items(STUDY, study_spec(seat, rules, race_samples, candidates, deals, seed, elder_took),
+                             __name__)
     have = stored.load() if stored is not None else {}
     rows = {h: have[h] for h in range(hands) if h in have}
     missing = [h for h in range(hands) if h not in rows]
