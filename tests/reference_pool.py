@@ -97,10 +97,10 @@ def _bezique_cases() -> list[Case]:
         half = deals // 2
         out += [Case("bezique", f"deals/{v}/heuristic", "deals", v, (), "heuristic", "heuristic", seed, deals),
                 Case("bezique", f"deals/{v}/random", "deals", v, (), "random", "random", seed + 1, deals),
-                Case("bezique", f"deals/{v}/mixed", "deals", v, (), "heuristic", "random", seed + 2, half),
-                Case("bezique", f"deals/{v}/mixed", "deals", v, (), "random", "heuristic", seed + 3, deals - half)]
+                Case("bezique", f"deals/{v}/mixed", "deals", v, (), "random", "heuristic", seed + 2, half),
+                Case("bezique", f"deals/{v}/mixed", "deals", v, (), "heuristic", "random", seed + 3, deals - half)]
     for k, (v, switches) in enumerate(BEZIQUE_SWITCHES):
-        for a, b in (("tuned", "random"), ("random", "tuned"), ("tuned", "cautious"), ("cautious", "tuned")):
+        for a, b in (("random", "tuned"), ("tuned", "random"), ("cautious", "tuned"), ("tuned", "cautious")):
             out.append(Case("bezique", f"switches/{k}", "deals", v, switches, a, b, 3, 250))
         out.append(Case("bezique", f"switches/{k}", "games", v, switches, "tuned", "cautious", 3, 15))
     for v in ("seed-de", "classic"):
@@ -108,14 +108,14 @@ def _bezique_cases() -> list[Case]:
             out.append(Case("bezique", f"games/{v}", "games", v, (), a, b, 5, 40))
     # The exact end game (endgame.py against reference_endgame.py's brute force).
     for v in ("seed-de", "classic"):
-        out += [Case("bezique", f"exact/{v}", "deals", v, (), "exact", "heuristic", 31, 500),
-                Case("bezique", f"exact/{v}", "deals", v, (), "random", "exact", 32, 500)]
+        out += [Case("bezique", f"exact/{v}", "deals", v, (), "heuristic", "exact", 31, 500),
+                Case("bezique", f"exact/{v}", "deals", v, (), "exact", "random", 32, 500)]
     for k, (v, switches) in enumerate(BEZIQUE_SWITCHES):
-        out.append(Case("bezique", f"exact/switches/{k}", "deals", v, switches, "exact", "cautious", 33, 200))
+        out.append(Case("bezique", f"exact/switches/{k}", "deals", v, switches, "cautious", "exact", 33, 200))
     # The meld-aware keep value (meld_chance.py against reference_policies.expected_meld_points).
     for v in ("seed-de", "classic"):
-        out += [Case("bezique", f"meldaware/{v}", "deals", v, (), "meldaware", "tuned", 41, 1000),
-                Case("bezique", f"meldaware/{v}", "deals", v, (), "heuristic", "meldaware", 42, 1000)]
+        out += [Case("bezique", f"meldaware/{v}", "deals", v, (), "tuned", "meldaware", 41, 1000),
+                Case("bezique", f"meldaware/{v}", "deals", v, (), "meldaware", "heuristic", 42, 1000)]
     return out
 
 

@@ -106,8 +106,8 @@ def test_live_reference_sample():
 def test_kernel_invariants(variant):
     rules = get_rules(variant)
     n = 20000
-    for dealer, elder in ((H, H), (R, R), (H, R)):
-        out = deal_outcomes(11, 0, n, rules.to_array(), dealer.to_array(), elder.to_array())
+    for elder, dealer in ((H, H), (R, R), (R, H)):
+        out = deal_outcomes(11, 0, n, rules.to_array(), elder.to_array(), dealer.to_array())
         assert (out[:, O_TRICKS_PLAYED] == 32).all()
         assert (out[:, O_TRICKS] + out[:, O_TRICKS + 1] == 32).all()
         assert (out[:, O_BRISQUE] + out[:, O_BRISQUE + 1] == 160).all()
@@ -136,8 +136,8 @@ def test_tallies_sum_the_outcome_vectors(variant):
     """deals_block's tallies equal the ones computed from the per-deal outcome vectors."""
     rules = get_rules(variant)
     n = 4000
-    for dealer, elder in ((H, H), (R, H)):
-        args = (rules.to_array(), dealer.to_array(), elder.to_array())
+    for elder, dealer in ((H, H), (H, R)):
+        args = (rules.to_array(), elder.to_array(), dealer.to_array())
         out = deal_outcomes(1, 0, n, *args)
         starts = np.array([0, 1000, 2500, 3999], dtype=np.int64)
         counts = np.array([1000, 1500, 1499, 1], dtype=np.int64)

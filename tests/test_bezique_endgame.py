@@ -120,10 +120,10 @@ def test_kernel_plays_the_exact_end_game_as_the_reference_does(variant):
 
     rules = get_rules(variant)
     exact = dataclasses.replace(TUNED, exact_endgame=True)
-    for k, (dealer, elder) in enumerate(((exact, exact), (exact, TUNED), (HeuristicPolicy(), exact))):
-        got = deal_outcomes(20 + k, 0, 10, rules.to_array(), dealer.to_array(), elder.to_array())
+    for k, (elder, dealer) in enumerate(((exact, exact), (TUNED, exact), (exact, HeuristicPolicy()))):
+        got = deal_outcomes(20 + k, 0, 10, rules.to_array(), elder.to_array(), dealer.to_array())
         for i in range(10):
-            assert list(got[i]) == play_deal(20 + k, i, rules, dealer, elder).outcome_vector(), (k, i)
+            assert list(got[i]) == play_deal(20 + k, i, rules, elder, dealer).outcome_vector(), (k, i)
 
 
 def test_the_exact_end_game_gains_against_the_heuristic():
@@ -134,7 +134,7 @@ def test_the_exact_end_game_gains_against_the_heuristic():
 
     rules = get_rules("seed-de").to_array()
     exact = dataclasses.replace(TUNED, exact_endgame=True).to_array()
-    a = deal_outcomes(5, 0, 400, rules, TUNED.to_array(), exact)
+    a = deal_outcomes(5, 0, 400, rules, exact, TUNED.to_array())
     b = deal_outcomes(5, 0, 400, rules, TUNED.to_array(), TUNED.to_array())
     assert (a[:, O_PLAYED:O_PLAYED + 48] == b[:, O_PLAYED:O_PLAYED + 48]).all()
     assert (a[:, O_PLAYED + 48:O_PLAYED + 64] != b[:, O_PLAYED + 48:O_PLAYED + 64]).any()

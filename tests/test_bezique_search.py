@@ -221,8 +221,8 @@ def test_advice_holdings_rebuild_the_hands():
 
     exchanges = 0
     for rules in ("seed-de", "classic"):
-        rows = deal_outcomes(5, 0, 200, get_rules(rules).to_array(), get_policy("heuristic").to_array(),
-                             get_policy("tuned").to_array())
+        rows = deal_outcomes(5, 0, 200, get_rules(rules).to_array(), get_policy("tuned").to_array(),
+                             get_policy("heuristic").to_array())
         for i, o in enumerate(rows):
             states = holdings(o, deal_cards(5, i))
             assert len(states) == 25

@@ -67,8 +67,8 @@ def test_paired_tallies_equal_the_deals_played_one_by_one(variant):
     res = P.compare(n, seed, rules, OPTIONS, BASE, chunk=37)
     per_option = []
     for opt in OPTIONS:
-        as_elder = deal_outcomes(seed, 0, n, rules.to_array(), BASE.to_array(), opt.to_array())
-        as_dealer = deal_outcomes(seed, 0, n, rules.to_array(), opt.to_array(), BASE.to_array())
+        as_elder = deal_outcomes(seed, 0, n, rules.to_array(), opt.to_array(), BASE.to_array())
+        as_dealer = deal_outcomes(seed, 0, n, rules.to_array(), BASE.to_array(), opt.to_array())
         # The trick replay agrees with the kernel's own trick counts.
         assert (_quantities(as_elder, 0)[P.Q_STOCK_TRICKS] == as_elder[:, O_ELDER_STOCK]).all()
         for o, side in ((as_elder, 0), (as_dealer, 1)):

@@ -8,7 +8,7 @@ def simulate_deals(n, seed, rules, a, b, *, threads=None, quiet=True) -> dict:
     """n single deals, A elder (non-dealer) and B dealer (``salon simulate bezique``)."""
     from analysis.bezique.studies.simulate import simulate_deals as run
 
-    return run(n, seed, rules, dealer=b, elder=a, threads=threads, quiet=quiet)
+    return run(n, seed, rules, a, b, threads=threads, quiet=quiet)
 
 
 def simulate_games(n, seed, rules, a, b, *, threads=None, quiet=True) -> dict:
@@ -77,7 +77,7 @@ def net(seed: int, index: int, rules, elder, dealer) -> int:
     from analysis.bezique.engine.layout import O_TOTAL
     from analysis.bezique.reference.deal import play_deal
 
-    o = play_deal(seed, index, rules, dealer, elder).outcome_vector()
+    o = play_deal(seed, index, rules, elder, dealer).outcome_vector()
     return int(o[O_TOTAL] - o[O_TOTAL + 1])
 
 

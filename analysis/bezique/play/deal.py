@@ -49,9 +49,9 @@ def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, tt, po
 
 
 @njit(cache=True, nogil=True)  # called from Python: Ctrl-C can end the process meanwhile
-def deal_outcomes(seed, start, n, rules, dealer, elder):
+def deal_outcomes(seed, start, n, rules, elder, dealer):
     """Outcome vectors (n, OUTCOME_LENGTH) of single deals start..start+n-1: cards from lane 0,
-    choices from lane 1; ``dealer`` and ``elder`` are the policy arrays (reference.play_deal's
+    choices from lane 1; ``elder`` and ``dealer`` are the policy arrays (reference.play_deal's
     argument order)."""
     res = np.zeros((n, OUTCOME_LENGTH), dtype=np.int64)
     scr = new_scratch()

@@ -81,7 +81,7 @@ def tally_deal(row, out):
 
 
 @njit(cache=True)
-def deals_chunk(useed, start, count, rules, dealer, elder):
+def deals_chunk(useed, start, count, rules, elder, dealer):
     """The tally row of deals start..start+count-1."""
     scr = new_scratch()
     row = np.zeros(N_TALLY, dtype=np.int64)
@@ -96,12 +96,12 @@ def deals_chunk(useed, start, count, rules, dealer, elder):
 
 
 @njit(cache=True, parallel=True)
-def deals_block(seed, starts, counts, rules, dealer, elder):
+def deals_block(seed, starts, counts, rules, elder, dealer):
     """Tally rows (N_TALLY per chunk) of the deals in each chunk [starts[c], starts[c] + counts[c])."""
     nc = starts.shape[0]
     tallies = np.zeros((nc, N_TALLY), dtype=np.int64)
     useed = np.uint64(seed)
     for ci in prange(nc):
         # Private copies of the parameters (shared arrays' reference counts bounce between cores).
-        tallies[ci, :] = deals_chunk(useed, starts[ci], counts[ci], rules.copy(), dealer.copy(), elder.copy())
+        tallies[ci, :] = deals_chunk(useed, starts[ci], counts[ci], rules.copy(), elder.copy(), dealer.copy())
     return tallies

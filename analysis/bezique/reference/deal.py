@@ -54,7 +54,7 @@ from analysis.rng import Stream
 # One deal played
 # ---------------------------------------------------------------------------------------------
 
-def play_cards(deck: list[int], rules: BeziqueRules, dealer_policy, elder_policy, choices: Stream, *,
+def play_cards(deck: list[int], rules: BeziqueRules, elder_policy, dealer_policy, choices: Stream, *,
                start: dict[str, int] | None = None, target: int | None = None, audit: bool = False,
                seed: int = 0, index: int = 0, lane_base: int = 0) -> DealResult:
     """Play a deal whose 64 cards are given (docs: "One deal, step by step"). ``start`` and
@@ -97,14 +97,14 @@ def play_cards(deck: list[int], rules: BeziqueRules, dealer_policy, elder_policy
     return deal_result(st, deck, seed, index, lane_base)
 
 
-def play_deal(seed: int, index: int, rules: BeziqueRules, dealer_policy, elder_policy=None,
+def play_deal(seed: int, index: int, rules: BeziqueRules, elder_policy, dealer_policy=None,
               lane_base: int = 0, *, start: dict[str, int] | None = None, target: int | None = None,
               audit: bool = False) -> DealResult:
     """Play one deal: cards from Stream(seed, index, lane_base), the random policy's choices from
-    Stream(seed, index, lane_base + 1). ``elder_policy`` defaults to ``dealer_policy``."""
-    if elder_policy is None:
-        elder_policy = dealer_policy
-    return play_cards(deal_cards(seed, index, lane_base), rules, dealer_policy, elder_policy,
+    Stream(seed, index, lane_base + 1). ``dealer_policy`` defaults to ``elder_policy``."""
+    if dealer_policy is None:
+        dealer_policy = elder_policy
+    return play_cards(deal_cards(seed, index, lane_base), rules, elder_policy, dealer_policy,
                       Stream(seed, index, lane_base + 1), start=start, target=target, audit=audit,
                       seed=seed, index=index, lane_base=lane_base)
 
@@ -151,7 +151,7 @@ def play_game(seed: int, index: int, rules: BeziqueRules, policy_a, policy_b=Non
         dealer = GameResult.dealer_of(d)
         elder = "A" if dealer == "B" else "B"
         who = {ELDER: elder, DEALER: dealer}
-        r = play_deal(seed, index, rules, policies[dealer], policies[elder], lane_base=2 * d,
+        r = play_deal(seed, index, rules, policies[elder], policies[dealer], lane_base=2 * d,
                       start={ELDER: totals[elder], DEALER: totals[dealer]}, target=rules.target)
         deals.append(r)
         for seat in SEATS:
@@ -181,12 +181,12 @@ def _card(code: int) -> str:
     return name_of(code, symbols=True)
 
 
-def explain(seed: int, index: int, rules: BeziqueRules, dealer_policy, elder_policy=None,
+def explain(seed: int, index: int, rules: BeziqueRules, elder_policy, dealer_policy=None,
             lane_base: int = 0) -> str:
     """A step-by-step narration of one deal (the same deal :func:`play_deal` plays)."""
-    if elder_policy is None:
-        elder_policy = dealer_policy
-    r = play_deal(seed, index, rules, dealer_policy, elder_policy, lane_base)
+    if dealer_policy is None:
+        dealer_policy = elder_policy
+    r = play_deal(seed, index, rules, elder_policy, dealer_policy, lane_base)
     changed = "".join(f", {k}={v}" for k, v in overridden_switches(rules).items())
     out = [f"Bezique deal {index} of seed {seed} under rules {rules.name}{changed} "
            f"(elder {elder_policy.kind}, dealer {dealer_policy.kind})",

@@ -124,8 +124,8 @@ def advice_check(n: int, seed: int = 0, rules: str = "seed-de", player: str = "s
     for name in (player, baseline):
         p = pol(name)
         totals = {k: [0, 0] for k in RATES}
-        for seat, (dealer, elder) in enumerate(((opp, p), (p, opp))):
-            c = count(deal_outcomes(seed, 0, n, r, dealer, elder), seat, decks)
+        for seat, (elder, dealer) in enumerate(((p, opp), (opp, p))):
+            c = count(deal_outcomes(seed, 0, n, r, elder, dealer), seat, decks)
             for k in RATES:
                 totals[k][0] += c[k][0]
                 totals[k][1] += c[k][1]

@@ -54,15 +54,15 @@ MELD_NAMES = {"marriage": "common_marriage", "sequence": "trump_sequence"}
 """Public names of meld kinds where they differ from the reference's."""
 
 
-def simulate_deals(n: int, seed: int = 0, rules: BeziqueRules | None = None, dealer: Policy | None = None,
-                   elder: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> Result:
+def simulate_deals(n: int, seed: int = 0, rules: BeziqueRules | None = None, elder: Policy | None = None,
+                   dealer: Policy | None = None, *, threads: int | None = None, quiet: bool = True) -> Result:
     """Play n independent deals; summary statistics (the JSON contract of ``salon simulate``)."""
     rules = rules or get_rules()
-    dealer = dealer or HeuristicPolicy()
-    elder = elder or dealer
-    t = run_tallies(deals_block, (rules.to_array(), dealer.to_array(), elder.to_array()), n, seed,
+    elder = elder or HeuristicPolicy()
+    dealer = dealer or elder
+    t = run_tallies(deals_block, (rules.to_array(), elder.to_array(), dealer.to_array()), n, seed,
                     chunk=1 << 9, threads=threads, quiet=quiet)
-    return simulation(provenance("bezique", rules, {"dealer": dealer.describe(), "elder": elder.describe()}, n, seed,
+    return simulation(provenance("bezique", rules, {"elder": elder.describe(), "dealer": dealer.describe()}, n, seed,
                                  mode="deals"), deal_stats(t), t)
 
 
