@@ -29,7 +29,7 @@ SECONDS = {"test_ecarte_watching.py": 40, "test_store.py": 28, "ecarte.ipynb": 2
            "test_compare.py": 3, "test_review_fixes.py": 3, "test_interrupts_and_input.py": 20,
            "test_kernel_cache.py": 30, "test_parallel_blocks.py": 20}
 
-# Tests taking more than about 3 s with numba's cache warm: `scripts/test -m "not slow"` leaves
+# Tests taking more than about 2 s with numba's cache warm: `scripts/test -m "not slow"` leaves
 # them (and the notebooks) out; CI runs everything.
 SLOW = (
     "notebooks/",
@@ -64,6 +64,14 @@ SLOW = (
     "tests/test_dask.py::test_the_discard_study_on_dask_fills_the_store",
     "tests/test_piquet_differential.py::test_live_reference_sample",
     "tests/test_piquet_strong_reference.py::test_kernel_and_reference_strong_players_agree_deal_by_deal[cavendish-search",
+    "tests/test_ecarte_watching.py::test_reading_the_exchange_draws_the_exact_posterior[2-2-",
+    "tests/test_report_refresh.py::test_refresh_ecarte_equilibrium_reads_the_shipped_tables",
+    "tests/test_piquet_strong_discard_study.py::test_refresh_players_replaces_only_the_players_table",
+    "tests/test_ecarte_kernel_decisions.py::test_follow_matches_reference",
+    "tests/test_piquet_strong_discard_study.py::test_the_study_resumes_from_the_store_identically",
+    "tests/test_bezique_search.py::test_search_beats_the_heuristic_it_rolls_out_with_and_keeps_the_invariants",
+    "tests/test_conformance.py::test_malformed_input_exits_2_with_one_line",
+    "tests/test_review_fixes.py::test_melds_command_reads_the_mark_and_rejects_bad_marks",
 )
 
 
