@@ -22,7 +22,6 @@ Installed by ``analysis.bits`` and ``analysis.rng``, which every kernel module i
 own functions are compiled."""
 from __future__ import annotations
 
-import hashlib
 import os
 import platform
 import re
@@ -32,7 +31,7 @@ from pathlib import Path
 
 from numba.core import caching
 
-from analysis.sources import data_files, import_closure
+from analysis.sources import data_files, files_digest, import_closure
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
@@ -65,11 +64,7 @@ def _versions() -> str:
 def kernel_key(package: Path) -> str:
     """The cache key of the kernels of this package: a hash of ``kernel_files`` (names and bytes)
     and of ``_versions``."""
-    h = hashlib.sha256(_versions().encode())
-    for path in kernel_files(package):
-        h.update(str(path.relative_to(package)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    return files_digest(package, kernel_files(package), _versions().encode())
 
 
 def numba_cache_dir(package: Path) -> Path:

@@ -5,6 +5,7 @@ edit inside the closure recomputes and an edit outside it does not."""
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import re
 from pathlib import Path
 
@@ -88,3 +89,13 @@ def module_file(package: Path, module: str) -> Path:
     """The file of ``package``'s module ``module`` (dotted, starting with the package's name)."""
     base = package.joinpath(*module.split(".")[1:])
     return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
+def files_digest(base: Path, files, head: bytes = b"") -> str:
+    """A hash of ``head`` and of ``files`` (sorted) by their path relative to ``base`` and their bytes:
+    the kernel cache's and the result store's keys."""
+    h = hashlib.sha256(head)
+    for path in sorted(files):
+        h.update(str(path.relative_to(base)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]

@@ -107,29 +107,21 @@ def module_fingerprint(module: str, package: Path | None = None) -> str:
     package's data files (``analysis.sources``), by relative path and content. A store key holds
     the fingerprint of its kernel's or study's module, so an edit elsewhere (the command line, the
     guide, another game) leaves its results readable, and an edit inside the closure recomputes."""
-    from analysis.sources import data_files, import_closure, module_file
+    from analysis.sources import data_files, files_digest, import_closure, module_file
 
     package = package or Path(__file__).resolve().parent
     if not module.startswith(package.name + "."):  # code from outside the package: the whole package
         return fingerprint(package)
-    files = import_closure(package, [module_file(package, module)]) | data_files(package)
-    h = hashlib.sha256()
-    for path in sorted(files):
-        h.update(str(path.relative_to(package)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    return files_digest(package, import_closure(package, [module_file(package, module)]) | data_files(package))
 
 
 def fingerprint(base: Path) -> str:
     """A hash of the ``.py`` files under ``base`` and of every file in a ``data`` folder (fitted
     weights and solved tables decide numbers as the code does), by relative path and content."""
-    h = hashlib.sha256()
-    files = [p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-             and (p.suffix == ".py" or "data" in p.relative_to(base).parts[:-1])]
-    for path in sorted(files):
-        h.update(str(path.relative_to(base)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    from analysis.sources import files_digest
+
+    return files_digest(base, [p for p in base.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                               and (p.suffix == ".py" or "data" in p.relative_to(base).parts[:-1])])
 
 
 BIG_ARG = 1000

@@ -480,25 +480,16 @@ def test_a_store_key_covers_its_code_import_closure_and_nothing_else(tmp_path):
     store.module_fingerprint.cache_clear()
 
 
-def test_results_list_names_the_code_and_prune_removes_runs_of_older_code(tmp_path, monkeypatch, capsys):
+def test_results_list_names_the_code_and_prune_removes_runs_of_older_code(tmp_path, monkeypatch, salon):
     monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
     _run(3000)
     [run] = store.runs()
     assert run["code"] == store.module_fingerprint("analysis.piquet.play.tallies") and run["current"]
-    assert main_out(["results", "list"], capsys).count(f"code {run['code']}") == 1
+    assert salon(["results", "list"])[1].count(f"code {run['code']}") == 1
     older = tmp_path / "0123456789abcdef0123"
     older.mkdir()
     spec = json.loads((tmp_path / run["key"] / "_spec.json").read_text())
     (older / "_spec.json").write_text(json.dumps({**spec, "code": "0" * 16}))
-    assert "(older code: results prune removes it)" in main_out(["results", "list"], capsys)
+    assert "(older code: results prune removes it)" in salon(["results", "list"])[1]
     assert store.prune() == [str(older)] and not older.exists()
     assert [r["key"] for r in store.runs()] == [run["key"]]
-
-
-def main_out(args, capsys) -> str:
-    capsys.readouterr()
-    try:
-        main(args)
-    except SystemExit as e:
-        assert e.code in (0, None)
-    return capsys.readouterr().out
