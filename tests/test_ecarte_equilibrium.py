@@ -110,8 +110,8 @@ def random_game(seed, n_elder=6, n_dealer=5, deals=300):
     j = rng.integers(0, n_dealer, deals)
     nets = rng.integers(-3, 4, (deals, 3))
     n = max(n_elder, n_dealer)
-    elder = S.Records(i.astype(np.int32), (j * 2).astype(np.int32), nets, n)
-    dealer = S.Records(j.astype(np.int32), (i * 2).astype(np.int32), nets, n)
+    elder = S.Records.from_nets(i, j * 2, nets, n)
+    dealer = S.Records.from_nets(j, i * 2, nets, n)
     w_e = np.bincount(i, minlength=n) / deals
     w_d = np.bincount(j, minlength=n) / deals
     return elder, dealer, w_e, w_d, (i, j, nets)
@@ -175,11 +175,11 @@ def test_side_gains_plugin_and_crossfit_by_their_definitions():
     partner = rng.integers(0, n_sets, deals)
     half = rng.integers(0, 2, deals)
     nets = rng.integers(-4, 5, (deals, 3))
-    rec = S.Records(fixed, (partner * 2 + half).astype(np.int32), nets, n_sets)
+    rec = S.Records.from_nets(fixed, partner * 2 + half, nets, n_sets)
     y = rng.random(n_sets)
     x = rng.random(n_sets)
     w = rng.random(n_sets)
-    g = S.side_gains(S.side_means(rec.offsets, rec.other, rec.gain, rec.refusal, y), x, 1.0, w)
+    g = S.side_gains(rec.side_means(S.ELDER, y), x, 1.0, w)
     plug = cross = 0.0
     for s in range(n_sets):
         m = fixed == s
@@ -192,11 +192,19 @@ def test_side_gains_plugin_and_crossfit_by_their_definitions():
         assert g["se"][s] == pytest.approx(val.std(ddof=1) / np.sqrt(m.sum()))
     assert g["plugin"] == pytest.approx(plug)
     assert g["crossfit"] == pytest.approx(cross)
-    v = S.elder_values(rec.offsets, rec.other, rec.play, rec.gain, rec.refusal, x, y)
+    v = rec.elder_values(x, y)
     for s in range(n_sets):
         m = fixed == s
         net = nets[m, 0] + x[s] * ((nets[m, 1] - nets[m, 0]) + y[partner[m]] * (nets[m, 2] - nets[m, 1]))
         assert v[s, 0] == pytest.approx(net.mean()) and v[s, 1] == pytest.approx((net ** 2).mean())
+    # The dealer's passes: elder's gain from a refusal, and the chance of a proposal.
+    dealer = rec.side_means(S.DEALER, x)
+    proposed = np.zeros(n_sets)
+    rec.side_q(S.PROPOSED, x, proposed)
+    for s in range(n_sets):
+        m = fixed == s
+        assert dealer[s, 0] == pytest.approx((x[partner[m]] * (nets[m, 2] - nets[m, 1])).mean())
+        assert proposed[s] == pytest.approx(x[partner[m]].mean())
 
 
 def test_benjamini_hochberg_by_its_definition():

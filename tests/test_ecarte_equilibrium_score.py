@@ -8,8 +8,8 @@ import pytest
 
 from analysis.ecarte.studies import score
 from analysis.ecarte.studies.equilibrium import solver as S
-from analysis.ecarte.studies.equilibrium.by_score import king_row, king_values, raced_deals
-from analysis.ecarte.studies.equilibrium.measures import info_sets
+from analysis.ecarte.studies.equilibrium.by_score import king_row, king_values
+from analysis.ecarte.studies.equilibrium.measures import info_sets, net_values, phase_records
 from analysis.ecarte.studies.strategy import kernel as TK
 
 
@@ -20,8 +20,11 @@ def _records(seed: int, n: int = 40_000):
     fixed = rng.choice(valid, n).astype(np.int32)
     other = (2 * rng.choice(valid, n) + rng.integers(0, 2, n)).astype(np.int32)
     cells = rng.integers(0, TK.N_CELLS, (n, 3)).astype(np.uint8)
-    nets = np.array([TK.elder_net.py_func(c) for c in range(TK.N_CELLS)], dtype=np.int8)[cells]
-    return S.Records(fixed, other, nets, len(sets.weight), cells=cells), rng
+    rec = S.Records.from_records(fixed, other, cells, len(sets.weight), net_values())
+    nets = np.array([TK.elder_net.py_func(c) for c in range(TK.N_CELLS)])[rec.cells]
+    assert np.array_equal(np.stack(rec.branches(), axis=1),
+                          np.stack([nets[:, 0], nets[:, 1] - nets[:, 0], nets[:, 2] - nets[:, 1]], axis=1))
+    return rec, rng
 
 
 def test_valued_records_are_the_cells_payoffs():
@@ -29,21 +32,34 @@ def test_valued_records_are_the_cells_payoffs():
     vals = rng.random(TK.N_CELLS)
     v = rec.valued(vals)
     want = vals.astype(np.float32)[rec.cells]
-    assert np.array_equal(v.play, want[:, 0])
-    assert np.array_equal(v.gain, want[:, 1] - want[:, 0])
-    assert np.array_equal(v.refusal, want[:, 2] - want[:, 1])
-    assert v.zeros.sum() == 0 and v.ones.sum() == len(rec.other)
+    play, gain, refusal = v.branches()
+    assert np.array_equal(play, want[:, 0])
+    assert np.array_equal(gain, want[:, 1] - want[:, 0])
+    assert np.array_equal(refusal, want[:, 2] - want[:, 1])
+    assert v.cells is rec.cells and v.other is rec.other  # nothing per record is copied
 
 
-def test_raced_deals_keep_each_sets_first_deals_across_rounds():
+def test_joined_and_first_keep_each_sets_deals_in_order_across_rounds():
     # Two rounds in task order: set 5 has deals 0-2 in round 0 and 3-6 in round 1; set 2 only round 0.
-    r0 = (np.array([2, 2, 5, 5, 5], np.int32), np.arange(5, dtype=np.int32), np.arange(15, dtype=np.uint8).reshape(5, 3))
-    r1 = (np.array([5, 5, 5, 5], np.int32), np.arange(5, 9, dtype=np.int32),
-          np.arange(15, 27, dtype=np.uint8).reshape(4, 3))
-    fixed, other, cells = raced_deals([r0, r1], 4)
-    assert fixed.tolist() == [2, 2, 5, 5, 5, 5]
-    assert other.tolist() == [0, 1, 2, 3, 4, 5]  # set 5: round 0's three deals, then round 1's first
-    assert cells[-1].tolist() == [15, 16, 17]
+    r0 = phase_records((np.array([2, 2, 5, 5, 5], np.int32), np.arange(5, dtype=np.int32),
+                        np.arange(15, dtype=np.uint8).reshape(5, 3)))
+    r1 = phase_records((np.array([5, 5, 5, 5], np.int32), np.arange(5, 9, dtype=np.int32),
+                        np.arange(15, 27, dtype=np.uint8).reshape(4, 3)))
+    both = r0.joined(r1)
+    assert both.fixed.tolist() == [2, 2, 5, 5, 5, 5, 5, 5, 5]
+    assert both.other.tolist() == list(range(9))
+    first = both.first(4)
+    assert first.fixed.tolist() == [2, 2, 5, 5, 5, 5]
+    assert first.other.tolist() == [0, 1, 2, 3, 4, 5]  # set 5: round 0's three deals, then round 1's first
+    assert first.cells[-1].tolist() == [15, 16, 17]
+    # The same as sorting the rounds' records stably by set.
+    fixed = np.array([2, 2, 5, 5, 5, 5, 5, 5, 5, 7, 1], np.int32)
+    other = np.arange(11, dtype=np.int32)
+    rec = S.Records.from_records(fixed[::-1].copy(), other[::-1].copy(), np.zeros((11, 3), np.uint8), 9,
+                                 net_values())
+    assert rec.fixed.tolist() == sorted(fixed.tolist()) and rec.counts.sum() == 11
+    with pytest.raises(ValueError):
+        phase_records((fixed, other, np.zeros((11, 3), np.uint8)))
 
 
 @pytest.mark.parametrize("xs,ys", [(0, 0), (2, 3), (4, 1)])
@@ -78,7 +94,6 @@ def test_deals_added_by_the_race_by_score_are_the_deals_simulated_at_once():
     records as simulating deals 0..7 of those sets in one go: the deals are fixed by their index."""
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
-    from analysis.ecarte.studies.equilibrium.by_score import _joined
     from analysis.ecarte.studies.equilibrium.study import simulate
 
     sets = info_sets()
@@ -86,15 +101,14 @@ def test_deals_added_by_the_race_by_score_are_the_deals_simulated_at_once():
     first, more = np.zeros(len(sets.weight), np.int64), np.zeros(len(sets.weight), np.int64)
     more[chosen] = 4
     args = (7, get_rules("classic"), (HeuristicPolicy(), HeuristicPolicy()), 1)
-    start = simulate("elder", first, more, *args)
+    start = phase_records(simulate("elder", first, more, *args))
     more2 = more.copy()
     more2[chosen[1]] = 0  # only two of the three sets are extended
-    joined = _joined(start, simulate("elder", first + more, more2, *args))
-    want_counts = more + more2
-    whole = simulate("elder", first, want_counts, *args)
-    for got, want in zip(joined, whole, strict=True):
-        assert np.array_equal(got, want)
-    assert np.bincount(joined[0], minlength=len(sets.weight))[chosen].tolist() == [8, 4, 8]
+    joined = start.joined(phase_records(simulate("elder", first + more, more2, *args)))
+    whole = phase_records(simulate("elder", first, more + more2, *args))
+    for name in ("offsets", "other", "cells"):
+        assert np.array_equal(getattr(joined, name), getattr(whole, name))
+    assert joined.counts[chosen].tolist() == [8, 4, 8]
 
 
 def test_race_by_score_doubles_the_open_sets_of_highest_stake_within_the_budget(monkeypatch):
@@ -109,7 +123,7 @@ def test_race_by_score_doubles_the_open_sets_of_highest_stake_within_the_budget(
     valid = np.flatnonzero(info_sets().valid)
     a, b = int(valid[10]), int(valid[20])  # a: high priority; b: lower, and it does not fit beside a
     fixed = np.concatenate([[a] * 4, [b] * 4, valid[100:200]]).astype(np.int32)
-    raw = (fixed, np.arange(len(fixed), dtype=np.int32), np.zeros((len(fixed), 3), np.uint8))
+    raw = phase_records((np.sort(fixed), np.arange(len(fixed), dtype=np.int32), np.zeros((len(fixed), 3), np.uint8)))
     counts = np.bincount(fixed, minlength=n_sets)
     calls, extended = [], []
 
@@ -125,7 +139,7 @@ def test_race_by_score_doubles_the_open_sets_of_highest_stake_within_the_budget(
     def extend(kind, side, first, more):
         extended.append((kind, side, int(first[a]), int(more[a]), int(more.sum())))
         sel = np.repeat(np.flatnonzero(more), more[more > 0])
-        return sel.astype(np.int32), np.zeros(len(sel), np.int32), np.zeros((len(sel), 3), np.uint8)
+        return phase_records((sel.astype(np.int32), np.zeros(len(sel), np.int32), np.zeros((len(sel), 3), np.uint8)))
 
     monkeypatch.setattr(ES, "solve_scores", fake_solve)
     x = np.zeros(n_sets)
@@ -142,7 +156,7 @@ def test_race_by_score_doubles_the_open_sets_of_highest_stake_within_the_budget(
         ("fit", "elder", 2 * ha, ha, ha), ("held", "elder", 2 * ha, ha, ha)]
     assert all(e[4] == 0 for e in extended if e[1] == "dealer")
     assert rounds[0]["open_sets"] == {"elder": 1, "dealer": 1} and rounds[0]["sets_given_more"]["dealer"] == 0
-    assert rounds[-1]["deals"]["fit"] == 2 * len(raw[1]) + 2 * ha
+    assert rounds[-1]["deals"]["fit"] == 2 * len(raw) + 2 * ha
     assert rounds[1]["sets_given_more"]["elder"] == 1 and rounds[-1]["sets_given_more"] == {"elder": 0, "dealer": 0}
     # Certified at every score after the first solve: no round follows.
     calls.clear()

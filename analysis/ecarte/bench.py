@@ -76,7 +76,7 @@ def equilibrium(deals_per_set: int = 32, repeats: int = 3, leads: str = "heurist
     from analysis.ecarte.rules import get_rules
     from analysis.ecarte.studies.equilibrium import solver as S
     from analysis.ecarte.studies.equilibrium import study as E
-    from analysis.ecarte.studies.equilibrium.measures import info_sets, nets_of
+    from analysis.ecarte.studies.equilibrium.measures import info_sets, phase_records
 
     rules = get_rules("classic")
     pol = HeuristicPolicy(leads=leads)
@@ -89,7 +89,7 @@ def equilibrium(deals_per_set: int = 32, repeats: int = 3, leads: str = "heurist
         t0 = time.perf_counter()
         got = E.simulate("elder", first, counts, 1 + r, rules, (pol, pol), 2)
         rates.append(counts.sum() / (time.perf_counter() - t0))
-        rec = S.Records(got[0], got[1], nets_of(got[2]), len(counts))
+        rec = phase_records(got)
         S.solve(rec, rec, 2)  # compile (or load)
         t0 = time.perf_counter()
         S.solve(rec, rec, 20)

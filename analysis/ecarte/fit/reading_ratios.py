@@ -164,7 +164,7 @@ def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0,
     from analysis.ecarte.policies import HeuristicPolicy
     from analysis.ecarte.rules import get_rules
     from analysis.ecarte.studies.equilibrium import study as EQ
-    from analysis.ecarte.studies.equilibrium.measures import info_sets, nets_of
+    from analysis.ecarte.studies.equilibrium.measures import info_sets, net_values
 
     rules = get_rules(rules_name)
     plain = HeuristicPolicy(leads="learned")
@@ -184,7 +184,7 @@ def reading_gain(rules_name: str, deals: int, seed: int = 7, power: float = 1.0,
     runs = {}
     for name, pols in (("none", (plain, plain)), ("dealer", (plain, reading)), ("elder", (reading, plain))):
         fixed, other, cells = EQ.simulate("elder", first, counts, seed, rules, pols)
-        nets = nets_of(cells).astype(np.float64)
+        nets = net_values().astype(np.float64)[cells]
         px, py = x[fixed], y[other // 2]
         # Each branch's part of elder's value: its net times the chance the solution takes it.
         runs[name] = nets * np.stack([1 - px, px * (1 - py), px * py], axis=1)

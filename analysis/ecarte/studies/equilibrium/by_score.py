@@ -106,7 +106,7 @@ class ScoreSolution:
 
 def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarray, target: int,
                  iterations: int, log=None, start: dict | None = None) -> ScoreSolution:
-    """Every score's equilibrium, solved and measured. ``fit``/``held``: Records with cells per
+    """Every score's equilibrium, solved and measured. ``fit``/``held``: records per
     side; ``start``: a previous answer's solutions per score (the race by score), else each score
     starts from the one above it."""
     import time
@@ -178,57 +178,35 @@ def solve_scores(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarr
     return ScoreSolution(rows, changes, W, solved, priority)
 
 
-def raced_deals(parts: list, cap: int) -> tuple:
-    """The records of every set's first ``cap`` deals over the race's rounds (``parts``: one
-    (fixed, other, cells) per round, each in task order)."""
-    fixed = np.concatenate([p[0] for p in parts])
-    order = np.argsort(fixed, kind="stable")
-    return first_deals((fixed[order], np.concatenate([p[1] for p in parts])[order],
-                        np.concatenate([p[2] for p in parts])[order]), cap)
-
-
-def first_deals(records_parts: tuple, first: int) -> tuple:
-    """The records of deals 0 .. first - 1 of every set, from a phase written in task order (sets
-    ascending, deals ascending within a set)."""
-    fixed, other, cells = records_parts
-    starts = np.concatenate([[0], np.flatnonzero(np.diff(fixed)) + 1])
-    rank = np.arange(len(fixed)) - np.repeat(starts, np.diff(np.concatenate([starts, [len(fixed)]])))
-    keep = rank < first
-    return fixed[keep], other[keep], cells[keep]
-
-
 def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndarray, target: int, budget,
                   extend, log=None) -> tuple[ScoreSolution, list[dict]]:
-    """The game at every score, raced: solve every score on ``fit`` / ``held`` (per side, raw
-    (fixed, other, cells) records, the same deals per set in both), then give the open sets of
+    """The game at every score, raced: solve every score on ``fit`` / ``held`` (per side, records,
+    the same deals per set in both), then give the open sets of
     highest priority (``ScoreSolution.priority``, both sides together) as many deals again in both,
     up to ``budget.cap``, at most ``budget.score_growth`` times the fitted deals so far, and solve
     every score again from the last solutions; ``budget.score_rounds`` rounds, or fewer when no set
     is open or when both sides' held-out upper bounds are under the target at every score (the
     issue's stopping rule: the certificate, measured on deals the solutions never saw).
     ``extend(kind, side, first, more)`` simulates deals first[s] .. first[s] + more[s] - 1 of every
-    set (kind "fit" or "held"). (the last solution, one row per round)."""
+    set (kind "fit" or "held") as records. (the last solution, one row per round)."""
     import time
 
-    from analysis.ecarte.studies.equilibrium.measures import TARGET, nets_of
+    from analysis.ecarte.studies.equilibrium.measures import TARGET
 
     sides = ("elder", "dealer")
     fit, held = dict(fit), dict(held)
     n_sets = len(x_points)
-    have = {s: np.bincount(fit[s][0], minlength=n_sets).astype(np.int64) for s in sides}
+    have = {s: fit[s].counts for s in sides}
     start, rounds = None, []
     for r in range(budget.score_rounds + 1):
         t0 = time.time()
-        fit_c = {s: S.Records(*fit[s][:2], nets_of(fit[s][2]), n_sets, cells=fit[s][2]) for s in sides}
-        held_c = {s: S.Records(*held[s][:2], nets_of(held[s][2]), n_sets, cells=held[s][2]) for s in sides}
-        solution = solve_scores(fit_c, held_c, x_points, y_points, target, budget.score_iterations, log, start)
-        del fit_c, held_c
-        deals = int(sum(len(fit[s][1]) for s in sides))
+        solution = solve_scores(fit, held, x_points, y_points, target, budget.score_iterations, log, start)
+        deals = int(sum(len(fit[s]) for s in sides))
         largest = {s: max(row[f"exploitability_{s}_upper"] for row in solution.rows) for s in sides}
         last = r == budget.score_rounds or all(u < TARGET for u in largest.values())  # rounds spent, or certified
         more = ({s: np.zeros(n_sets, dtype=np.int64) for s in sides} if last
                 else _more_deals(solution.priority, have, budget.cap, budget.score_growth * deals))
-        rounds.append({"round": r, "deals": {"fit": deals, "held_out": int(sum(len(held[s][1]) for s in sides))},
+        rounds.append({"round": r, "deals": {"fit": deals, "held_out": int(sum(len(held[s]) for s in sides))},
                        "open_sets": {s: int((solution.priority[s] > 0).sum()) for s in sides},
                        "sets_given_more": {s: int((more[s] > 0).sum()) for s in sides},
                        "scores_open": sum(1 for row in solution.rows if row["undecided_stake"] >= TARGET / 2),
@@ -239,8 +217,8 @@ def race_by_score(fit: dict, held: dict, x_points: np.ndarray, y_points: np.ndar
         if not any(m.any() for m in more.values()):
             break
         for s in sides:
-            fit[s] = _joined(fit[s], extend("fit", s, have[s], more[s]))
-            held[s] = _joined(held[s], extend("held", s, have[s], more[s]))
+            fit[s] = fit[s].joined(extend("fit", s, have[s], more[s]))
+            held[s] = held[s].joined(extend("held", s, have[s], more[s]))
             have[s] = have[s] + more[s]
         start = solution.solved
     return solution, rounds
@@ -259,11 +237,3 @@ def _more_deals(priority: dict, have: dict, cap: int, most: float) -> dict:
     more[take] = room[take]
     n = len(priority[sides[0]])
     return {s: more[i * n:(i + 1) * n] for i, s in enumerate(sides)}
-
-
-def _joined(old: tuple, new: tuple) -> tuple:
-    """Records with more deals of some sets, in set order (each set's deals in order: ``Records``
-    sorts stably)."""
-    parts = [np.concatenate([a, b]) for a, b in zip(old, new, strict=True)]
-    order = np.argsort(parts[0], kind="stable")
-    return tuple(p[order] for p in parts)

@@ -47,10 +47,16 @@ def info_sets() -> InfoSets:
     return InfoSets(turnups, w / w.sum(), np.arange(n) // BK.N_BUCKETS, np.arange(n) % BK.N_BUCKETS)
 
 
-def nets_of(cells: np.ndarray) -> np.ndarray:
+def net_values() -> np.ndarray:
+    """Elder's net points per outcome cell: the records' payoffs in the points game."""
     from analysis.ecarte.studies.strategy.tables import cell_nets
 
-    return cell_nets().astype(np.int8)[cells]
+    return cell_nets().astype(np.float32)
+
+
+def phase_records(phase: tuple) -> S.Records:
+    """A simulated phase's (fixed, other, cells), in task order, as records valued in points."""
+    return S.Records.from_sorted(*phase, len(info_sets().weight), net_values())
 
 
 def measure(elder: S.Records, dealer: S.Records, x: np.ndarray, y: np.ndarray) -> dict:
@@ -59,10 +65,10 @@ def measure(elder: S.Records, dealer: S.Records, x: np.ndarray, y: np.ndarray) -
     from scipy import stats
 
     w = info_sets().weight
-    eg = S.side_gains(S.side_means(elder.offsets, elder.other, elder.gain, elder.refusal, y), x, 1.0, w)
-    dg = S.side_gains(S.side_means(dealer.offsets, dealer.other, dealer.zeros, dealer.refusal, x), y, -1.0, w)
+    eg = S.side_gains(elder.side_means(S.ELDER, y), x, 1.0, w)
+    dg = S.side_gains(dealer.side_means(S.DEALER, x), y, -1.0, w)
     p_propose = np.zeros_like(y)
-    S.side_q(dealer.offsets, dealer.other, dealer.zeros, dealer.ones, x, p_propose)
+    dealer.side_q(S.PROPOSED, x, p_propose)
     out = {"value": measure_value(elder, x, y)}
     per_set = {}
     for side, g, strat in (("elder", eg, x), ("dealer", dg, y)):
@@ -90,7 +96,7 @@ def measure_value(elder: S.Records, x: np.ndarray, y: np.ndarray) -> dict:
     """The payoff of elder's records under the strategy pair, per dealt hand (information sets by
     weight), with a 95% interval from the per-set variances."""
     w = info_sets().weight
-    v = S.elder_values(elder.offsets, elder.other, elder.play, elder.gain, elder.refusal, x, y)
+    v = elder.elder_values(x, y)
     n = np.maximum(elder.counts, 1)
     value = float((w * v[:, 0]).sum())
     se = float(np.sqrt((w ** 2 * np.maximum(v[:, 1] - v[:, 0] ** 2, 0) / np.maximum(n - 1, 1)).sum()))

@@ -12,17 +12,36 @@ information set per record, the other side's set dealt at random), with
   (the dealer refuses where r[J] < 0).
 
 Records are sorted by their fixed information set; ``offsets[s] .. offsets[s + 1]`` are set s's.
+A record keeps only the outcome cell of each branch; the payoffs come from a table per cell, so
+re-valuing the records (the chance of winning at a score) copies nothing.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
+ELDER, DEALER, PROPOSED = 0, 1, 2
+"""What a pass over a side's records sums per record, base + strategy[other set] * factor
+(``terms``): elder's value of proposing (gain + y[J] * refusal), elder's gain from the dealer
+refusing (x[I] * refusal), or the chance of a proposal (x[I])."""
+
+
+@njit(inline="always")
+def terms(cells, values, k, kind):
+    """Record k's (base, factor) for the pass ``kind``, from its cells' payoffs (float32)."""
+    if kind == PROPOSED:
+        return np.float32(0.0), np.float32(1.0)
+    accepted = values[cells[k, 1]]
+    refusal = values[cells[k, 2]] - accepted
+    if kind == DEALER:
+        return np.float32(0.0), refusal
+    return accepted - values[cells[k, 0]], refusal
+
 
 @njit(cache=True, parallel=True)
-def side_means(offsets, other, base, factor, strategy):
+def side_means(offsets, other, cells, values, kind, strategy):
     """Per fixed information set s: the mean and the sum of squares' mean of
-    base + strategy[other] * factor over its records, and the same two over each half
+    base + strategy[other] * factor (``terms``) over its records, and the same two over each half
     (records with other & 1 == 0 and == 1): arrays (sets, 6) = mean, mean of squares, then
     (n, sum) of half 0 and of half 1. ``other`` holds information set * 2 + half."""
     n_sets = offsets.shape[0] - 1
@@ -38,7 +57,8 @@ def side_means(offsets, other, base, factor, strategy):
         t0 = 0.0
         for k in range(a, b):
             o = other[k]
-            v = base[k] + strategy[o >> 1] * factor[k]
+            base, factor = terms(cells, values, k, kind)
+            v = base + strategy[o >> 1] * factor
             t += v
             tt += v * v
             if o & 1 == 0:
@@ -55,7 +75,7 @@ def side_means(offsets, other, base, factor, strategy):
 
 
 @njit(cache=True, parallel=True)
-def elder_values(offsets, other, play, gain, refusal, x, y):
+def elder_values(offsets, other, cells, values, x, y):
     """Per elder information set s: the mean and the mean square of elder's net under the strategy
     pair, play + x[s] * (gain + y[J] * refusal), over its records: (sets, 2)."""
     n_sets = offsets.shape[0] - 1
@@ -68,7 +88,9 @@ def elder_values(offsets, other, play, gain, refusal, x, y):
         t = 0.0
         tt = 0.0
         for k in range(a, b):
-            v = play[k] + x[s] * (gain[k] + y[other[k] >> 1] * refusal[k])
+            play = values[cells[k, 0]]
+            gain, refusal = terms(cells, values, k, ELDER)
+            v = play + x[s] * (gain + y[other[k] >> 1] * refusal)
             t += v
             tt += v * v
         out[s, 0] = t / (b - a)
@@ -77,7 +99,7 @@ def elder_values(offsets, other, play, gain, refusal, x, y):
 
 
 @njit(cache=True, parallel=True)
-def side_q(offsets, other, base, factor, strategy, q):
+def side_q(offsets, other, cells, values, kind, strategy, q):
     """Only the means of ``side_means`` (the inner loop of the solver), into q."""
     n_sets = offsets.shape[0] - 1
     for s in prange(n_sets):
@@ -88,20 +110,21 @@ def side_q(offsets, other, base, factor, strategy, q):
             continue
         t = 0.0
         for k in range(a, b):
-            t += base[k] + strategy[other[k] >> 1] * factor[k]
+            base, factor = terms(cells, values, k, kind)
+            t += base + strategy[other[k] >> 1] * factor
         q[s] = t / (b - a)
 
 
-@njit(cache=True, parallel=True)
-def cell_payoffs(cells, values, play, gain, refusal):
-    """Per record, elder's payoff by ``values`` (one per outcome cell) of its three branches, as
-    play, gain = accepted - play and refusal = refused - accepted (float32, into the arrays)."""
-    for k in prange(cells.shape[0]):
-        p = values[cells[k, 0]]
-        a = values[cells[k, 1]]
-        play[k] = p
-        gain[k] = a - p
-        refusal[k] = values[cells[k, 2]] - a
+@njit(cache=True)
+def copy_sets(src_offsets, src_other, src_cells, lengths, dst_starts, dst_other, dst_cells):
+    """For every set s, its records src_offsets[s] .. + lengths[s] - 1 to dst_starts[s] onwards."""
+    for s in range(lengths.shape[0]):
+        a = src_offsets[s]
+        d = dst_starts[s]
+        for i in range(lengths[s]):
+            dst_other[d + i] = src_other[a + i]
+            for branch in range(3):
+                dst_cells[d + i, branch] = src_cells[a + i, branch]
 
 
 @njit(cache=True)
@@ -120,49 +143,101 @@ def regret_step(r_yes, r_no, q, sign, strategy, t, average):
 
 
 class Records:
-    """One side's records, sorted by the fixed information set (see the module's docstring).
-    ``nets``: elder's payoff per record and branch (his net points, int8; or any float payoff,
-    such as the chance of winning the game, kept as float32). With ``keep_cells`` the outcome
-    cells (uint8) are kept too, for ``valued``."""
+    """One side's records, sorted by the fixed information set (see the module's docstring):
+    ``offsets``, ``other`` (int32), ``cells`` (uint8, one outcome cell per branch) and ``values``,
+    elder's payoff per outcome cell (float32: his net points, or any payoff such as the chance of
+    winning the game). About 7 bytes a record."""
 
-    def __init__(self, fixed: np.ndarray, other: np.ndarray, nets: np.ndarray, n_sets: int,
-                 cells: np.ndarray | None = None):
+    def __init__(self, offsets: np.ndarray, other: np.ndarray, cells: np.ndarray, values: np.ndarray):
+        self.offsets = offsets
+        self.other = other
+        self.cells = cells
+        self.values = np.ascontiguousarray(values, dtype=np.float32)
+
+    @classmethod
+    def from_sorted(cls, fixed: np.ndarray, other: np.ndarray, cells: np.ndarray, n_sets: int,
+                    values: np.ndarray) -> Records:
+        """Records already in set order (a simulated phase: sets ascending)."""
+        if len(fixed) > 1 and not (fixed[1:] >= fixed[:-1]).all():
+            raise ValueError("records are not in set order")
+        offsets = np.zeros(n_sets + 1, dtype=np.int64)
+        np.cumsum(np.bincount(fixed, minlength=n_sets), out=offsets[1:])
+        return cls(offsets, np.ascontiguousarray(other, dtype=np.int32),
+                   np.ascontiguousarray(cells, dtype=np.uint8), values)
+
+    @classmethod
+    def from_records(cls, fixed: np.ndarray, other: np.ndarray, cells: np.ndarray, n_sets: int,
+                     values: np.ndarray) -> Records:
+        """Records in any order, sorted stably by their fixed set."""
         order = np.argsort(fixed, kind="stable")
-        self.fixed = fixed[order]
-        self.other = other[order]
-        self.offsets = np.zeros(n_sets + 1, dtype=np.int64)
-        np.cumsum(np.bincount(self.fixed, minlength=n_sets), out=self.offsets[1:])
-        self.cells = None if cells is None else cells[order]
-        self._set_payoffs(nets[order])
+        return cls.from_sorted(fixed[order], other[order], cells[order], n_sets, values)
 
-    def _set_payoffs(self, nets: np.ndarray) -> None:
-        # Elder's nets are -4..4: int8 keeps 10^8 records small; other payoffs are float32.
-        nets = nets.astype(np.int8 if np.issubdtype(nets.dtype, np.integer) else np.float32)
-        self._set_branches(nets[:, 0], nets[:, 1] - nets[:, 0], nets[:, 2] - nets[:, 1])
-
-    def _set_branches(self, play: np.ndarray, gain: np.ndarray, refusal: np.ndarray) -> None:
-        self.play, self.gain, self.refusal = play, gain, refusal
-        self.zeros = np.zeros_like(gain)
-        self.ones = np.ones_like(gain)
+    @classmethod
+    def from_nets(cls, fixed: np.ndarray, other: np.ndarray, nets: np.ndarray, n_sets: int) -> Records:
+        """Records of integer nets per branch (n, 3), each its own outcome cell."""
+        low = int(nets.min())
+        return cls.from_records(np.asarray(fixed), np.asarray(other, dtype=np.int32),
+                                (nets - low).astype(np.uint8), n_sets,
+                                np.arange(low, int(nets.max()) + 1, dtype=np.float32))
 
     def valued(self, cell_values: np.ndarray) -> Records:
-        """The same records with the payoff of each outcome cell given by ``cell_values`` (float)."""
-        out = object.__new__(Records)
-        out.fixed, out.other, out.offsets, out.cells = self.fixed, self.other, self.offsets, self.cells
-        branches = tuple(np.empty(len(self.other), dtype=np.float32) for _ in range(3))
-        cell_payoffs(self.cells, cell_values.astype(np.float32), *branches)
-        out._set_branches(*branches)
-        return out
+        """The same records with the payoff of each outcome cell given by ``cell_values``."""
+        return Records(self.offsets, self.other, self.cells, cell_values)
 
     @property
     def counts(self) -> np.ndarray:
         return np.diff(self.offsets)
 
+    @property
+    def fixed(self) -> np.ndarray:
+        return np.repeat(np.arange(len(self.offsets) - 1, dtype=np.int32), self.counts)
+
+    def __len__(self) -> int:
+        return len(self.other)
+
+    def branches(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per record: play, gain = accepted - play and refusal = refused - accepted (float32)."""
+        play, accepted, refused = (self.values[self.cells[:, b]] for b in range(3))
+        return play, accepted - play, refused - accepted
+
+    def _copy(self, parts: list, n_sets: int) -> Records:
+        """Records made of, per set, the first ``lengths[s]`` records of each part (records,
+        lengths) in turn."""
+        lengths = sum(n for _, n in parts)
+        offsets = np.zeros(n_sets + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        other = np.empty(int(offsets[-1]), dtype=np.int32)
+        cells = np.empty((int(offsets[-1]), 3), dtype=np.uint8)
+        at = offsets[:-1].copy()
+        for rec, n in parts:
+            copy_sets(rec.offsets, rec.other, rec.cells, n, at, other, cells)
+            at += n
+        return Records(offsets, other, cells, self.values)
+
+    def first(self, most: int) -> Records:
+        """Every set's first ``most`` records."""
+        n = np.minimum(self.counts, most)
+        return self._copy([(self, n)], len(n))
+
+    def joined(self, more: Records) -> Records:
+        """These records and ``more``'s, each set's in turn (the deals of a set in order when
+        ``more`` continues them)."""
+        return self._copy([(self, self.counts), (more, more.counts)], len(self.offsets) - 1)
+
+    def side_means(self, kind: int, strategy: np.ndarray) -> np.ndarray:
+        return side_means(self.offsets, self.other, self.cells, self.values, kind, strategy)
+
+    def side_q(self, kind: int, strategy: np.ndarray, q: np.ndarray) -> None:
+        side_q(self.offsets, self.other, self.cells, self.values, kind, strategy, q)
+
+    def elder_values(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return elder_values(self.offsets, self.other, self.cells, self.values, x, y)
+
     def elder_q(self, y: np.ndarray, q: np.ndarray) -> None:
-        side_q(self.offsets, self.other, self.gain, self.refusal, y, q)
+        self.side_q(ELDER, y, q)
 
     def dealer_r(self, x: np.ndarray, r: np.ndarray) -> None:
-        side_q(self.offsets, self.other, self.zeros, self.refusal, x, r)
+        self.side_q(DEALER, x, r)
 
 
 @njit(cache=True)
@@ -253,9 +328,8 @@ def open_decisions(elder: Records, dealer: Records, x: np.ndarray, y: np.ndarray
     """A race's view of a solution on its fitted records: each side's ``side_gains``, the sets whose
     decision is still open (the value of proposing / refusing within ``z`` standard errors of zero,
     or a mixed strategy), and the undecided stake (weight x z x standard error over the open sets)."""
-    gains = {"elder": side_gains(side_means(elder.offsets, elder.other, elder.gain, elder.refusal, y), x, 1.0, w),
-             "dealer": side_gains(side_means(dealer.offsets, dealer.other, dealer.zeros, dealer.refusal, x), y,
-                                  -1.0, w)}
+    gains = {"elder": side_gains(elder.side_means(ELDER, y), x, 1.0, w),
+             "dealer": side_gains(dealer.side_means(DEALER, x), y, -1.0, w)}
     opened, stake = {}, 0.0
     for side, strat in (("elder", x), ("dealer", y)):
         g = gains[side]

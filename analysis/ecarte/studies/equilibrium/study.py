@@ -27,7 +27,7 @@ from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import EcarteRules, get_rules
 from analysis.ecarte.studies.equilibrium import branches as BK
 from analysis.ecarte.studies.equilibrium import solver as S
-from analysis.ecarte.studies.equilibrium.by_score import first_deals, race_by_score, raced_deals
+from analysis.ecarte.studies.equilibrium.by_score import race_by_score
 from analysis.ecarte.studies.equilibrium.measures import (
     FDR,
     RACE_Z,
@@ -35,7 +35,7 @@ from analysis.ecarte.studies.equilibrium.measures import (
     decision_words,
     info_sets,
     measure,
-    nets_of,
+    phase_records,
 )
 from analysis.errors import InputError
 
@@ -191,7 +191,7 @@ def simulate(side: str, first: np.ndarray, counts: np.ndarray, seed: int, rules:
     with kernel_threads(threads):
         BK.branch_records(seed, tasks, h.masks, h.class_of_rank, side == "dealer", rules.to_array(), pe.to_array(),
                           pd.to_array(), other, cells)
-    fixed = np.repeat(tasks[:, 0], tasks[:, 2]).astype(np.int32)
+    fixed = np.repeat(tasks[:, 0].astype(np.int32), tasks[:, 2])
     return fixed, other, cells
 
 
@@ -209,13 +209,6 @@ class Equilibrium:
     elder: object = field(repr=False, default=None)  # pandas DataFrame, one row per information set
     dealer: object = field(repr=False, default=None)
     by_score: dict = field(repr=False, default_factory=dict)  # studies/equilibrium/by_score.solve_scores, with target
-
-
-def _records(parts: list) -> S.Records:
-    fixed = np.concatenate([p[0] for p in parts])
-    other = np.concatenate([p[1] for p in parts])
-    cells = np.concatenate([p[2] for p in parts])
-    return S.Records(fixed, other, nets_of(cells), len(info_sets().weight))
 
 
 def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: int = 0,
@@ -244,27 +237,28 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
     cache = RecordCache({**{k: spec[k] for k in ("switches", "policy", "seed", "version")}, "budget": race})
     seeds = {"elder": seed, "dealer": seed + 1}
     counts = {s: np.zeros(len(w), dtype=np.int64) for s in SIDES}
-    parts: dict[str, list] = {s: [] for s in SIDES}
+    fit: dict[str, S.Records] = {}
     add = {s: np.where(sets.valid, b.first, 0) for s in SIDES}
     x = y = None
     rounds = []
     t0 = time.time()
 
-    def simulated(phase: str, side: str, first: np.ndarray, add: np.ndarray, seed_: int) -> tuple:
+    def simulated(phase: str, side: str, first: np.ndarray, add: np.ndarray, seed_: int) -> S.Records:
         got = cache.load(phase)
         if got is None:
             got = simulate(side, first, add, seed_, rules, policies, threads)
             cache.save(phase, got)
-        return got
+        return phase_records(got)
 
     for r in range(b.rounds + 1):
         for side in SIDES:
-            parts[side].append(simulated(f"fit-{side}-{r}", side, counts[side], add[side], seeds[side]))
+            more = simulated(f"fit-{side}-{r}", side, counts[side], add[side], seeds[side])
+            fit[side] = fit[side].joined(more) if side in fit else more  # each set's deals in order
+            del more
             counts[side] += add[side]
-        elder, dealer = _records(parts["elder"]), _records(parts["dealer"])
-        x, y = S.solve(elder, dealer, b.iterations, x, y)
-        ex = S.exploitability_in_sample(elder, dealer, x, y, w, w)
-        gains, opened, stake = S.open_decisions(elder, dealer, x, y, w, sets.valid, RACE_Z)
+        x, y = S.solve(fit["elder"], fit["dealer"], b.iterations, x, y)
+        ex = S.exploitability_in_sample(fit["elder"], fit["dealer"], x, y, w, w)
+        gains, opened, stake = S.open_decisions(fit["elder"], fit["dealer"], x, y, w, sets.valid, RACE_Z)
         for side in SIDES:
             add[side] = np.where(opened[side] & (counts[side] < b.cap), counts[side], 0)
         rounds.append({"round": r, "deals": int(sum(c.sum() for c in counts.values())),
@@ -276,22 +270,21 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
         if stake < TARGET / 2 or not any(a.any() for a in add.values()):
             break
     # The game at each score: every set's first deals of the race, up to score_cap.
-    score_fit = {side: raced_deals(parts[side], b.score_cap) for side in SIDES}
-    del elder, dealer, parts  # the fitted records: memory for the held-out ones
+    score_fit = {side: fit[side].first(b.score_cap) for side in SIDES}
+    del fit  # the fitted records: memory for the held-out ones
     held, held_first = {}, {}
     held_seeds = {"elder": seed + HELD_OUT_SEED, "dealer": seed + HELD_OUT_SEED + 1}
     for side in SIDES:
-        got = simulated(f"held-{side}", side, np.zeros_like(counts[side]), counts[side], held_seeds[side])
-        held[side] = _records([got])
-        held_first[side] = first_deals(got, b.score_cap)
+        held[side] = simulated(f"held-{side}", side, np.zeros_like(counts[side]), counts[side], held_seeds[side])
+        held_first[side] = held[side].first(b.score_cap)
     measures = measure(held["elder"], held["dealer"], x, y)
     measures["fit"] = {side: {"q": g["q"], "se": g["se"]} for side, g in gains.items()}
-    held_deals = int(held["elder"].fixed.size + held["dealer"].fixed.size)
+    held_deals = int(len(held["elder"]) + len(held["dealer"]))
     del held
     target = int(rules.switches().get("target", 5))
     t_score = time.time()
 
-    def extend(kind: str, side: str, first: np.ndarray, more: np.ndarray) -> tuple:
+    def extend(kind: str, side: str, first: np.ndarray, more: np.ndarray) -> S.Records:
         key = hashlib.sha256(first.tobytes() + more.tobytes()).hexdigest()[:16]
         return simulated(f"score-{kind}-{side}-{key}", side, first, more,
                          seeds[side] if kind == "fit" else held_seeds[side])
