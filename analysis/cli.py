@@ -115,13 +115,13 @@ def cli(ctx, results, scheduler, workers):
 @click.option("--record-count", default=10, show_default=True, callback=positive, help="How many records.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def simulate(game, deals, seed, rules, rule, policy, param, threads, games, parties, records, record_count,
-             as_json, quiet):
+def simulate(game, deals, seed, rules, rule, policy, param, as_json, **options):
     """Play GAME many times and print summary statistics with 95% intervals."""
     from analysis.stats import result_text
 
     g = GAMES[game]
-    wanted = [flag for flag, on in (("--game", games), ("--partie", parties)) if on]
+    records = options["records"]
+    wanted = [flag for flag, on in (("--game", options["games"]), ("--partie", options["parties"])) if on]
     mode = g.modes[0]
     for flag in wanted:
         found = [m for m in g.modes if m.flag == flag]
@@ -132,10 +132,10 @@ def simulate(game, deals, seed, rules, rule, policy, param, threads, games, part
         mode = found[0]
     r = g.rules(rules, rule)
     pol = _policy(g, policy, param)
-    res = mode.run(deals, seed, r, pol, pol, threads=threads, quiet=quiet).to_dict()
+    res = mode.run(deals, seed, r, pol, pol, threads=options["threads"], quiet=options["quiet"]).to_dict()
     res.pop("tallies", None)
     if records:
-        recs = [g.record(seed, i, r, pol) for i in range(min(record_count, deals))]
+        recs = [g.record(seed, i, r, pol) for i in range(min(options["record_count"], deals))]
         g.save_records(recs, records)
         res["records"] = {"path": records, "count": len(recs)}
     if records == "-":  # standard output holds the records file: the statistics go to standard error

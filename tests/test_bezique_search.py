@@ -1,5 +1,5 @@
 """The Bezique search player (players/search.py) and the resumable trick loop it stands on
-(play/trick_loop.py): pausing and resuming changes nothing, a rollout from a pause with the true cards
+(players/trick_loop.py): pausing and resuming changes nothing, a rollout from a pause with the true cards
 replays the deal, the layouts it draws are consistent with what it has seen, its results do not
 depend on threads or chunks, and it beats the heuristic it rolls out with."""
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 
 from analysis.bezique.engine.cards import NO_TARGET
 from analysis.bezique.engine.layout import O_EXCHANGE, O_TURN_UP, OUTCOME_LENGTH, S_HAND, S_PLAYED, S_TABLE
-from analysis.bezique.play import trick_loop as TL
 from analysis.bezique.players import search as SP
+from analysis.bezique.players import trick_loop as TL
 from analysis.bezique.policies import TUNED, get_policy
 from analysis.bezique.rules import get_rules
 from analysis.rng import stream_start

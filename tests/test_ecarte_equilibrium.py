@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+from analysis.ecarte.engine import buckets as TB
 from analysis.ecarte.studies.equilibrium import branches as BK
 from analysis.ecarte.studies.equilibrium import solver as S
 
@@ -16,13 +17,13 @@ from analysis.ecarte.studies.equilibrium import solver as S
 # --------------------------------------------------------------------------- branch records
 def test_turnup_buckets_partition_the_free_trumps():
     for hand in (0b11111, 0b10000000 | 0b100 << 8, 0, 0b1001000):
-        masks = [BK.bucket_turnups(hand, b) for b in range(BK.N_BUCKETS)]
+        masks = [TB.bucket_turnups(hand, b) for b in range(TB.N_BUCKETS)]
         assert sum(masks) == 0xFF & ~hand and masks[0] & masks[1] == 0 and masks[1] & masks[2] == 0
-        assert masks[BK.KING_TURNED] == (0 if hand & 0x80 else 0x80)
+        assert masks[TB.KING_TURNED] == (0 if hand & 0x80 else 0x80)
     # Top trump the 9 (rank 2): 10 A J Q above, 7 8 below; no trump: all but the king above.
-    assert BK.bucket_turnups(0b100, BK.ABOVE) == 0b01111000
-    assert BK.bucket_turnups(0b100, BK.BELOW) == 0b00000011
-    assert BK.bucket_turnups(1 << 8, BK.ABOVE) == 0x7F
+    assert TB.bucket_turnups(0b100, TB.ABOVE) == 0b01111000
+    assert TB.bucket_turnups(0b100, TB.BELOW) == 0b00000011
+    assert TB.bucket_turnups(1 << 8, TB.ABOVE) == 0x7F
 
 
 class FixedDeck:
@@ -48,7 +49,7 @@ def kernel_deal(seed, info, deal_index, fixed_is_dealer):
     from analysis.rng import EMPTY_HALF, below
 
     fixed = int(hands().masks[info // 3])
-    turnups = BK.bucket_turnups(fixed, info % 3)
+    turnups = TB.bucket_turnups(fixed, info % 3)
     stc, _, stu = item_streams(np.uint64(seed), (info << ITEM_SHIFT) | deal_index, False)
     stu, j = below(np.uint64(stu), np.int64(bin(turnups).count("1")))
     turnup = [r for r in range(8) if turnups >> r & 1][j]
@@ -78,7 +79,7 @@ def test_branch_records_match_the_reference_deal_by_deal(monkeypatch, rules_name
     h = hands()
     rng = np.random.default_rng(5)
     sets = [s for s in rng.choice(len(h.masks) * 3, 400, replace=False).tolist()
-            if BK.bucket_turnups(int(h.masks[s // 3]), s % 3)][:12]
+            if TB.bucket_turnups(int(h.masks[s // 3]), s % 3)][:12]
     tasks = np.array([(s, 7, 3, 3 * i) for i, s in enumerate(sets)], dtype=np.int64)
     other = np.zeros(3 * len(sets), dtype=np.int32)
     cells = np.zeros((3 * len(sets), 3), dtype=np.uint8)
@@ -92,7 +93,7 @@ def test_branch_records_match_the_reference_deal_by_deal(monkeypatch, rules_name
             drawn = elder if fixed_is_dealer else dealer
             drawn_codes = [c for c in range(32) if drawn >> c & 1]
             expect_class = class_index[canonical_mask(drawn_codes, turnup)]
-            assert other[at] == (expect_class * 3 + BK.turnup_bucket(drawn, turnup)) * 2 + ((7 + k) & 1)
+            assert other[at] == (expect_class * 3 + TB.turnup_bucket(drawn, turnup)) * 2 + ((7 + k) & 1)
             order = ([c for c in range(32) if elder >> c & 1] + [c for c in range(32) if dealer >> c & 1]
                      + [turnup] + stock)
             for branch, (first, answer) in enumerate(((0, -1), (1, 0), (1, 1))):
@@ -300,7 +301,7 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
     change = changes[changes["side"] == "elder"].iloc[0]  # (a change is between two pure decisions)
     info = int(change["info_set"])
     mask = int(elder.set_index("info_set").loc[info, "mask"])
-    up = [r for r in range(8) if BK.bucket_turnups(mask, info % 3) >> r & 1][0]
+    up = [r for r in range(8) if TB.bucket_turnups(mask, info % 3) >> r & 1][0]
     codes = [c for c in range(32) if mask >> c & 1]
     got = E.answer(codes, up, get_rules("classic"), HeuristicPolicy(),
                    (int(change["elder_score"]), int(change["dealer_score"])))
@@ -546,7 +547,7 @@ def test_a_budget_whose_peak_does_not_fit_is_refused_in_one_line_before_any_work
     code, out, err = salon(["study", "ecarte", "strategy", "--budget", "standard", "--out", str(tmp_path), "--quiet"])
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1 and "Traceback" not in err
-    assert "18.5 GB" in lines[0] and "4.0 GB available" in lines[0] and "--budget quick (about 0.8 GB)" in lines[0]
+    assert "5.8 GB" in lines[0] and "4.0 GB available" in lines[0] and "--budget quick (about 0.8 GB)" in lines[0]
     E.check_memory("quick")  # fits
     monkeypatch.setattr(E, "available_gb", lambda: None)  # unknown: no refusal
     E.check_memory("standard")

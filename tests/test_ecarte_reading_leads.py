@@ -111,9 +111,14 @@ def test_reading_weights_are_the_policy_arrays_and_the_fit_features():
     """The kernel's reading lead of each recorded position (fit/lead.learned_choices through the
     policy array) is the card of the best score of the fit's features (fit/reading_lead.
     reading_features_of) under the file's weights of the row read, lowest code on ties; the
-    collection is the same for the same seed, and its values are NaN exactly off the hand."""
-    rec, val = R.collect("classic", 1_000, seed=9, samples=6)
-    again, val2 = R.collect("classic", 1_000, seed=9, samples=6)
+    collection is the same for the same seed on one thread and on two (its block has a prange
+    body), and its values are NaN exactly off the hand."""
+    from analysis.blocks import kernel_threads
+
+    with kernel_threads(2):
+        rec, val = R.collect("classic", 1_000, seed=9, samples=6)
+    with kernel_threads(1):
+        again, val2 = R.collect("classic", 1_000, seed=9, samples=6)
     assert np.array_equal(rec, again) and np.array_equal(val, val2, equal_nan=True)
     held = np.zeros(val.shape, dtype=bool)
     for c in range(32):

@@ -24,7 +24,7 @@ from analysis.ecarte.play.hand import hand_outcomes, penalties, play_hand
 from analysis.ecarte.play.tricks import play_tricks
 from analysis.ecarte.players import solver as S
 from analysis.ecarte.players.heuristic import heuristic_discard, heuristic_follow, heuristic_lead
-from analysis.ecarte.players.search import N_RECORD, REC_VIOLATIONS, choose_card, play_tricks_search
+from analysis.ecarte.players.search import N_RECORD, REC_VIOLATIONS, choose_card, play_tricks_search, seat
 from analysis.ecarte.players.search_inference import sample_hidden
 from analysis.ecarte.policies import (
     N_POLICY_SLOTS,
@@ -88,6 +88,14 @@ NO_PROBS = np.zeros(0, dtype=np.float64)
 NO_CLASSES = np.zeros(0, dtype=np.int64)
 READS_NOTHING = (0, 0, 0, NO_HIST, False, False, PLAIN, NO_PROBS, NO_CLASSES, 0)
 """search_inference's ``know`` for a searcher that reads nothing from the exchanges."""
+
+
+def tricks_searched(elder, dealer, turnup, outs, samples, ann, must, table, streams, rec, pe=PLAIN, pd=PLAIN):
+    """play_tricks_search with both players' outs and samples (elder's, the dealer's), neither
+    reading the exchanges."""
+    seats = (seat(elder, outs[0], samples[0], 0, pe, NO_PROBS), seat(dealer, outs[1], samples[1], 0, pd, NO_PROBS))
+    return play_tricks_search(seats, np.array(streams, dtype=np.uint64), turnup, ann, must, table, NO_HIST,
+                              NO_CLASSES, np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64), rec)
 
 
 def post_exchange(seed, i, rules, pe, pd):
@@ -179,7 +187,7 @@ def one_exchange(seed, i, r, pe, pd):
     deck2 = deck.copy()
     got = exchanges(deck, 11, stc, stb, np.uint64(0), elder, dealer, turnup >> 3, r, pe, pd)
     out = np.zeros(N_OUT, dtype=np.int64)
-    play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, turnup, r, pe, pd, out, True)
+    play_hand(deck2, 11, (stc, stb, np.uint64(0)), elder, dealer, turnup, r, pe, pd, out, True)
     assert got[6] == 1 and (got[4], got[5]) == (out[O_ELDER_FINAL], out[O_DEALER_FINAL])
     return elder, dealer, turnup, got
 
@@ -231,9 +239,8 @@ def test_heuristic_play_is_the_kernels():
             for i in range(300):
                 e, d, turnup, e_disc, d_disc, ann, _ = post_exchange(5, i, rules, pe, pe)
                 table = S.value_table(0, 0, r)
-                _, _, tricks = play_tricks_search(e, d, turnup, e_disc, d_disc, ann, int(must == "true"), table,
-                                                    0, 0, 1, 1, np.uint64(0), np.uint64(0), sums, vals, rec,
-                                                    pe, pe, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
+                tricks = tricks_searched(e, d, turnup, (e_disc, d_disc), (0, 0), ann, int(must == "true"), table,
+                                         (0, 0), rec, pe, pe)
                 _, want = play_tricks(e, d, turnup >> 3, np.uint64(0), r, pe, pe, out, True)
                 assert tricks == want
                 assert list(rec[:10]) == list(out[O_TRICKS:O_TRICKS + 10])
@@ -271,8 +278,7 @@ def test_search_plays_only_legal_cards_and_its_constraints_hold(must, policies):
         table = S.value_table(pen_e, pen_d, r)
         st = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(3)))
         st_d = np.uint64(stream_start(np.uint64(3), np.uint64(i), np.uint64(4)))
-        _, _, tricks = play_tricks_search(e, d, turnup, e_disc, d_disc, ann, must, table, 4, 4, 1, 1, st, st_d,
-                                            sums, vals, rec, pe, pd, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
+        tricks = tricks_searched(e, d, turnup, (e_disc, d_disc), (4, 4), ann, must, table, (st, st_d), rec, pe, pd)
         assert rec[REC_VIOLATIONS] == 0
         assert replay_is_legal(e, d, turnup, rec, must) == tricks
 
@@ -362,8 +368,8 @@ def test_search_is_double_dummy_optimal_when_the_hidden_hand_is_determined():
         allowed, req = hidden_constraints(own, ALL & ~(own | opp), 0, 0, 0)
         assert allowed == opp
         default = heuristic_lead(own, t, 1)
-        st, card = choose_card(np.uint64(st), own, -1, size, allowed, req, me_elder, et, t, must, table, 50, default,
-                                 sums, vals, READS_NOTHING, rec)
+        st, card = choose_card(np.uint64(st), own, -1, (allowed, req, size), me_elder, et, 50, default,
+                               READS_NOTHING, (t, must, table), (sums, vals, rec))
         best, _ = S.best_card(own, opp, t, me_elder, et, must, table)
         assert S.lead_value(own, opp, card, t, me_elder, et, must, table) == best
         # Following: the opponent leads his heuristic card.
@@ -371,8 +377,8 @@ def test_search_is_double_dummy_optimal_when_the_hidden_hand_is_determined():
         legal = legal_follows(own, led, t, must)
         allowed, req = hidden_constraints(own, ALL & ~(own | opp), 1 << led, 0, 0)
         default = heuristic_follow(legal, led, t)
-        st, card = choose_card(np.uint64(st), own, led, size - 1, allowed, req, me_elder, et, t, must, table, 50,
-                                 default, sums, vals, READS_NOTHING, rec)
+        st, card = choose_card(np.uint64(st), own, led, (allowed, req, size - 1), me_elder, et, 50, default,
+                               READS_NOTHING, (t, must, table), (sums, vals, rec))
         assert legal >> card & 1
         opp2 = opp & ~(1 << led)
         best, _ = S.best_follow(opp2, own, led, t, not me_elder, et, must, table)
@@ -395,11 +401,9 @@ def test_fully_informed_players_reach_the_double_dummy_value():
         for must in (0, 1):
             value = S.solve(elder, dealer, turnup >> 3, True, 0, must, table)
             st = np.uint64(stream_start(np.uint64(6), np.uint64(i), np.uint64(2)))
-            _, _, tricks = play_tricks_search(elder, dealer, turnup, rest, rest, ann, must, table, 30, 30, 1, 1,
-                                                st, st, sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
+            tricks = tricks_searched(elder, dealer, turnup, (rest, rest), (30, 30), ann, must, table, (st, st), rec)
             assert S.unpack_table(table)[tricks] == value
-            _, _, tricks = play_tricks_search(elder, dealer, turnup, rest, 0, ann, must, table, 30, 0, 1, 1,
-                                                st, np.uint64(0), sums, vals, rec, PLAIN, PLAIN, NO_HIST, 0, 0, NO_PROBS, NO_PROBS, NO_CLASSES)
+            tricks = tricks_searched(elder, dealer, turnup, (rest, 0), (30, 0), ann, must, table, (st, 0), rec)
             assert S.unpack_table(table)[tricks] >= value
 
 

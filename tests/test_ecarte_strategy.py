@@ -85,7 +85,7 @@ def _expected_rows(block: str, item: int, n: int, seed: int, table: np.ndarray, 
             else:
                 e[6], d[7] = 1, option
             deck2[:] = deck
-            play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, j, rules, e, d, out, False)
+            play_hand(deck2, 11, (stc, stb, np.uint64(0)), elder, dealer, j, rules, e, d, out, False)
             ann = int(out[O_ANNOUNCED])
             king = 1 if ann & 1 else 2 if out[O_TURNUP_KING] else 3 if ann >> 1 else 0
             cell = king * 16 + int(out[O_ELDER_TRICK_POINTS]) * 4 + int(out[O_DEALER_TRICK_POINTS])
@@ -364,7 +364,7 @@ def test_the_discard_block_plays_every_option_as_the_engine_does(as_dealer):
                 pe = pol.to_array(force_first=1, force_discard=-1 if as_dealer else int(options[item, opt]))
                 pd = pol.to_array(force_response=0, force_discard=int(options[item, opt]) if as_dealer else -1)
                 deck2[:] = deck
-                play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, up, rules.to_array(), pe, pd, out, False)
+                play_hand(deck2, 11, (stc, stb, np.uint64(0)), elder, dealer, up, rules.to_array(), pe, pd, out, False)
                 net = int(out[O_ELDER_POINTS] - out[O_DEALER_POINTS])
                 want[TK.D_SUM + opt] += net
                 want[TK.D_SQ + opt] += net * net

@@ -86,3 +86,17 @@ def test_the_equilibrium_solver_gives_the_same_strategies_on_one_and_two_threads
         with kernel_threads(threads):
             got.append(S.solve(elder, dealer, 200, predictive=True))
     assert all(np.array_equal(a, b) for a, b in zip(got[0], got[1], strict=True))
+
+
+def test_the_lead_fits_collection_is_the_same_on_one_and_two_threads():
+    """fit/lead's collection block (fit/reading_lead's: tests/test_ecarte_reading_leads.py)."""
+    from analysis.ecarte.fit import lead as L
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.rules import get_rules
+
+    got = []
+    for threads in (1, 2):
+        with kernel_threads(threads):
+            got.append(L.collect(get_rules("classic"), HeuristicPolicy(), 2 * L.CHUNK, 9, samples=1))
+    (rec, val), (rec2, val2) = got
+    assert len(rec) > 0 and np.array_equal(rec, rec2) and np.array_equal(val, val2, equal_nan=True)

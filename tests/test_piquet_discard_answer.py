@@ -178,9 +178,9 @@ def test_solve_answers_first_with_the_lead_and_its_worth_in_the_hands_notation(e
 
 
 def test_the_race_gives_the_same_table_with_its_progress_bar_moving_in_blocks():
-    from analysis.piquet.studies.discards.analyser import analyse_hand
+    from analysis.piquet.studies.discards.analyser import Racing, analyse_hand
 
-    kw = {"samples": 600, "first_batch": 300, "exact": False, "threads": 2}
+    kw = {"samples": 600, "race": Racing(first_batch=300), "exact": False, "threads": 2}
     quiet = analyse_hand(BOOK, "elder", get_rules(), **kw)
     shown = analyse_hand(BOOK, "elder", get_rules(), progress=True, **kw)
     assert quiet.table.equals(shown.table) and quiet.rounds == shown.rounds

@@ -108,15 +108,17 @@ def test_search_with_the_hidden_hand_determined_plays_as_dd():
         opp_played = dealt_y & ~younger
         sto = np.uint64(stream_start(np.uint64(1), np.uint64(n), np.uint64(1)))
         won = 12 - n
-        a = strong_card(dd, True, elder, younger, 1, -1, won, 0, 0, False, rules, scratch, sto, younger, opp_played)[1]
-        b = strong_card(search, True, elder, younger, 1, -1, won, 0, 0, False, rules, scratch, sto, younger, opp_played)[1]
+        a = strong_card(dd, True, (elder, younger), (1, -1, won), (0, 0, False), rules, scratch, sto, (younger, opp_played))[1]
+        b = strong_card(search, True, (elder, younger), (1, -1, won), (0, 0, False), rules, scratch, sto,
+                        (younger, opp_played))[1]
         assert a == b
         # Younger follows elder's lead.
         led = a
         e2 = elder & ~(1 << led)
         opp_played = (dealt_e & ~elder) | (1 << led)
-        a = strong_card(dd, False, e2, younger, 1, led, won, 0, 0, False, rules, scratch, sto, e2, opp_played)[1]
-        b = strong_card(search, False, e2, younger, 1, led, won, 0, 0, False, rules, scratch, sto, e2, opp_played)[1]
+        a = strong_card(dd, False, (e2, younger), (1, led, won), (0, 0, False), rules, scratch, sto, (e2, opp_played))[1]
+        b = strong_card(search, False, (e2, younger), (1, led, won), (0, 0, False), rules, scratch, sto,
+                        (e2, opp_played))[1]
         assert a == b
 
 

@@ -58,7 +58,7 @@ def _engine_outcomes(block: str, item: int, n: int, seed: int, table: np.ndarray
             else:
                 e[6], d[7] = 1, option
             deck2[:] = deck
-            play_hand(deck2, 11, stc, stb, np.uint64(0), elder, dealer, turnup, rules, e, d, out, False)
+            play_hand(deck2, 11, (stc, stb, np.uint64(0)), elder, dealer, turnup, rules, e, d, out, False)
             ann = int(out[O_ANNOUNCED])
             king = 1 if ann & 1 else 2 if out[O_TURNUP_KING] else 3 if ann >> 1 else 0
             got[key][(king, int(out[O_ELDER_TRICK_POINTS]), int(out[O_DEALER_TRICK_POINTS]))] += 1

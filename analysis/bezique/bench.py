@@ -56,9 +56,9 @@ def endgame(positions: int = 20_000, deals: int = 100_000, repeats: int = 5) -> 
     import numba
 
     from analysis.bezique.play import tallies as bezique_tallies
-    from analysis.bezique.play.trick_loop import TT_BITS
     from analysis.bezique.players import solver as EG
     from analysis.bezique.players import solver_play as EP
+    from analysis.bezique.players.trick_loop import TT_BITS
     from analysis.bezique.policies import HeuristicPolicy
     from analysis.bezique.rules import get_rules
     from analysis.blocks import set_threads

@@ -74,14 +74,13 @@ def solve(hand, opponent, trump, leader, rules, rule, as_json, verbose):
 @rules_options
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--verbose", is_flag=True, help="Also name the players and the method behind the answer.")
-def advise(hand, trump, seen, stock, led, table, opp_table, turn_up, samples, seed, rules, rule, as_json, verbose):
+def advise(hand, trump, rules, rule, as_json, verbose, **position):
     """What to play from HAND (and whether to meld or hold after it): each card's expected net points
     to the end of the deal over layouts of the unseen cards, both players rolled out by the heuristic."""
     from analysis.bezique.rules import get_rules
     from analysis.bezique.studies import advise as one_hand
 
-    res = one_hand.advise(hand, trump, seen=seen, stock=stock, led=led, table=table, opp_table=opp_table,
-                          turn_up=turn_up, rules=get_rules(rules, list(rule)), samples=samples, seed=seed)
+    res = one_hand.advise(hand, trump, rules=get_rules(rules, list(rule)), **position)
     emit(res, as_json, one_hand.advise_text(res, verbose))
 
 

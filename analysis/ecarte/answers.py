@@ -2,6 +2,8 @@
 result as a JSON object with its text form (the command line only parses arguments)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 def parse_score(text: str, rules) -> tuple[int, int]:
     """``A-B`` (elder's score, the dealer's), each from 0 to the target minus one."""
@@ -17,28 +19,48 @@ def parse_score(text: str, rules) -> tuple[int, int]:
     return a, b
 
 
-def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, score: str | None, tables: str,
-                   simulate: bool, threads: int | None, quiet: bool, verbose: bool = False,
-                   tables_given: bool = False) -> tuple[dict, str]:
-    """Should elder holding ``hand`` play or propose, and what does he throw if the dealer accepts:
-    from the shipped equilibrium tables when they match the rules and policy, from the strategy
-    tables in ``tables`` (the only source when ``tables_given``), otherwise simulated (``score``:
-    the decision by game score). The text answers first in the hand's own notation; ``verbose``
-    adds the players and the statistics behind it."""
+@dataclass(frozen=True)
+class ProposeQuestion:
+    """What ``salon ecarte propose`` asks: elder's hand and the turn-up, the rules and the players'
+    policy, the game's score (None: the points game), where the strategy tables are (the only
+    source when ``tables_given``), ``simulate`` to simulate this hand instead (``samples`` deals
+    from ``seed``), and how to run and say it."""
+
+    hand: str
+    turnup: str
+    rules: object
+    policy: object
+    samples: int = 20_000
+    seed: int = 0
+    score: str | None = None
+    tables: str = "reports/tables"
+    tables_given: bool = False
+    simulate: bool = False
+    threads: int | None = None
+    quiet: bool = True
+    verbose: bool = False
+
+
+def propose_answer(q: ProposeQuestion) -> tuple[dict, str]:
+    """Should elder play or propose, and what does he throw if the dealer accepts: from the shipped
+    equilibrium tables when they match the rules and policy, from the strategy tables in
+    ``q.tables``, otherwise simulated (``q.score``: the decision by game score). The text answers
+    first in the hand's own notation; ``q.verbose`` adds the players and the statistics behind it."""
+    hand, turnup, r, pol, score, tables, verbose = q.hand, q.turnup, q.rules, q.policy, q.score, q.tables, q.verbose
     from analysis.ecarte.studies.simulate import parse_elder_hand
     from analysis.ecarte.studies.strategy import tables as strategy
     from analysis.errors import InputError
 
     codes, up = parse_elder_hand(hand, turnup)
     at = parse_score(score, r) if score else None
-    if tables_given and not simulate:
+    if q.tables_given and not q.simulate:
         stored = strategy.lookup(codes, up, r, pol, tables, at)
         if stored is None:
             raise InputError(f"--tables {tables}: no strategy tables for rules {r.name} and this policy there "
                              f"(write them with `salon study ecarte strategy --method best-response --out {tables}`)")
         stored = with_discard(stored, codes, up, pol, chosen_note=True)
         return stored, tables_text(hand, turnup, r, stored, at, verbose)
-    if not simulate:
+    if not q.simulate:
         from analysis.ecarte.studies.equilibrium import tables as equilibrium_tables
 
         solved = equilibrium_tables.answer(codes, up, r, pol, at)
@@ -54,9 +76,9 @@ def propose_answer(hand: str, turnup: str, samples: int, seed: int, r, pol, scor
                          "run `salon study ecarte strategy --method best-response` first")
     from analysis.ecarte.studies.simulate import propose_hand
 
-    res = propose_hand(hand, turnup, samples, seed, r, pol, threads=threads, quiet=quiet)
+    res = propose_hand(hand, turnup, q.samples, q.seed, r, pol, threads=q.threads, quiet=q.quiet)
     res = with_discard(res, codes, up, pol)
-    return res, simulated_text(hand, turnup, samples, seed, res, verbose)
+    return res, simulated_text(hand, turnup, q.samples, q.seed, res, verbose)
 
 
 def discard_if_accepted(codes, turnup: int, keep_from: int) -> tuple[list[int], list[int]]:

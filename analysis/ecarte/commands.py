@@ -51,8 +51,7 @@ def group():
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
 @click.option("--verbose", is_flag=True, help="Also name the players and the statistics behind the answer.")
-def propose(hand, turnup, samples, seed, rules, rule, policy, param, score, tables, simulate, threads, as_json,
-            quiet, verbose):
+def propose(rules, rule, policy, param, as_json, **question):
     """Should elder holding HAND (five cards) play without proposing, or propose, and what
     does he throw if the dealer accepts?
 
@@ -63,13 +62,13 @@ def propose(hand, turnup, samples, seed, rules, rule, policy, param, score, tabl
     import os
 
     from analysis.clikit import fail
-    from analysis.ecarte.answers import propose_answer
+    from analysis.ecarte.answers import ProposeQuestion, propose_answer
 
     given = click.get_current_context().get_parameter_source("tables") == click.core.ParameterSource.COMMANDLINE
-    if given and not simulate and not os.path.isdir(tables):
-        fail(f"--tables {tables}: no such directory")
-    obj, text = propose_answer(hand, turnup, samples, seed, _rules(rules, rule), _policy(policy, param), score, tables,
-                               simulate, threads, quiet, verbose=verbose, tables_given=given)
+    q = ProposeQuestion(rules=_rules(rules, rule), policy=_policy(policy, param), tables_given=given, **question)
+    if given and not q.simulate and not os.path.isdir(q.tables):
+        fail(f"--tables {q.tables}: no such directory")
+    obj, text = propose_answer(q)
     emit(obj, as_json, text)
 
 
@@ -125,34 +124,34 @@ def propose_table_cmd(deals_per_class, seed, rules, rule, policy, param, out, th
 @click.option("--threads", type=int, default=None, callback=thread_count)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--quiet", is_flag=True)
-def strategy_cmd(deals_per_hand, max_rounds, discard_deals, search_check, method, budget, search_sets, quick, seed,
-                 rules, rule, param, out, threads, as_json, quiet):
+def strategy_cmd(method, quick, rules, rule, param, as_json, **options):
     """Elder's propose/play and the dealer's accept/refuse decision for every hand (up to suit
     symmetry) and turn-up bucket: the equilibrium of the first proposal with its held-out
     exploitability (default), or iterated best responses with the decisions by game score."""
     from analysis.ecarte.answers import equilibrium_study, strategy_study
 
+    o = options
+    run = (o["out"], o["threads"], o["quiet"])
     if method == "equilibrium":
         ctx = click.get_current_context()
         for name, flag in (("search_check", "--search-check"), ("deals_per_hand", "--deals-per-hand"),
                            ("max_rounds", "--rounds"), ("discard_deals", "--discard-deals")):
             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
                 raise click.BadParameter("applies to --method best-response only", param_hint=flag)
-        if search_sets == 1:
+        if o["search_sets"] == 1:
             raise click.BadParameter("must be 0 (no check) or at least 2 information sets", param_hint="--search-sets")
-        obj, text = equilibrium_study("quick" if quick else budget, seed, _rules(rules, rule), _policy("heuristic", param),
-                                      out, threads, quiet, search_sets)
+        obj, text = equilibrium_study("quick" if quick else o["budget"], o["seed"], _rules(rules, rule),
+                                      _policy("heuristic", param), *run, o["search_sets"])
         emit(obj, as_json, text)
         return
 
-    if search_sets:
+    if o["search_sets"]:
         raise click.BadParameter("applies to --method equilibrium only", param_hint="--search-sets")
-    if search_check == 1:  # checked before hours of tables are computed, not after
+    if o["search_check"] == 1:  # checked before hours of tables are computed, not after
         raise click.BadParameter("must be 0 (no check) or at least 2 hand classes", param_hint="--search-check")
-    if quick:
-        deals_per_hand, max_rounds, discard_deals = 20, 2, 4
-    obj, text = strategy_study(deals_per_hand, max_rounds, discard_deals, search_check, seed, _rules(rules, rule),
-                               _policy("heuristic", param), out, threads, quiet)
+    sizes = (20, 2, 4) if quick else (o["deals_per_hand"], o["max_rounds"], o["discard_deals"])
+    obj, text = strategy_study(*sizes, o["search_check"], o["seed"], _rules(rules, rule), _policy("heuristic", param),
+                               *run)
     emit(obj, as_json, text)
 
 

@@ -52,58 +52,80 @@ def budget_json(b: Budget) -> dict:
     return asdict(b)
 
 
-def discard_answer(hand: str, seat: str, r, samples: int | None, target_halfwidth: float | None, top: int,
-                   show_all: bool, mine: str | None, elder_took: int, race: bool, plot: str | None, seed: int,
-                   lang: str, threads: int | None, quiet: bool = True, play: str = "auto",
-                   budget: str = "standard", verbose: bool = False) -> tuple[dict, str]:
-    """Which cards should ``hand`` throw: every legal exchange on the same deals under heuristic
-    play, then the race's leaders under the ``budget``'s strong player (BUDGETS;
-    ``play`` other than auto and ``samples`` override it). The text answers first, in the hand's
-    own notation (what to throw and keep, what it is worth), then the detail and its legend; with
-    ``verbose``, how the numbers were made."""
+@dataclass(frozen=True)
+class DiscardQuestion:
+    """What ``salon piquet discard`` asks (its options): the hand and seat, the rules, the budget
+    (``play`` other than auto and ``samples`` override it), the race's stop (``target_halfwidth``,
+    ``race`` off plays every option on every deal), what to show (``top`` options or ``show_all``,
+    the player's own discard ``mine`` graded, a ``plot``), and how to run and say it."""
+
+    hand: str
+    seat: str
+    rules: object
+    samples: int | None = None
+    target_halfwidth: float | None = None
+    top: int = 10
+    show_all: bool = False
+    mine: str | None = None
+    elder_took: int = 5
+    race: bool = True
+    plot: str | None = None
+    seed: int = 0
+    lang: str = "en"
+    threads: int | None = None
+    quiet: bool = True
+    play: str = "auto"
+    budget: str = DEFAULT_BUDGET
+    verbose: bool = False
+
+
+def discard_answer(q: DiscardQuestion) -> tuple[dict, str]:
+    """Which cards should the hand throw: every legal exchange on the same deals under heuristic
+    play, then the race's leaders under the budget's strong player (BUDGETS). The text answers
+    first, in the hand's own notation (what to throw and keep, what it is worth), then the detail
+    and its legend; with ``verbose``, how the numbers were made."""
     import time
 
     t0 = time.perf_counter()
     import pandas as pd
 
     from analysis.piquet.notation import notation_of
-    from analysis.piquet.studies.discards.analyser import analyse_hand, grade, option_json, plot_top
+    from analysis.piquet.studies.discards.analyser import Racing, analyse_hand, grade, option_json, plot_top
     from analysis.piquet.studies.discards.analyser_search import strong_analysis
     from analysis.runner import show_progress
 
-    b = BUDGETS[budget]
-    samples = samples or b.samples
-    chosen = b.play if play == "auto" else play
-    progress = show_progress(quiet)
-    a = analyse_hand(hand, seat, r, samples=samples, target_halfwidth=target_halfwidth,
-                     elder_took=elder_took, seed=seed, race=race, mine=mine, threads=threads,
-                     lang=None if lang == "en" else lang, exact=False, progress=progress,
-                     first_batch=b.first_batch)
+    b = BUDGETS[q.budget]
+    chosen = b.play if q.play == "auto" else q.play
+    progress = show_progress(q.quiet)
+    lang = None if q.lang == "en" else q.lang
+    a = analyse_hand(q.hand, q.seat, q.rules, samples=q.samples or b.samples, elder_took=q.elder_took, seed=q.seed,
+                     race=Racing(q.race, b.first_batch, target_halfwidth=q.target_halfwidth), mine=q.mine,
+                     threads=q.threads, lang=lang, exact=False, progress=progress)
     seconds = {"race": round(time.perf_counter() - t0, 3)}
     df = a.table
-    shown = df if show_all else df.head(top)
-    if mine is not None and not shown["mine"].any():
+    shown = df if q.show_all else df.head(q.top)
+    if q.mine is not None and not shown["mine"].any():
         shown = pd.concat([shown, df[df["mine"]]])
     shown = a.with_exact(shown)
     res = {**a.spec, "rounds": a.rounds, "options": [option_json(r) for _, r in shown.iterrows()],
-           "budget": budget_json(b), "play": {"asked": play, "used": chosen}}
-    if mine is not None:
+           "budget": budget_json(b), "play": {"asked": q.play, "used": chosen}}
+    if q.mine is not None:
         res["mine"] = grade(df, df[df["mine"]].iloc[0])
-    if plot:
-        res["figures"] = plot_top(df, plot)
+    if q.plot:
+        res["figures"] = plot_top(df, q.plot)
     res["players"] = {"race": {"me": a.spec["policy"], "opponent": a.spec["opponent"]}}
     if chosen != "heuristic":
-        res["strong"] = strong_analysis(a, r, chosen, candidates=b.candidates, deals=b.deals,
-                                        search_top=b.search_top, search_deals=b.search_deals, seed=seed,
-                                        threads=threads, progress=progress)
+        res["strong"] = strong_analysis(a, q.rules, chosen, candidates=b.candidates, deals=b.deals,
+                                        search_top=b.search_top, search_deals=b.search_deals, seed=q.seed,
+                                        threads=q.threads, progress=progress)
         res["players"].update(res["strong"]["players"])
         seconds.update(res["strong"]["seconds"])
     res["answer"] = best_exchange(res, a)
     res["throw"], res["keep"] = res["answer"]["throw"], res["answer"]["keep"]
     seconds["total"] = round(time.perf_counter() - t0, 3)
     res["seconds"] = seconds
-    res["threads"] = threads
-    return res, discard_text(res, notation_of(hand, None if lang == "en" else lang), verbose)
+    res["threads"] = q.threads
+    return res, discard_text(res, notation_of(q.hand, lang), q.verbose)
 
 
 def _minus(e: dict) -> dict:

@@ -87,17 +87,16 @@ def declare(hand, younger, lang, rules, rule, as_json):
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--verbose", is_flag=True, help="Also how the numbers were made: the players' parameters, the race's "
                                               "rounds, the seeds, the times.")
-def discard(hand, seat, rules, rule, budget, samples, target_halfwidth, top, show_all, mine, elder_took, no_race, plot,
-            play, seed, lang, threads, as_json, quiet, verbose):
+def discard(rules, rule, no_race, as_json, **question):
     """Which cards should HAND (twelve cards) throw, and what is it worth? The first lines answer in
     the hand's own notation; the detail under them: every legal exchange on the same deals (heuristic
     play), then the leaders under strong play, chosen on some deals and reported on others."""
-    from analysis.piquet.answers import discard_answer
+    from analysis.piquet.answers import DiscardQuestion, discard_answer
 
-    if seat == "elder" and elder_took != 5:
+    q = DiscardQuestion(rules=_rules(rules, rule), race=not no_race, **question)
+    if q.seat == "elder" and q.elder_took != 5:
         fail("--elder-took is for --seat younger")
-    obj, text = discard_answer(hand, seat, _rules(rules, rule), samples, target_halfwidth, top, show_all, mine,
-                               elder_took, not no_race, plot, seed, lang, threads, quiet, play, budget, verbose)
+    obj, text = discard_answer(q)
     emit(obj, as_json, text)
 
 

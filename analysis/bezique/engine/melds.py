@@ -2,7 +2,7 @@
 position, listed as the reference lists them, and the heuristic's choice among them.
 
 ``legal_melds`` writes rows ``(kind, cards, hand cards)`` of ``ms``; ``fo`` (face options) and
-``nopt`` (their counts, then an odometer) are its scratch arrays (``play.trick_loop.new_scratch``).
+``nopt`` (their counts, then an odometer) are its scratch arrays (``players.trick_loop.new_scratch``).
 The meld kinds ``K_*`` are in ``layout``.
 """
 from __future__ import annotations

@@ -9,8 +9,8 @@ from numba import njit, prange
 
 from analysis.bezique.engine.cards import NO_TARGET
 from analysis.bezique.engine.layout import O_TOTAL
-from analysis.bezique.play.deal import play_deal
-from analysis.bezique.play.trick_loop import new_scratch
+from analysis.bezique.play.deal import run_deal
+from analysis.bezique.players.trick_loop import new_scratch
 from analysis.compare import N_COMPARE, run_compare
 from analysis.compare_kernel import add_compare
 from analysis.rng import stream_start
@@ -20,15 +20,17 @@ from analysis.rng import stream_start
 def compare_chunk(useed, start, count, rules, pa, pb):
     """The compare tally row (analysis.compare layout) of deals start..start+count-1: each deal
     played with A as elder against B as dealer, then with B as elder against A, from the same streams."""
-    deck, S, ms, fo, nopt, order, out, tt, pos = new_scratch()
+    scr = new_scratch()
+    out = scr.out
+    zero, no_target = np.int64(0), np.int64(NO_TARGET)  # typed: literals would compile run_deal again
     row = np.zeros(N_COMPARE, dtype=np.int64)
     for i in range(start, start + count):
         ui = np.uint64(i)
-        play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pa, pb,
-                  S, ms, fo, nopt, order, out, tt, pos, np.int64(0), np.int64(0), np.int64(NO_TARGET))
+        run_deal(scr, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pa, pb,
+                 zero, zero, no_target)
         first = out[O_TOTAL] - out[O_TOTAL + 1]
-        play_deal(deck, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pb, pa,
-                  S, ms, fo, nopt, order, out, tt, pos, np.int64(0), np.int64(0), np.int64(NO_TARGET))
+        run_deal(scr, stream_start(useed, ui, np.uint64(0)), stream_start(useed, ui, np.uint64(1)), rules, pb, pa,
+                 zero, zero, no_target)
         second = out[O_TOTAL + 1] - out[O_TOTAL]
         add_compare(row, first, second)
     return row

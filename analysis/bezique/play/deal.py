@@ -4,7 +4,7 @@ deal, step by step"); and ``deal_outcomes``, the outcome vectors the differentia
 
 The state of a deal lives in one small int64 array (``S_*`` slots of ``layout``): both hands, both
 tables, the cards played, the cards won and, per table card, the mask of meld kinds it has been
-used in. ``play_deal`` writes the deal's outcome into ``out`` (``O_*``, ``OUT_FIELDS``).
+used in. ``run_deal`` writes the deal's outcome into ``scr.out`` (``O_*``, ``OUT_FIELDS``).
 """
 from __future__ import annotations
 
@@ -13,13 +13,12 @@ from numba import njit
 
 from analysis.bezique.engine.cards import NO_TARGET
 from analysis.bezique.engine.layout import OUTCOME_LENGTH
-from analysis.bezique.play.trick_loop import (
-    DealScratch,
+from analysis.bezique.players.search import search_deal, search_mask
+from analysis.bezique.players.trick_loop import (
     new_scratch,
     play_on,
     setup_deal,
 )
-from analysis.bezique.players.search import search_deal, search_mask
 from analysis.rng import stream_start
 
 
@@ -39,13 +38,6 @@ def run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target):
         return gw
     sto, gw = play_on(scr, sto, rules, pe, pd, start_e, start_d, target, np.int64(0))
     return gw
-
-
-@njit(cache=True, inline="always")
-def play_deal(deck, stc, sto, rules, pe, pd, S, ms, fo, nopt, order, out, tt, pos, start_e, start_d, target):
-    """``run_deal`` with the arrays of ``DealScratch`` one by one (play/paired.py's call)."""
-    scr = DealScratch(deck, S, ms, fo, nopt, order, out, tt, pos)
-    return run_deal(scr, stc, sto, rules, pe, pd, start_e, start_d, target)
 
 
 @njit(cache=True, nogil=True)  # called from Python: Ctrl-C can end the process meanwhile

@@ -20,7 +20,7 @@ from analysis.bezique.engine.layout import (
     O_TOTAL,
 )
 from analysis.bezique.play.deal import run_deal
-from analysis.bezique.play.trick_loop import new_scratch
+from analysis.bezique.players.trick_loop import new_scratch
 from analysis.bezique.rules import R_TARGET
 from analysis.rng import stream_start
 

@@ -38,8 +38,8 @@ from analysis.bezique.engine.layout import (
     O_TOTAL,
     O_TURN_UP,
 )
-from analysis.bezique.play.deal import play_deal
-from analysis.bezique.play.trick_loop import new_scratch
+from analysis.bezique.play.deal import run_deal
+from analysis.bezique.players.trick_loop import new_scratch
 from analysis.bezique.reference.melds import KINDS
 from analysis.bezique.rules import R_BRISQUE, BeziqueRules
 from analysis.errors import InputError
@@ -149,7 +149,9 @@ def paired_chunk(useed, start, count, rules, tested, opponent):
     """The tally row of deals start..start+count-1: each deal under every tested policy (rows of
     ``tested``), in both seats, against ``opponent``."""
     m = tested.shape[0]
-    deck, S, ms, fo, nopt, order, out, tt, pos = new_scratch()
+    scr = new_scratch()
+    out = scr.out
+    zero, no_target = np.int64(0), np.int64(NO_TARGET)  # typed: literals would compile run_deal again
     row = np.zeros(row_length(m), dtype=np.int64)
     x = np.zeros((N_VIEWS, NQ, m), dtype=np.int64)
     q = np.zeros(NQ, dtype=np.int64)
@@ -163,9 +165,9 @@ def paired_chunk(useed, start, count, rules, tested, opponent):
                 stc = stream_start(useed, ui, np.uint64(0))
                 sto = stream_start(useed, ui, np.uint64(1))
                 if seat == 0:
-                    play_deal(deck, stc, sto, rules, pj, opponent, S, ms, fo, nopt, order, out, tt, pos, np.int64(0), np.int64(0), np.int64(NO_TARGET))
+                    run_deal(scr, stc, sto, rules, pj, opponent, zero, zero, no_target)
                 else:
-                    play_deal(deck, stc, sto, rules, opponent, pj, S, ms, fo, nopt, order, out, tt, pos, np.int64(0), np.int64(0), np.int64(NO_TARGET))
+                    run_deal(scr, stc, sto, rules, opponent, pj, zero, zero, no_target)
                 side_quantities(out, seat, brisque, q)
                 for k in range(NQ):
                     x[1 + seat, k, j] = q[k]

@@ -43,7 +43,7 @@ from analysis.bezique.engine.layout import (
     T_TURN_UP_SEVEN,
 )
 from analysis.bezique.play.deal import run_deal
-from analysis.bezique.play.trick_loop import new_scratch
+from analysis.bezique.players.trick_loop import new_scratch
 from analysis.rng import stream_start
 
 

@@ -1,6 +1,6 @@
 """The search player of Bezique's stock phase (``SearchPolicy``, policies.py), in numba.
 
-At each of its stock-phase decisions (``play.trick_loop.play_on`` pauses there) it draws ``samples``
+At each of its stock-phase decisions (``players.trick_loop.play_on`` pauses there) it draws ``samples``
 layouts of the cards it cannot see and, on each, plays every candidate to the end of the deal
 with its rollout policy (its own heuristic parameters for both players, the exact end game when
 ``rollout_exact``); it takes the candidate with the best total of (its points minus the
@@ -33,7 +33,8 @@ from analysis.bezique.engine.layout import (
 )
 from analysis.bezique.engine.melds import double_possible, legal_melds, sort_melds
 from analysis.bezique.engine.tricks import options_of
-from analysis.bezique.play.trick_loop import (
+from analysis.bezique.players.heuristic import best_meld, heuristic_follow, heuristic_lead, set_keep_values
+from analysis.bezique.players.trick_loop import (
     NO_MELD,
     PAUSE,
     PH_FOLLOW,
@@ -49,7 +50,6 @@ from analysis.bezique.play.trick_loop import (
     play_on,
     setup_deal,
 )
-from analysis.bezique.players.heuristic import best_meld, heuristic_follow, heuristic_lead, set_keep_values
 from analysis.bezique.policies import (
     KIND_HEURISTIC,
     KIND_SEARCH,

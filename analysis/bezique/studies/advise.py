@@ -7,7 +7,7 @@ play, my expected net points (mine minus the opponent's, from now to the end of 
 order and the turn-up (a trump, unless given) uniformly from the cards not accounted for; played
 cards not listed in ``seen`` are drawn among them too. Every candidate meets the same layouts (common
 random numbers); both players then play ``tuned-exact`` (tuned's parameters, meld_chance 5 and the
-exact end game) in the compiled trick loop (``play.trick_loop.play_on``, the search player's rollout machinery). The
+exact end game) in the compiled trick loop (``players.trick_loop.play_on``, the search player's rollout machinery). The
 meld question: after the best card, where I win the trick with a meld to lay, the best meld laid at
 once against none this turn, on the same layouts. Layout ``i`` comes from ``Stream(seed, i)``.
 
@@ -164,7 +164,7 @@ class Rollouts:
 
     def __init__(self, pos: Position, rules: BeziqueRules):
         from analysis.bezique.engine import layout as L
-        from analysis.bezique.play import trick_loop as TL
+        from analysis.bezique.players import trick_loop as TL
         from analysis.bezique.players.heuristic import set_keep_values
         from analysis.bezique.policies import get_policy
 

@@ -61,10 +61,14 @@ MAX_LEADS = 4
 
 
 @njit(cache=True, inline="always")
-def write_record(row, values, i, hand, allowed, req, m, t, k, lt, leader_is_elder, heur, led, sums, samples):
-    """Record one lead with a choice into ``row`` (the F_* fields) and the search's value of each card
-    of ``hand`` into ``values`` (elder's net from the leader's side: ``sums`` over the samples drawn,
-    one when the opponent's hand was known)."""
+def write_record(row, values, i, lead, choice, sums, samples):
+    """Record one lead with a choice of deal i into ``row`` (the F_* fields) and the search's value
+    of each card of the hand into ``values`` (elder's net from the leader's side: ``sums`` over the
+    samples drawn, one when the opponent's hand was known). ``lead``: (the leader's hand, the
+    opponent's allowed and required cards and size, trumps, trick, the leader's tricks, the leader
+    is elder); ``choice``: (the heuristic's card, the search's)."""
+    hand, allowed, req, m, t, k, lt, leader_is_elder = lead
+    heur, led = choice
     n = samples if popcount(allowed) > m - popcount(req) else 1
     row[F_DEAL] = i
     row[F_HAND] = hand
@@ -86,10 +90,14 @@ def write_record(row, values, i, hand, allowed, req, m, t, k, lt, leader_is_elde
 
 
 @njit(cache=True)
-def _collect_deal(i, elder, dealer, turnup, e_out, d_out, announced, must, table, samples, st, scratch, rec_out,
-                  val_out, pos):
-    """Play one post-exchange position with search leads and heuristic follows, recording each lead
-    with a choice at rec_out[pos], val_out[pos] (NaN for cards not held); returns (st, pos)."""
+def _collect_deal(i, position, game, samples, st, scratch, outputs, pos):
+    """Play one post-exchange position (elder's hand, the dealer's, the turn-up, their discards, the
+    kings announced) with search leads and heuristic follows (``game``: must trump, value table),
+    recording each lead with a choice at rec_out[pos], val_out[pos] (``outputs``; NaN for cards not
+    held); returns (st, pos)."""
+    elder, dealer, turnup, e_out, d_out, announced = position
+    must, table = game
+    rec_out, val_out = outputs
     sums, vals, rec, hist, no_probs, no_classes = scratch
     t = turnup >> 3
     known_e, known_d, req_e, req_d = knowledge_start(turnup, e_out, d_out, announced)
@@ -111,10 +119,10 @@ def _collect_deal(i, elder, dealer, turnup, e_out, d_out, announced, must, table
             allowed, req = hidden_constraints(hand_l, known_d, played, ex_e, req_e)
         heur = heuristic_lead(hand_l, t, True)
         m = popcount(hand_f)
-        st, led = choose_card(st, hand_l, np.int64(-1), m, allowed, req, elder_leads, etricks, t, must, table, samples, heur,
-                              sums, vals, know, rec)
+        st, led = choose_card(st, hand_l, np.int64(-1), (allowed, req, m), elder_leads, etricks, samples, heur, know,
+                              (t, must, table), (sums, vals, rec))
         lt = etricks if elder_leads else k - etricks
-        write_record(rec_out[pos], val_out[pos], i, hand_l, allowed, req, m, t, k, lt, elder_leads, heur, led, sums,
+        write_record(rec_out[pos], val_out[pos], i, (hand_l, allowed, req, m, t, k, lt, elder_leads), (heur, led), sums,
                      samples)
         pos += 1
         fol = heuristic_follow(legal_follows(hand_f, led, t, must), led, t)
@@ -143,8 +151,8 @@ def _collect_chunk(useed, start, count, rules, pe, pd, samples, rec_out, val_out
         pen_e, pen_d = penalties(ending, pwp, refused, rules)
         table = value_table(pen_e, pen_d, rules)
         st = stream_start(useed, ui, np.uint64(LANE_FIT_SEARCH))
-        st, pos = _collect_deal(i, elder, dealer, turnup, e_disc, d_disc, announced, must, table, samples, st,
-                                scratch, rec_out, val_out, pos)
+        st, pos = _collect_deal(i, (elder, dealer, turnup, e_disc, d_disc, announced), (must, table), samples, st,
+                                scratch, (rec_out, val_out), pos)
     return pos
 
 

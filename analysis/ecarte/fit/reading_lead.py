@@ -59,12 +59,19 @@ MAX_LEADS = LF.MAX_LEADS
 
 
 @njit(cache=True)
-def _reading_deal(i, elder, dealer, turnup, e_out, d_out, announced, opening, must, table, samples, st_e, st_d,
-                  scratch, hist, pe, pd, x, y, class_of_rank, rec_out, val_out, pos):
-    """Play one position with search leads (the reader's reading his opponent's first decision by
-    the chances ``x`` (elder proposes) / ``y`` (the dealer refuses)) and heuristic follows,
-    recording the reading leads with a choice; returns (st_e, st_d, pos)."""
-    sums, vals, rec, _, no_probs, _ = scratch
+def _reading_deal(i, position, opening, game, samples, streams, scratch, models, outputs, pos):
+    """Play one position (``position``: elder's hand, the dealer's, the turn-up, their discards,
+    the kings announced; ``game``: must trump, value table) with search leads (elder's and the
+    dealer's ``streams``; the reader's reading his opponent's first decision by the chances
+    ``x`` (elder proposes) / ``y`` (the dealer refuses) of ``models`` = (pe, pd, x, y,
+    class_of_rank)) and heuristic follows, recording the reading leads with a choice in
+    ``outputs`` (rec_out, val_out); returns (st_e, st_d, pos)."""
+    elder, dealer, turnup, e_out, d_out, announced = position
+    must, table = game
+    st_e, st_d = streams
+    pe, pd, x, y, class_of_rank = models
+    rec_out, val_out = outputs
+    sums, vals, rec, hist, no_probs, _ = scratch
     t = turnup >> 3
     known_e, known_d, req_e, req_d = knowledge_start(turnup, e_out, d_out, announced)
     ex_e = 0
@@ -94,15 +101,15 @@ def _reading_deal(i, elder, dealer, turnup, e_out, d_out, announced, opening, mu
         heur = heuristic_lead(hand_l, t, True)
         m = popcount(hand_f)
         if elder_leads:
-            st_e, led = choose_card(st_e, hand_l, np.int64(-1), m, allowed, req, elder_leads, etricks, t, must, table,
-                                    samples, heur, sums, vals, know, rec)
+            st_e, led = choose_card(st_e, hand_l, np.int64(-1), (allowed, req, m), elder_leads, etricks, samples,
+                                    heur, know, (t, must, table), (sums, vals, rec))
         else:
-            st_d, led = choose_card(st_d, hand_l, np.int64(-1), m, allowed, req, elder_leads, etricks, t, must, table,
-                                    samples, heur, sums, vals, know, rec)
+            st_d, led = choose_card(st_d, hand_l, np.int64(-1), (allowed, req, m), elder_leads, etricks, samples,
+                                    heur, know, (t, must, table), (sums, vals, rec))
         if reads:
             lt = etricks if elder_leads else k - etricks
-            LF.write_record(rec_out[pos], val_out[pos], i, hand_l, allowed, req, m, t, k, lt, elder_leads, heur, led,
-                            sums, samples)
+            LF.write_record(rec_out[pos], val_out[pos], i, (hand_l, allowed, req, m, t, k, lt, elder_leads),
+                            (heur, led), sums, samples)
             rec_out[pos, F_READ] = row
             pos += 1
         fol = heuristic_follow(legal_follows(hand_f, led, t, must), led, t)
@@ -150,9 +157,9 @@ def _reading_chunk(useed, start, count, rules, pol, x, y, class_of_rank, samples
         st_e = stream_start(useed, ui, np.uint64(LANE_ELDER))
         st_d = stream_start(useed, ui, np.uint64(LANE_DEALER))
         opening = np.int64(OPENING_REFUSED if propose else OPENING_PLAYED)
-        st_e, st_d, pos = _reading_deal(i, elder, dealer, turnup, e_disc, d_disc, announced, opening, must, table,
-                                        samples, st_e, st_d, scratch, hist, pe, d_refuse, x, y, class_of_rank,
-                                        rec_out, val_out, pos)
+        st_e, st_d, pos = _reading_deal(i, (elder, dealer, turnup, e_disc, d_disc, announced), opening,
+                                        (must, table), samples, (st_e, st_d), scratch,
+                                        (pe, d_refuse, x, y, class_of_rank), (rec_out, val_out), pos)
     return pos
 
 

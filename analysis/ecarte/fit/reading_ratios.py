@@ -45,7 +45,7 @@ def group_counts(masks: np.ndarray) -> np.ndarray:
 def ratios_from_tables(elder_probability: np.ndarray, dealer_probability: np.ndarray) -> np.ndarray:
     """The three rows of ratios (floats) from the tables' chances by information set: elder's
     chance to propose and the dealer's chance to refuse (index 3 * class + turn-up bucket)."""
-    from analysis.ecarte.studies.equilibrium import branches as BK
+    from analysis.ecarte.engine import buckets as TB
     from analysis.ecarte.studies.strategy import kernel as TK
     from analysis.ecarte.studies.strategy.tables import hands
 
@@ -60,8 +60,8 @@ def ratios_from_tables(elder_probability: np.ndarray, dealer_probability: np.nda
     all_den = 0.0
     for r in range(8):  # the turn-up's rank; the hand cannot hold it
         ok = ((trumps >> r) & 1) == 0
-        bucket = np.where(r == 7, BK.KING_TURNED, np.where(r > top, BK.ABOVE, BK.BELOW))
-        info = classes * BK.N_BUCKETS + bucket
+        bucket = np.where(r == 7, TB.KING_TURNED, np.where(r > top, TB.ABOVE, TB.BELOW))
+        info = classes * TB.N_BUCKETS + bucket
         c = counts[ok]
         for v, w in enumerate((1.0 - elder_probability[info][ok], elder_probability[info][ok],
                                dealer_probability[info][ok])):

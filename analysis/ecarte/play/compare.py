@@ -18,7 +18,7 @@ def _net(deck, useed, ui, rules, pe, pd, out):
     stc = stream_start(useed, ui, np.uint64(0))
     sto = stream_start(useed, ui, np.uint64(1))
     stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-    play_hand(deck, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, np.bool_(False))
+    play_hand(deck, np.int64(11), (stc, stb, sto), elder, dealer, turnup, rules, pe, pd, out, np.bool_(False))
     return out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
 
 

@@ -41,9 +41,9 @@ def play_game(seed, g, rules, pa, pb, deck, out):
         sto = stream_start(useed, ug, np.uint64(2 * h + 1))
         stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
         if elder_is_a:
-            play_hand(deck, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pa, pb, out, np.bool_(False))
+            play_hand(deck, np.int64(11), (stc, stb, sto), elder, dealer, turnup, rules, pa, pb, out, np.bool_(False))
         else:
-            play_hand(deck, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pb, pa, out, np.bool_(False))
+            play_hand(deck, np.int64(11), (stc, stb, sto), elder, dealer, turnup, rules, pb, pa, out, np.bool_(False))
         h += 1
         # Points in the order they are scored; the game ends the moment one reaches the target.
         score[d_idx] += out[O_TURNUP_KING]

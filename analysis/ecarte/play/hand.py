@@ -83,25 +83,27 @@ def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_f
 
 
 @njit(cache=True, inline="always")
-def policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, opening, sto, rules, pe, pd, out, record):
+def policy_tricks(elder, dealer, turnup, discards, announced, opening, sto, rules, pe, pd, out, record):
     """The five tricks as the policies play them: play/tricks.play_tricks, or, when a player
-    leads by the learned score, players/learned.play_tricks_learned (``opening``: the first
-    decisions, players/learned.OPENING_*); returns (sto, elder's tricks)."""
+    leads by the learned score, players/learned.play_tricks_learned (``discards``: elder's and the
+    dealer's; ``opening``: the first decisions, players/learned.OPENING_*); returns (sto, elder's
+    tricks)."""
     if pe[P_LEADS] or pd[P_LEADS]:
-        return play_tricks_learned(elder, dealer, turnup, e_disc, d_disc, announced, opening, sto, rules, pe, pd,
-                                   out, record)
+        return play_tricks_learned(elder, dealer, turnup, discards, announced, opening, sto, rules, pe, pd, out,
+                                   record)
     return play_tricks(elder, dealer, turnup >> 3, sto, rules, pe, pd, out, record)
 
 
 @njit(cache=True, _nrt=False)
-def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, record=True):
+def play_hand(deck, p, streams, elder, dealer, turnup, rules, pe, pd, out, record=True):
     """Play one dealt hand to the end and write its outcome vector (O_*) into ``out``.
 
-    ``deck[p:]`` holds the undealt cards (the stock is fixed lazily from position p); ``stc`` (with
-    its half-buffer ``stb``) and ``sto`` are the cards and choices streams; ``pe``/``pd`` the elder's and dealer's policy arrays.
-    Without ``record`` the final hands and the cards of the tricks are not written (speed).
-    Compiled without reference counting (see hands_chunk); it allocates nothing.
+    ``deck[p:]`` holds the undealt cards (the stock is fixed lazily from position p); ``streams``:
+    (the cards stream, its half-buffer, the choices stream); ``pe``/``pd`` the elder's and dealer's
+    policy arrays. Without ``record`` the final hands and the cards of the tricks are not written
+    (speed). Compiled without reference counting (see hands_chunk); it allocates nothing.
     """
+    stc, stb, sto = streams
     t = turnup >> 3
     out[O_TURNUP] = turnup
     out[O_ELDER_DEALT] = elder
@@ -113,7 +115,7 @@ def play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out,
         out[O_ELDER_FINAL] = elder
         out[O_DEALER_FINAL] = dealer
     sto, announced = announce_kings(elder, dealer, t, sto, pe, pd)
-    sto, etricks = policy_tricks(elder, dealer, turnup, e_disc, d_disc, announced, opening_of(pwp, refused_round),
+    sto, etricks = policy_tricks(elder, dealer, turnup, (e_disc, d_disc), announced, opening_of(pwp, refused_round),
                                  sto, rules, pe, pd, out, record)
     write_result(out, turnup, etricks, ending, rnd, announced, p - p0, proposed_first, pwp, refused_round, rules)
 
@@ -141,5 +143,5 @@ def hand_outcomes(seed, start, n, rules, pe, pd):
         stc = stream_start(useed, i, np.uint64(0))
         sto = stream_start(useed, i, np.uint64(1))
         stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-        play_hand(deck, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pe, pd, res[k], np.bool_(True))
+        play_hand(deck, np.int64(11), (stc, stb, sto), elder, dealer, turnup, rules, pe, pd, res[k], np.bool_(True))
     return res

@@ -41,7 +41,7 @@ from analysis.rng import EMPTY_HALF, stream_start
 
 
 @njit(cache=True, inline="always")
-def compare_both(deck, deck2, p, stc, stb, sto, elder, dealer, turnup, rules, cfg, out, row):
+def compare_both(deck, deck2, p, streams, elder, dealer, turnup, rules, cfg, out, row):
     """Play the dealt hand under configuration a and under b; add the pair (b - a) to ``row``.
 
     ``cfg`` rows: elder's and dealer's policy arrays of a, then of b.
@@ -50,11 +50,11 @@ def compare_both(deck, deck2, p, stc, stb, sto, elder, dealer, turnup, rules, cf
     """
     for i in range(32):
         deck2[i] = deck[i]
-    play_hand(deck2, p, stc, stb, sto, elder, dealer, turnup, rules, cfg[0], cfg[1], out, np.bool_(False))
+    play_hand(deck2, p, streams, elder, dealer, turnup, rules, cfg[0], cfg[1], out, np.bool_(False))
     net_a = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_A_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_A_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
-    play_hand(deck, p, stc, stb, sto, elder, dealer, turnup, rules, cfg[2], cfg[3], out, np.bool_(False))
+    play_hand(deck, p, streams, elder, dealer, turnup, rules, cfg[2], cfg[3], out, np.bool_(False))
     net_b = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     row[C_B_WINS] += 1 if out[O_ELDER_TRICKS] >= 3 else 0
     row[C_B_VOLE] += 1 if out[O_ELDER_TRICKS] == 5 else 0
@@ -92,7 +92,7 @@ def pair_block(seed, starts, counts, rules, cfg):
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-            compare_both(deck, deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
+            compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out, row)
         tallies[ci, :] = row
     return tallies
 
@@ -114,7 +114,7 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, cfg):
             stc = stream_start(useed, ui, np.uint64(0))
             sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
             stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, elder_codes, turnup)
-            compare_both(deck, deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
+            compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out, row)
         tallies[ci, :] = row
     return tallies
 
@@ -181,7 +181,7 @@ def class_block(seed, starts, counts, class_ids, rules, cfg):
                 stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
                 if hand_class(elder, turnup, class_ids) == cls:
                     break
-            compare_both(deck, deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, row)
+            compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out, row)
         tallies[ci, :] = row
     return tallies
 
@@ -208,7 +208,8 @@ def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, cf
             cell = (hand_class(hand, turnup, class_ids) * 6 + sure_winners(hand, turnup)) * 2
             cell += 1 if has_ten_nine_eight(hand) else 0
             scratch[:] = 0
-            compare_both(deck, deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, my_cfg, out, scratch)
+            compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out,
+                         scratch)
             if by_dealer and scratch[C_B_PROPOSED] == 0:
                 continue
             for k in range(N_COMPARE):

@@ -188,7 +188,8 @@ def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, row):
         stc = stream_start(useed, ui, np.uint64(0))
         sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
         stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-        play_hand_inline(deck, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pe, pd, out, np.bool_(False))
+        play_hand_inline(deck, np.int64(11), (stc, stb, sto), elder, dealer, turnup, rules, pe, pd, out,
+                         np.bool_(False))
         tally_hand(row, out)
         i += 1
 

@@ -251,12 +251,13 @@ def reading_row(opening, leader_is_elder):
 
 
 @njit(cache=True)
-def play_tricks_learned(elder, dealer, turnup, e_out, d_out, announced, opening, sto, rules, pe, pd, out, record):
+def play_tricks_learned(elder, dealer, turnup, outs, announced, opening, sto, rules, pe, pd, out, record):
     """play/tricks.play_tricks when a player leads by the learned score (policies.P_LEADS): the
     same five tricks, each player's knowledge of the other's hand tracked for his leads.
-    ``e_out``/``d_out``: elder's / the dealer's discards (all rounds); ``announced``: 1 elder |
+    ``outs``: elder's and the dealer's discards (all rounds); ``announced``: 1 elder |
     2 the dealer announced the trump king; ``opening``: the first decisions (OPENING_*), read by a
     reading leader (policies.P_READS). Returns (sto, elder's tricks)."""
+    e_out, d_out = outs
     t = turnup >> 3
     must = rules[R_MUST_TRUMP_WHEN_VOID]
     known_e, known_d, req_e, req_d = knowledge_start(turnup, e_out, d_out, announced)

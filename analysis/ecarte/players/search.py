@@ -33,6 +33,8 @@ Its two uses are ``studies/search_strength.py`` (search against the heuristic) a
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -50,7 +52,7 @@ from analysis.ecarte.players.heuristic import heuristic_follow, heuristic_lead
 from analysis.ecarte.players.learned import learned_lead
 from analysis.ecarte.players.search_inference import sample_opponent
 from analysis.ecarte.players.solver import INF, lead_value, run_top, run_tops, value_after
-from analysis.ecarte.policies import P_LEAD_WEIGHTS, P_LEADS
+from analysis.ecarte.policies import P_LEAD_TRUMPS, P_LEAD_WEIGHTS, P_LEADS
 
 LANE_ELDER_SEARCH = 2
 LANE_DEALER_SEARCH = 3
@@ -72,16 +74,19 @@ def search_scratch():
 
 
 @njit(cache=True)
-def choose_card(st, own, led, opp_size, allowed, required, mover_is_elder, et, t, must, table, samples,
-                default, sums, vals, know, rec):
+def choose_card(st, own, led, hidden, mover_is_elder, et, samples, default, know, position, scratch):
     """The searching player's card: the best total double-dummy value over sampled opponent hands.
 
-    ``led`` < 0: the mover leads from ``own``; else he replies to ``led`` (the opponent, who led
-    it, then holds ``opp_size`` cards besides). The opponent's hand is drawn by ``sample_hidden``
-    from ``allowed``/``required``. ``default`` (the heuristic's card) wins ties, else the weakest
-    of the best. ``sums``/``vals`` are 32-entry scratch arrays. ``know``: what the searcher reads
-    from the exchanges (search_inference.sample_opponent; cond 0 reads nothing); fallbacks are
-    counted in rec[REC_FALLBACKS]. Returns (stream state, card)."""
+    ``led`` < 0: the mover leads from ``own``; else he replies to ``led``. ``hidden``: (allowed,
+    required, size) of the opponent's hand (who, having led, then holds ``size`` cards besides),
+    drawn by ``sample_opponent``. ``default`` (the heuristic's card) wins ties, else the weakest
+    of the best. ``position``: (trump suit, must trump when void, value table) with elder's tricks
+    ``et``; ``scratch``: (sums, vals: 32-entry arrays, the play record). ``know``: what the
+    searcher reads from the exchanges (search_inference.sample_opponent; cond 0 reads nothing);
+    fallbacks are counted in rec[REC_FALLBACKS]. Returns (stream state, card)."""
+    allowed, required, opp_size = hidden
+    t, must, table = position
+    sums, vals, rec = scratch
     leading = led < 0
     cands = own if leading else legal_follows(own, led, t, must)
     if popcount(cands) == 1:
@@ -132,118 +137,98 @@ def choose_card(st, own, led, opp_size, allowed, required, mover_is_elder, et, t
     return st, weakest(ties, t)
 
 
+Seat = namedtuple("Seat", ("hand", "out", "samples", "cond", "policy", "probs"))
+"""One player of ``play_tricks_search`` (``seat`` makes it): his hand after the exchanges, the cards he
+knows to be out of play besides the turn-up (his own discards), his search's samples (0: he plays
+by his policy: the heuristic, with the learned leads if it has them), what his search reads from
+the exchanges (``cond``, search_inference; 0 reads nothing), his policy array (the other's model of
+him) and, under COND_TABLE, his first decision's chance per information set (elder's of proposing,
+the dealer's of refusing)."""
+
+
+@njit(cache=True, inline="always")
+def seat(hand, out, samples, cond, policy, probs):
+    """A :data:`Seat`, its numbers typed (literals would compile the search again for each value)."""
+    return Seat(np.int64(hand), np.int64(out), np.int64(samples), np.int64(cond), policy, probs)
+
+
 @njit(cache=True)
-def play_tricks_search(elder, dealer, turnup, e_out, d_out, announced, must, table, e_samples, d_samples,
-                       e_lead_trumps, d_lead_trumps, st_e, st_d, sums, vals, rec, pe, pd, hist, e_cond, d_cond,
-                       pe_probs, pd_probs, class_of_rank):
-    """The five tricks of a post-exchange position, each player searching (samples > 0) or playing
-    by his policy (samples 0: the heuristic, with the learned leads if his policy has them); returns (elder's stream state, the dealer's, elder's tricks).
+def play_tricks_search(seats, streams, turnup, announced, must, table, hist, class_of_rank, sums, vals, rec):
+    """The five tricks of a post-exchange position, each player (``seats``: elder's and the dealer's
+    :data:`Seat`) searching or playing by his policy; returns elder's tricks.
 
-    ``st_e``/``st_d``: the streams elder's and the dealer's searches draw from (each player his own,
-    so that one player's draws do not depend on how many the other made).
-
-    ``e_out``/``d_out``: the cards elder / the dealer knows to be out of play besides the turn-up
-    (his own discards); ``announced``: 1 elder | 2 dealer announced the trump king. Writes the cards
-    played into ``rec`` (lead, follow per trick) and in rec[REC_VIOLATIONS] how many times a
-    player's constraints on the opponent excluded the opponent's actual hand (always 0).
-
-    ``e_cond``/``d_cond``: what elder's / the dealer's search reads from the exchanges
-    (search_inference: the history ``hist`` that ``exchanges`` wrote, the opponent's policy array
-    ``pd``/``pe`` as his model); 0 reads nothing. Under COND_TABLE the first proposal is read from
-    ``pe_probs`` (elder's chance of proposing per information set) and the first answer from
-    ``pd_probs`` (the dealer's chance of refusing), the sets numbered through ``class_of_rank``."""
-    # Typed values, not literals: numba compiles a callee once per literal value it is passed, so
-    # choose_card and sample_opponent would be compiled again for every caller's constants.
-    e_samples, d_samples, e_cond, d_cond = (np.int64(e_samples), np.int64(d_samples), np.int64(e_cond),
-                                            np.int64(d_cond))
-    YES, NO, LEADS = np.bool_(True), np.bool_(False), np.int64(-1)
+    ``streams``: the streams elder's and the dealer's searches draw from, advanced in place (each
+    player his own, so that one player's draws do not depend on how many the other made).
+    ``announced``: 1 elder | 2 dealer announced the trump king. ``hist``: the exchanges' history
+    (``exchanges`` wrote it) the searches read; ``class_of_rank`` numbers the information sets of
+    COND_TABLE. Writes the cards played into ``rec`` (lead, follow per trick) and in
+    rec[REC_VIOLATIONS] how many times a player's constraints on the opponent excluded the
+    opponent's actual hand (always 0). Each player's part is written once, for the seat to move."""
+    LEADS = np.int64(-1)
     NO_READING = np.int64(-1)  # a policy side here leads by the learned score without reading
     t = turnup >> 3
     king = 8 * t + 7
-    known_e = e_out | (1 << turnup)
-    known_d = d_out | (1 << turnup)
-    req_e = (1 << king) if announced & 1 else 0  # what the dealer knows elder holds
-    req_d = (1 << king) if announced & 2 else 0
-    ex_e = 0  # cards the dealer knows elder does not hold
-    ex_d = 0
+    hand = np.empty(2, dtype=np.int64)
+    known = np.empty(2, dtype=np.int64)  # what each knows to be out of play
+    shown = np.zeros(2, dtype=np.int64)  # what the other knows each holds: the king announced
+    void = np.zeros(2, dtype=np.int64)  # what the other knows each does not hold
+    played_by = np.zeros(2, dtype=np.int64)
+    for s in range(2):
+        hand[s] = seats[s].hand
+        known[s] = seats[s].out | (1 << turnup)
+        if (announced >> s) & 1:
+            shown[s] = 1 << king
     played = 0
-    played_e = np.int64(0)  # the cards elder has played, and the dealer
-    played_d = np.int64(0)
     rec[REC_FALLBACKS] = 0
     rec[REC_DRAWS] = 0
     violations = 0
-    hand_l = elder
-    hand_f = dealer
-    elder_leads = True
+    lead = 0  # the seat to lead: elder first
     etricks = np.int64(0)
     for k in range(5):
-        l_samples = e_samples if elder_leads else d_samples
-        f_samples = d_samples if elder_leads else e_samples
+        f = 1 - lead
+        leader, follower = seats[lead], seats[f]
         if k == 4:
-            led = lowest_bit(hand_l)
-            fol = lowest_bit(hand_f)
+            led = lowest_bit(hand[lead])
+            fol = lowest_bit(hand[f])
         else:
-            led = heuristic_lead(hand_l, t, e_lead_trumps if elder_leads else d_lead_trumps)
-            p_l = pe if elder_leads else pd
+            led = heuristic_lead(hand[lead], t, leader.policy[P_LEAD_TRUMPS])
             allowed, req = 0, 0
-            if l_samples > 0 or p_l[P_LEADS]:
-                if elder_leads:
-                    allowed, req = hidden_constraints(hand_l, known_e, played, ex_d, req_d)
-                else:
-                    allowed, req = hidden_constraints(hand_l, known_d, played, ex_e, req_e)
-            if l_samples == 0 and p_l[P_LEADS]:
-                led = learned_lead(hand_l, allowed, req, popcount(hand_f), t, k, etricks if elder_leads else k - etricks,
-                                   elder_leads, heuristic_lead(hand_l, t, True), p_l, P_LEAD_WEIGHTS, NO_READING)
-            elif l_samples > 0:
-                violations += 0 if ((hand_f & ~(allowed | req)) == 0 and (hand_f & req) == req) else 1
-                if elder_leads:
-                    know = (e_cond, ALL_CARDS & ~hand_l & ~known_e & ~played, played_d, hist, NO,
-                            (announced & 2) != 0, pd, pd_probs, class_of_rank, turnup & 7)
-                    st_e, led = choose_card(st_e, hand_l, LEADS, popcount(hand_f), allowed, req, YES, etricks, t,
-                                            must, table, l_samples, led, sums, vals, know, rec)
-                else:
-                    know = (d_cond, ALL_CARDS & ~hand_l & ~known_d & ~played, played_e, hist, YES,
-                            (announced & 1) != 0, pe, pe_probs, class_of_rank, turnup & 7)
-                    st_d, led = choose_card(st_d, hand_l, LEADS, popcount(hand_f), allowed, req, NO, etricks, t,
-                                            must, table, l_samples, led, sums, vals, know, rec)
+            if leader.samples > 0 or leader.policy[P_LEADS]:
+                allowed, req = hidden_constraints(hand[lead], known[lead], played, void[f], shown[f])
+            if leader.samples == 0 and leader.policy[P_LEADS]:
+                led = learned_lead(hand[lead], allowed, req, popcount(hand[f]), t, k,
+                                   etricks if lead == 0 else k - etricks, lead == 0,
+                                   heuristic_lead(hand[lead], t, True), leader.policy, P_LEAD_WEIGHTS, NO_READING)
+            elif leader.samples > 0:
+                violations += 0 if ((hand[f] & ~(allowed | req)) == 0 and (hand[f] & req) == req) else 1
+                know = (leader.cond, ALL_CARDS & ~hand[lead] & ~known[lead] & ~played, played_by[f], hist, f == 0,
+                        (announced >> f) & 1 != 0, follower.policy, follower.probs, class_of_rank, turnup & 7)
+                streams[lead], led = choose_card(streams[lead], hand[lead], LEADS, (allowed, req, popcount(hand[f])),
+                                                 lead == 0, etricks, leader.samples, led, know, (t, must, table),
+                                                 (sums, vals, rec))
             played |= 1 << led
-            legal = legal_follows(hand_f, led, t, must)
+            legal = legal_follows(hand[f], led, t, must)
             fol = heuristic_follow(legal, led, t)
-            if f_samples > 0 and popcount(legal) > 1:
-                opp = hand_l & ~(1 << led)
-                if elder_leads:
-                    allowed, req = hidden_constraints(hand_f, known_d, played, ex_e, req_e)
-                else:
-                    allowed, req = hidden_constraints(hand_f, known_e, played, ex_d, req_d)
+            if follower.samples > 0 and popcount(legal) > 1:
+                opp = hand[lead] & ~(1 << led)
+                allowed, req = hidden_constraints(hand[f], known[f], played, void[lead], shown[lead])
                 violations += 0 if ((opp & ~(allowed | req)) == 0 and (opp & req) == req) else 1
-                if elder_leads:
-                    know = (d_cond, ALL_CARDS & ~hand_f & ~known_d & ~played, played_e | (1 << led), hist, YES,
-                            (announced & 1) != 0, pe, pe_probs, class_of_rank, turnup & 7)
-                    st_d, fol = choose_card(st_d, hand_f, led, popcount(opp), allowed, req, NO, etricks,
-                                            t, must, table, f_samples, fol, sums, vals, know, rec)
-                else:
-                    know = (e_cond, ALL_CARDS & ~hand_f & ~known_e & ~played, played_d | (1 << led), hist, NO,
-                            (announced & 2) != 0, pd, pd_probs, class_of_rank, turnup & 7)
-                    st_e, fol = choose_card(st_e, hand_f, led, popcount(opp), allowed, req, YES, etricks,
-                                            t, must, table, f_samples, fol, sums, vals, know, rec)
-            if elder_leads:
-                ex_d = follow_inference(ex_d, led, fol, t, must)
-            else:
-                ex_e = follow_inference(ex_e, led, fol, t, must)
+                know = (follower.cond, ALL_CARDS & ~hand[f] & ~known[f] & ~played, played_by[lead] | (1 << led), hist,
+                        lead == 0, (announced >> lead) & 1 != 0, leader.policy, leader.probs, class_of_rank,
+                        turnup & 7)
+                streams[f], fol = choose_card(streams[f], hand[f], led, (allowed, req, popcount(opp)), f == 0,
+                                              etricks, follower.samples, fol, know, (t, must, table),
+                                              (sums, vals, rec))
+            void[f] = follow_inference(void[f], led, fol, t, must)
         played |= (1 << led) | (1 << fol)
-        if elder_leads:
-            played_e |= 1 << led
-            played_d |= 1 << fol
-        else:
-            played_d |= 1 << led
-            played_e |= 1 << fol
+        played_by[lead] |= 1 << led
+        played_by[f] |= 1 << fol
         rec[2 * k] = led
         rec[2 * k + 1] = fol
-        hand_l &= ~(1 << led)
-        hand_f &= ~(1 << fol)
+        hand[lead] &= ~(1 << led)
+        hand[f] &= ~(1 << fol)
         if beats(fol, led, t):
-            hand_l, hand_f = hand_f, hand_l
-            elder_leads = not elder_leads
-        etricks += 1 if elder_leads else 0
+            lead = f
+        etricks += 1 if lead == 0 else 0
     rec[REC_VIOLATIONS] = violations
-    return st_e, st_d, etricks
+    return etricks

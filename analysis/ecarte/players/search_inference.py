@@ -29,6 +29,7 @@ from __future__ import annotations
 from numba import njit
 
 from analysis.bits import nth_bit, popcount, rank_of_mask
+from analysis.ecarte.engine.buckets import N_BUCKETS, turnup_bucket
 from analysis.ecarte.engine.layout import (
     EH_FINAL,
     EH_ROUND0,
@@ -44,7 +45,6 @@ from analysis.ecarte.engine.layout import (
 )
 from analysis.ecarte.players.heuristic import dealer_refuses, elder_proposes, policy_discard
 from analysis.ecarte.policies import KIND_RANDOM, P_ANNOUNCE_KING, P_KIND
-from analysis.ecarte.studies.equilibrium.branches import N_BUCKETS, turnup_bucket
 from analysis.rng import below
 
 COND_DISCARDS = 1
@@ -82,7 +82,7 @@ def sample_hidden(st, allowed, required, size):
 @njit(cache=True, inline="always")
 def info_set_of(hand, t, turnup_rank, class_of_rank):
     """The proposal game's information set of a hand (studies/equilibrium/branches: its class up to suit symmetry,
-    trumps moved to lane 0, times 3 plus the turn-up's bucket)."""
+    trumps moved to lane 0, times 3 plus the turn-up's bucket, engine/buckets.py)."""
     sh = 8 * t
     rel = ((hand >> sh) | (hand << (32 - sh))) & 0xFFFFFFFF
     return class_of_rank[rank_of_mask(rel)] * N_BUCKETS + turnup_bucket(rel, turnup_rank)

@@ -29,7 +29,7 @@ The same search with no limit on the dealer's trumps decides whether **the point
 The rule, per hand and turn-up (elder knows the turn-up): the point certain, propose (Britannica);
 a jeu de règle holding the trump king, propose in the hope of the vole (Foster, the Britannica); a
 jeu de règle without it, play without proposing (Foster); any other hand, Foster says nothing.
-The tables' information sets merge the turn-ups of a bucket (``studies.equilibrium.branches.turnup_bucket``), so
+The tables' information sets merge the turn-ups of a bucket (``engine.buckets.turnup_bucket``), so
 a set carries the share of its turn-ups on which Foster speaks, and the rule is compared (as
 ``studies.equilibrium.tips.tip_propose_share`` does) on those shares only: coverage is the weight of dealt
 hands and turn-ups on which he speaks. A king turned changes the score, not the tricks.
@@ -233,8 +233,8 @@ def compare_foster(rules, policy=None) -> dict:
     ``studies.classical.compare``), and the patterns where they differ most."""
     import pandas as pd
 
+    from analysis.ecarte.engine import buckets as TB
     from analysis.ecarte.policies import HeuristicPolicy
-    from analysis.ecarte.studies.equilibrium import branches as BK
     from analysis.ecarte.studies.equilibrium import tables as T
     from analysis.ecarte.studies.equilibrium.measures import info_sets
     from analysis.ecarte.studies.strategy.tables import hand_label, hands
@@ -266,7 +266,7 @@ def compare_foster(rules, policy=None) -> dict:
     trumps = np.array([bin(int(x) & 0xFF).count("1") for x in m])
     ws = w * s
     frame = pd.DataFrame({"hand": [hand_label(int(x)) for x in m],
-                          "bucket": [BK.BUCKET_NAMES[b] for b in sets.bucket[idx]], "trumps": trumps, "trump_king": king,
+                          "bucket": [TB.BUCKET_NAMES[b] for b in sets.bucket[idx]], "trumps": trumps, "trump_king": king,
                           "weight": ws / cov, "rule": decision, "solution": p, "loss": loss})
     by = (frame.assign(differs=frame["weight"] * np.abs(frame["solution"] - frame["rule"]))
           .groupby(["trumps", "trump_king"])

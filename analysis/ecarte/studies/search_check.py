@@ -17,9 +17,9 @@ from analysis.ecarte.engine.layout import O_DEALER_POINTS, O_ELDER_POINTS
 from analysis.ecarte.play.exchange import announce_kings, exchanges
 from analysis.ecarte.play.hand import penalties, policy_tricks, uses_choices, write_result
 from analysis.ecarte.players.learned import opening_of
-from analysis.ecarte.players.search import REC_VIOLATIONS, play_tricks_search, search_scratch
+from analysis.ecarte.players.search import REC_VIOLATIONS, play_tricks_search, search_scratch, seat
 from analysis.ecarte.players.solver import value_table
-from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE, P_LEAD_TRUMPS
+from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.ecarte.studies.strategy.kernel import (
     GROUPS,
@@ -53,27 +53,32 @@ N_DECISION_TALLY = 14
 
 
 @njit(cache=True)
-def play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, rules, pe, pd, samples, st_e, st_d, out, sums,
-                  vals, rec, hist, cond, pe_probs, pd_probs, class_of_rank):
-    """A dealt hand (``deck[11:]`` the stock) exchanged and its kings announced by the kernel (the
-    steps of ``kernel.play_hand``), then its tricks played by the policies (``kernel.policy_tricks``)
-    and by both players searching with ``samples`` draws, each reading ``cond`` of the other's
-    exchanges (search_inference; the first decisions' chances ``pe_probs``/``pd_probs`` under
-    COND_TABLE); returns (elder's net with the policies' play, with search play, the searchers'
-    violations, the dealer refused)."""
+def play_two_ways(dealt, rules, pe, pd, search, scratch):
+    """A dealt hand (``dealt``: the deck, ``deck[11:]`` the stock, its card, stock and choice
+    streams, elder's and the dealer's hands, the turn-up) exchanged and its kings announced by the
+    kernel (the steps of ``kernel.play_hand``), then its tricks played by the policies
+    (``kernel.policy_tricks``) and by both players searching. ``search``: (samples per decision,
+    what each reads of the other's exchanges (search_inference), elder's and the dealer's search
+    streams, the first decisions' chances elder's and the dealer's under COND_TABLE, the classes
+    that number the information sets); ``scratch``: (out, sums, vals, rec, hist). Returns
+    (elder's net with the policies' play, with search play, the searchers' violations, the dealer
+    refused)."""
+    deck, stc, stb, sto, elder, dealer, turnup = dealt
+    samples, cond, st_e, st_d, pe_probs, pd_probs, class_of_rank = search
+    out, sums, vals, rec, hist = scratch
     t = turnup >> 3
     (p, stc, stb, sto, e, d, rnd, ending, pwp, refused, proposed,
      e_disc, d_disc) = exchanges(deck, 11, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist)
     sto, announced = announce_kings(e, d, t, sto, pe, pd)
-    sto, tricks = policy_tricks(e, d, turnup, e_disc, d_disc, announced, opening_of(pwp, refused), sto, rules, pe, pd,
+    sto, tricks = policy_tricks(e, d, turnup, (e_disc, d_disc), announced, opening_of(pwp, refused), sto, rules, pe, pd,
                                 out, np.bool_(False))
     write_result(out, turnup, tricks, ending, rnd, announced, p - 11, proposed, pwp, refused, rules)
     net_h = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     pen_e, pen_d = penalties(ending, pwp, refused, rules)
     table = value_table(pen_e, pen_d, rules)
-    _, _, tricks = play_tricks_search(e, d, turnup, e_disc, d_disc, announced, rules[R_MUST_TRUMP_WHEN_VOID], table,
-                                      samples, samples, pe[P_LEAD_TRUMPS], pd[P_LEAD_TRUMPS], st_e, st_d, sums, vals,
-                                      rec, pe, pd, hist, cond, cond, pe_probs, pd_probs, class_of_rank)
+    seats = (seat(e, e_disc, samples, cond, pe, pe_probs), seat(d, d_disc, samples, cond, pd, pd_probs))
+    tricks = play_tricks_search(seats, np.array([st_e, st_d], dtype=np.uint64), turnup, announced,
+                                rules[R_MUST_TRUMP_WHEN_VOID], table, hist, class_of_rank, sums, vals, rec)
     write_result(out, turnup, tricks, ending, rnd, announced, p - 11, proposed, pwp, refused, rules)
     net_s = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     return net_h, net_s, rec[REC_VIOLATIONS], ending
@@ -116,12 +121,12 @@ def search_decision_block(seed, starts, counts, hands, dealer_table, rules, pe, 
                 st_d = stream_start(useed, ui, np.uint64(LANE_CHECK_DEALER))
                 for k in range(32):
                     deck2[k] = deck[k]
-                ha, sa, va, _ = play_two_ways(deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_a, pd_a,
-                                              samples, st_e, st_d, out, sums, vals, rec, hist, 0,
-                                              no_probs, no_probs, no_classes)
-                hb, sb, vb, refused = play_two_ways(deck, stc, stb, sto, elder, dealer, turnup, my_rules, pe_b, pd_b,
-                                                    samples, st_e, st_d, out, sums, vals, rec, hist, 0,
-                                              no_probs, no_probs, no_classes)
+                search = (samples, np.int64(0), st_e, st_d, no_probs, no_probs, no_classes)
+                work = (out, sums, vals, rec, hist)
+                ha, sa, va, _ = play_two_ways((deck2, stc, stb, sto, elder, dealer, turnup), my_rules, pe_a, pd_a,
+                                              search, work)
+                hb, sb, vb, refused = play_two_ways((deck, stc, stb, sto, elder, dealer, turnup), my_rules, pe_b, pd_b,
+                                                    search, work)
                 dh = hb - ha
                 ds = sb - sa
                 row[DC_N] += 1

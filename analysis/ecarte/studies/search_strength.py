@@ -21,9 +21,10 @@ from analysis.ecarte.players.search import (
     REC_VIOLATIONS,
     play_tricks_search,
     search_scratch,
+    seat,
 )
 from analysis.ecarte.players.solver import table_value, value_table
-from analysis.ecarte.policies import KIND_HEURISTIC, P_KIND, P_LEAD_TRUMPS
+from analysis.ecarte.policies import KIND_HEURISTIC, P_KIND
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.errors import InputError
 from analysis.rng import EMPTY_HALF, stream_start
@@ -47,8 +48,7 @@ def search_chunk(useed, start, count, rules, pe, pd, samples):
     row = np.zeros(N_SEARCH_TALLY, dtype=np.int64)
     choices = uses_choices(pe, pd)
     must = rules[R_MUST_TRUMP_WHEN_VOID]
-    e_lead = pe[P_LEAD_TRUMPS]
-    d_lead = pd[P_LEAD_TRUMPS]
+    streams = np.zeros(2, dtype=np.uint64)
     for i in range(start, start + count):
         ui = np.uint64(i)
         stc = stream_start(useed, ui, np.uint64(0))
@@ -61,20 +61,18 @@ def search_chunk(useed, start, count, rules, pe, pd, samples):
         pen_e, pen_d = penalties(ending, pwp, refused, rules)
         table = value_table(pen_e, pen_d, rules)
         kings = (announced & 1) - (announced >> 1) - (1 if (turnup & 7) == 7 else 0)
-        none = np.uint64(0)
-        zero = np.int64(0)  # typed, not a literal: one compiled play_tricks_search for all three calls
-        _, _, ta = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, zero, zero,
-                                      e_lead, d_lead, none, none, sums, vals, rec, pe, pd, hist, zero, zero,
-                                      no_probs, no_probs, no_classes)
-        st = stream_start(useed, ui, np.uint64(LANE_ELDER_SEARCH))
-        _, _, tb = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, samples, zero,
-                                      e_lead, d_lead, st, none, sums, vals, rec, pe, pd, hist, zero, zero,
-                                      no_probs, no_probs, no_classes)
+        plain = (seat(elder, e_disc, 0, 0, pe, no_probs), seat(dealer, d_disc, 0, 0, pd, no_probs))
+        streams[:] = 0
+        ta = play_tricks_search(plain, streams, turnup, announced, must, table, hist, no_classes, sums, vals, rec)
+        streams[0] = stream_start(useed, ui, np.uint64(LANE_ELDER_SEARCH))
+        elder_searches = (seat(elder, e_disc, samples, 0, pe, no_probs), plain[1])
+        tb = play_tricks_search(elder_searches, streams, turnup, announced, must, table, hist, no_classes, sums, vals,
+                                rec)
         row[ST_VIOLATIONS] += rec[REC_VIOLATIONS]
-        st = stream_start(useed, ui, np.uint64(LANE_DEALER_SEARCH))
-        _, _, tc = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table, zero, samples,
-                                      e_lead, d_lead, none, st, sums, vals, rec, pe, pd, hist, zero, zero,
-                                      no_probs, no_probs, no_classes)
+        streams[1] = stream_start(useed, ui, np.uint64(LANE_DEALER_SEARCH))
+        dealer_searches = (plain[0], seat(dealer, d_disc, samples, 0, pd, no_probs))
+        tc = play_tricks_search(dealer_searches, streams, turnup, announced, must, table, hist, no_classes, sums, vals,
+                                rec)
         row[ST_VIOLATIONS] += rec[REC_VIOLATIONS]
         a = table_value(table, ta) + kings
         b = table_value(table, tb) + kings

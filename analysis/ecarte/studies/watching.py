@@ -27,10 +27,11 @@ from analysis.ecarte.players.search import (
     REC_VIOLATIONS,
     play_tricks_search,
     search_scratch,
+    seat,
 )
 from analysis.ecarte.players.search_inference import COND_ALL, COND_DECISIONS, COND_DISCARDS
 from analysis.ecarte.players.solver import table_value, value_table
-from analysis.ecarte.policies import KIND_HEURISTIC, P_KIND, P_LEAD_TRUMPS
+from analysis.ecarte.policies import KIND_HEURISTIC, P_KIND
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
 from analysis.errors import InputError
 from analysis.rng import EMPTY_HALF, stream_start
@@ -60,8 +61,7 @@ def watching_chunk(useed, start, count, rules, pe, pd, samples, cond):
     sums, vals, rec, hist, no_probs, no_classes = search_scratch()
     row = np.zeros(N_WATCH_TALLY, dtype=np.int64)
     must = rules[R_MUST_TRUMP_WHEN_VOID]
-    e_lead = pe[P_LEAD_TRUMPS]
-    d_lead = pd[P_LEAD_TRUMPS]
+    streams = np.zeros(2, dtype=np.uint64)
     none = np.uint64(0)
     for i in range(start, start + count):
         ui = np.uint64(i)
@@ -79,11 +79,11 @@ def watching_chunk(useed, start, count, rules, pe, pd, samples, cond):
             elder_searches = j < 2
             c = cond if j % 2 == 1 else 0
             st = stream_start(useed, ui, np.uint64(LANE_ELDER_SEARCH if elder_searches else LANE_DEALER_SEARCH))
-            _, _, tricks = play_tricks_search(elder, dealer, turnup, e_disc, d_disc, announced, must, table,
-                                              samples if elder_searches else 0, 0 if elder_searches else samples,
-                                              e_lead, d_lead, st, st, sums, vals, rec, pe, pd, hist,
-                                              c if elder_searches else 0, 0 if elder_searches else c, no_probs,
-                                              no_probs, no_classes)
+            streams[:] = st
+            seats = (seat(elder, e_disc, samples if elder_searches else 0, c if elder_searches else 0, pe, no_probs),
+                     seat(dealer, d_disc, 0 if elder_searches else samples, 0 if elder_searches else c, pd, no_probs))
+            tricks = play_tricks_search(seats, streams, turnup, announced, must, table, hist, no_classes, sums, vals,
+                                        rec)
             nets[j] = table_value(table, tricks) + kings
             row[W_VIOLATIONS] += rec[REC_VIOLATIONS]
             row[W_FALLBACKS] += rec[REC_FALLBACKS]

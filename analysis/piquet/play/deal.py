@@ -98,14 +98,18 @@ def play_deal(deck, stc, sto, rules, pe, py, ve, vy, out, scratch, record):
     also write the dealt and final hands and the 24 cards played."""
     elder, younger = shuffle(deck, stc)
     none = np.int64(-1)  # typed: literals would compile play_dealt once more
-    play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, record, none, none)
+    play_dealt(deck, elder, younger, sto, rules, (pe, py), (ve, vy), out, scratch, record, (none, none))
 
 
 @njit(cache=True, inline="always")
-def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, record, e_force, y_force):
+def play_dealt(deck, elder, younger, sto, rules, policies, values, out, scratch, record, forced):
     """A deal whose cards are already in ``deck`` (positions 0-11 elder's, 12-23 younger's, 24-31
     the talon, top first; ``elder`` and ``younger`` their masks), from carte blanche to the end.
-    ``e_force`` / ``y_force``: a player's discard mask, or -1 for his policy's choice."""
+    Per seat, elder's then younger's: ``policies`` (the policy arrays), ``values`` (their
+    ``card_values``) and ``forced`` (a discard mask, or -1 for the policy's choice)."""
+    pe, py = policies
+    ve, vy = values
+    e_force, y_force = forced
     if record:
         out[O_DEALT] = elder
         out[O_DEALT + 1] = younger
@@ -191,8 +195,8 @@ def play_dealt(deck, elder, younger, sto, rules, pe, py, ve, vy, out, scratch, r
     y_play = y
     if uses_solver(pe) or uses_solver(py):
         # The dd and search players (players/search): their own loop, so that this one stays as fast.
-        sto, e, y, pique_open, e_tricks = strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track,
-                                                        sto, rules, pe, py, scratch, out, record, e, y, pique_open)
+        sto, e, y, pique_open, e_tricks = strong_tricks(elder, younger, (e_unknown, y_unknown), (e_track, y_track),
+                                                        sto, rules, pe, py, scratch, out, record, (e, y, pique_open))
     else:
         e_random = pe[P_KIND] == KIND_RANDOM
         y_random = py[P_KIND] == KIND_RANDOM

@@ -351,10 +351,11 @@ def _score_with_lane(x, top, longest, first, second, emptied, rest, suits, touch
 
 
 @njit(cache=True, inline="always")
-def _first_better(lane, cards, s, a, b, c, d, base, suits, lanes, best_value, work, tables, t0):
+def _first_better(lane, cards, s, packs, base, suits, lanes, best_value, work, tables, t0):
     """The first of ``cards`` (ascending) that, thrown from suit s's kept ``lane`` (the kept hand's
-    packs a, b, c, d; its suit-kept sum ``suits``; the suits thrown from before, ``lanes``), scores
+    four suit packs; its suit-kept sum ``suits``; the suits thrown from before, ``lanes``), scores
     above ``best_value``: its rank, score and additive part (``base`` + its u1); rank -1 if none."""
+    a, b, c, d = packs
     top, longest, first, second, emptied, rest = _others(a, b, c, d, s)
     touched = popcount(lanes | (1 << s))
     suits -= tables[t0 + SUIT_KEPT + lane]
@@ -399,7 +400,7 @@ def _climb(hand, lo, hi, best, best_value, work, tables, t0):
             for sj in range(4):
                 lane = back if sj == si else (kept0 >> (8 * sj)) & 0xFF
                 if lane:
-                    rj, v, a = _first_better(lane, (kept0 >> (8 * sj)) & 0xFF, sj, pa, pb, pc, pd, ai, suits, lanes,
+                    rj, v, a = _first_better(lane, (kept0 >> (8 * sj)) & 0xFF, sj, (pa, pb, pc, pd), ai, suits, lanes,
                                              best_value, work, tables, t0)
                     if rj >= 0:
                         moved = True
@@ -420,7 +421,8 @@ def _climb(hand, lo, hi, best, best_value, work, tables, t0):
             for sj in range(4):
                 lane = (kept0 >> (8 * sj)) & 0xFF
                 if lane:
-                    rj, v, a = _first_better(lane, lane, sj, qa, qb, qc, qd, a0, suits0, lanes, best_value, work, tables, t0)
+                    rj, v, a = _first_better(lane, lane, sj, (qa, qb, qc, qd), a0, suits0, lanes, best_value, work,
+                                             tables, t0)
                     if rj >= 0:
                         moved = True
                         d = best | (1 << (8 * sj + rj))

@@ -191,12 +191,15 @@ def _pick(values, legal, maximise):
 
 
 @njit(cache=True)
-def dd_trick(elder, younger, elder_leads, led, fol, t, etr, e, y, pique_open, for_pique, rules, mem, vals):
-    """Trick t finished along the double-dummy line: ``led`` (-1: not yet led) and ``fol`` (-1: not
-    yet followed), both already out of the hands; a card still to choose is the solver's best for the
-    player to move (ties: the lowest). ``e``, ``y``, ``etr``, ``pique_open``: the running scores,
-    elder's tricks and the pique at the start of the trick. Returns the state after the trick:
-    (elder, younger, elder leads next, etr, e, y, pique_open)."""
+def dd_trick(trick, scores, for_pique, rules, mem, vals):
+    """Trick t finished along the double-dummy line. ``trick``: (elder's hand, younger's, elder
+    leads, led (-1: not yet led), fol (-1: not yet followed), t, elder's tricks so far), the cards
+    played already out of the hands; a card still to choose is the solver's best for the player to
+    move (ties: the lowest). ``scores``: (e, y, pique_open), the running scores and the pique at the
+    start of the trick. Returns the state after the trick: (elder, younger, elder leads next, etr,
+    e, y, pique_open)."""
+    elder, younger, elder_leads, led, fol, t, etr = trick
+    e, y, pique_open = scores
     pq = pique_state(e, y, not pique_open) if for_pique else PQ_CLOSED
     el = 1 if elder_leads else 0
     if led < 0:
@@ -231,16 +234,18 @@ def dd_trick(elder, younger, elder_leads, led, fol, t, etr, e, y, pique_open, fo
 
 
 @njit(cache=True)
-def complete_line(elder, younger, elder_leads, led, fol, t, etr, e, y, pique_open, for_pique, rules, mem, vals):
+def complete_line(trick, scores, for_pique, rules, mem, vals):
     """The deal's final totals and elder's tricks (e, y, etr) when its play goes on from trick t
-    along the double-dummy line (``dd_trick``; docs/piquet-engine.md, "Playing for the partie"),
-    the cards or capot included."""
+    (``trick`` and ``scores`` as in ``dd_trick``) along the double-dummy line (docs/piquet-engine.md,
+    "Playing for the partie"), the cards or capot included."""
+    elder, younger, elder_leads, led, fol, t, etr = trick
+    e, y, pique_open = scores
     # Typed values, not literals: numba compiles dd_trick once per literal value it is passed.
     elder_leads, led, fol, t, etr = np.bool_(elder_leads), np.int64(led), np.int64(fol), np.int64(t), np.int64(etr)
     for_pique = np.bool_(for_pique)
     while t < 12:
-        elder, younger, elder_leads, etr, e, y, pique_open = dd_trick(elder, younger, elder_leads, led, fol, t, etr, e,
-                                                                      y, pique_open, for_pique, rules, mem, vals)
+        elder, younger, elder_leads, etr, e, y, pique_open = dd_trick((elder, younger, elder_leads, led, fol, t, etr),
+                                                                      (e, y, pique_open), for_pique, rules, mem, vals)
         led = -1
         fol = -1
         t += 1
@@ -263,9 +268,13 @@ def partie_value(mine, his, objective, rules):
 
 
 @njit(cache=True)
-def partie_totals(p, seat_elder, elder, younger, h, el, led, etr, e, y, pique_open, rules, scratch, legal, totals):
+def partie_totals(p, seat_elder, hands, play, scores, rules, scratch, legal, totals):
     """Add to totals[c], for each legal card c, the partie's value of playing c in one world (the
-    opponent's hand ``h`` with my hand) and completing the deal along the double-dummy line."""
+    opponent's hand ``h`` with my hand: ``hands`` = (elder, younger, h)) and completing the deal
+    along the double-dummy line. ``play``: (1 when elder leads, the card led or -1, elder's tricks);
+    ``scores``: (e, y, pique_open)."""
+    elder, younger, h = hands
+    el, led, etr = play
     mem = scratch[S_MEMORY:]
     vals = scratch[S_VALUES:S_VALUES + 32]
     for_pique = p[P_PLAY_FOR_PIQUE] != 0
@@ -280,10 +289,10 @@ def partie_totals(p, seat_elder, elder, younger, h, el, led, etr, e, y, pique_op
         yh = y_hand if seat_elder else y_hand & ~(1 << c)
         elder_leads = el == 1
         if led < 0:
-            fe, fy, _ = complete_line(eh, yh, elder_leads, c, np.int64(-1), t, etr, e, y, pique_open, for_pique, rules,
-                                      mem, vals)
+            fe, fy, _ = complete_line((eh, yh, elder_leads, c, np.int64(-1), t, etr), scores, for_pique, rules, mem,
+                                      vals)
         else:
-            fe, fy, _ = complete_line(eh, yh, elder_leads, led, c, t, etr, e, y, pique_open, for_pique, rules, mem, vals)
+            fe, fy, _ = complete_line((eh, yh, elder_leads, led, c, t, etr), scores, for_pique, rules, mem, vals)
         e_total = scratch[S_PARTIE + 1] + fe
         y_total = scratch[S_PARTIE + 2] + fy
         if seat_elder:
@@ -293,13 +302,17 @@ def partie_totals(p, seat_elder, elder, younger, h, el, led, etr, e, y, pique_op
 
 
 @njit(cache=True)
-def strong_card(p, seat_elder, elder, younger, el, led, etr, e, y, pique_open, rules, scratch, sto, possible,
-                opp_played):
-    """The card of a ``dd`` or ``search`` player (policy array p) in seat ``seat_elder``: a lead when
-    ``led`` < 0, else a reply to ``led`` (already out of the leader's hand). ``possible``: the cards
-    the opponent may hold now; ``opp_played``: the cards he played. A search player without
-    ``track_cards`` is given every card not his and not played as possible and ignores the
-    declarations. Returns (stream, card)."""
+def strong_card(p, seat_elder, hands, play, scores, rules, scratch, sto, opponent):
+    """The card of a ``dd`` or ``search`` player (policy array p) in seat ``seat_elder``.
+    ``hands``: (elder, younger); ``play``: (1 when elder leads, the card led, elder's tricks): a lead
+    when the card led is < 0, else a reply to it (already out of the leader's hand); ``scores``:
+    (e, y, pique_open); ``opponent``: (the cards he may hold now, the cards he played). A search
+    player without ``track_cards`` is given every card not his and not played as possible and
+    ignores the declarations. Returns (stream, card)."""
+    elder, younger = hands
+    el, led, etr = play
+    e, y, pique_open = scores
+    possible, opp_played = opponent
     me = elder if seat_elder else younger
     legal = me
     if led >= 0:
@@ -316,8 +329,8 @@ def strong_card(p, seat_elder, elder, younger, el, led, etr, e, y, pique_open, r
     totals[:] = 0
     if p[P_KIND] == KIND_DD:
         if for_partie:
-            partie_totals(p, seat_elder, elder, younger, younger if seat_elder else elder, el, led, etr, e, y,
-                          pique_open, rules, scratch, legal, totals)
+            partie_totals(p, seat_elder, (elder, younger, younger if seat_elder else elder), play, scores, rules,
+                          scratch, legal, totals)
             return sto, _pick(totals, legal, True)
         _values(elder, younger, el, led, etr, pq, rules, mem, vals)
         return sto, _pick(vals, legal, seat_elder)
@@ -327,8 +340,7 @@ def strong_card(p, seat_elder, elder, younger, el, led, etr, e, y, pique_open, r
     for _ in range(p[P_SAMPLES]):
         sto, h, _tries = sample_hidden(possible, k, opp_played, scratch, base, sto, informed)
         if for_partie:
-            partie_totals(p, seat_elder, elder, younger, h, el, led, etr, e, y, pique_open, rules, scratch, legal,
-                          totals)
+            partie_totals(p, seat_elder, (elder, younger, h), play, scores, rules, scratch, legal, totals)
             continue
         if seat_elder:
             _values(elder, h, el, led, etr, pq, rules, mem, vals)
@@ -343,12 +355,15 @@ def strong_card(p, seat_elder, elder, younger, el, led, etr, e, y, pique_open, r
 
 
 @njit(cache=True)
-def strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track, sto, rules, pe, py, scratch, out, record,
-                  e, y, pique_open):
+def strong_tricks(elder, younger, unknown, track, sto, rules, pe, py, scratch, out, record, scores):
     """The twelve tricks of a deal in which a ``dd`` or ``search`` player sits (play/deal.play_dealt
     calls it; its own loop for the heuristic and random players is the same without the solver and
-    the cards-played masks, kept apart for speed). ``e``, ``y``: the running scores after the
-    declarations. Returns (stream, e, y, pique open, elder's tricks)."""
+    the cards-played masks, kept apart for speed). ``unknown``: the cards elder and younger do not
+    know the place of; ``track``: whether each tracks them; ``scores``: (e, y, pique open) after
+    the declarations. Returns (stream, e, y, pique open, elder's tricks)."""
+    e_unknown, y_unknown = unknown
+    e_track, y_track = track
+    e, y, pique_open = scores
     note_declarations(scratch, elder, younger)
     every_lead = rules[R_LEAD_POINTS_EVERY_TRICK]
     pique_value = rules[R_PIQUE]
@@ -373,9 +388,10 @@ def strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track, sto, r
         if e_random if elder_leads else y_random:
             sto, led = random_card(lh, sto)
         elif e_strong if elder_leads else y_strong:
-            sto, led = strong_card(pe if elder_leads else py, elder_leads, elder, younger, 1 if elder_leads else 0, NONE,
-                                   e_tricks, e, y, pique_open, rules, scratch, sto, (e_unknown if elder_leads else y_unknown) & ~gone,
-                                   y_played if elder_leads else e_played)
+            sto, led = strong_card(pe if elder_leads else py, elder_leads, (elder, younger),
+                                   (1 if elder_leads else 0, NONE, e_tricks), (e, y, pique_open), rules, scratch, sto,
+                                   ((e_unknown if elder_leads else y_unknown) & ~gone,
+                                    y_played if elder_leads else e_played))
         else:
             led = heuristic_lead(lh, e_unknown if elder_leads else y_unknown)
         suit = 0xFF << (8 * (led >> 3))
@@ -385,10 +401,10 @@ def strong_tricks(elder, younger, e_unknown, y_unknown, e_track, y_track, sto, r
             sto, fol = random_card(in_suit if in_suit else fh, sto)
         elif y_strong if elder_leads else e_strong:
             sto, fol = strong_card(py if elder_leads else pe, not elder_leads,
-                                   elder & ~lbit if elder_leads else elder, younger if elder_leads else younger & ~lbit,
-                                   1 if elder_leads else 0, led, e_tricks, e, y, pique_open, rules, scratch, sto,
-                                   (y_unknown if elder_leads else e_unknown) & ~(lbit | gone),
-                                   (e_played if elder_leads else y_played) | lbit)
+                                   (elder & ~lbit if elder_leads else elder, younger if elder_leads else younger & ~lbit),
+                                   (1 if elder_leads else 0, led, e_tricks), (e, y, pique_open), rules, scratch, sto,
+                                   ((y_unknown if elder_leads else e_unknown) & ~(lbit | gone),
+                                    (e_played if elder_leads else y_played) | lbit))
         else:
             fol = heuristic_follow(fh, led)
         if record:

@@ -44,8 +44,8 @@ def cards_swing(elder, younger, e, y, pique_open, rules, mem, vals):
             x &= x - 1
             eh = elder & ~(1 << c) if elder_leads else elder
             yh = younger if elder_leads else younger & ~(1 << c)
-            fe, fy, ftr = complete_line(eh, yh, elder_leads, c, np.int64(-1), t, etr, e, y, pique_open, np.bool_(True),
-                                        rules, mem, vals)
+            fe, fy, ftr = complete_line((eh, yh, elder_leads, c, np.int64(-1), t, etr), (e, y, pique_open),
+                                        np.bool_(True), rules, mem, vals)
             net = fe - fy if elder_leads else fy - fe
             mine = ftr if elder_leads else 12 - ftr
             if mine >= 7 and net > best_win:
@@ -55,8 +55,9 @@ def cards_swing(elder, younger, e, y, pique_open, rules, mem, vals):
         if best_win != NO_SWING and best_lose != NO_SWING:
             return best_win - best_lose, t
         none = np.int64(-1)
-        elder, younger, elder_leads, etr, e, y, pique_open = dd_trick(elder, younger, elder_leads, none, none, t, etr, e,
-                                                                      y, pique_open, np.bool_(True), rules, mem, vals)
+        elder, younger, elder_leads, etr, e, y, pique_open = dd_trick((elder, younger, elder_leads, none, none, t, etr),
+                                                                      (e, y, pique_open), np.bool_(True), rules, mem,
+                                                                      vals)
     return NO_SWING, -1
 
 

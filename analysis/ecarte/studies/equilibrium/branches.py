@@ -20,42 +20,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from analysis.bits import highest_bit, nth_bit, popcount, rank_of_mask
+from analysis.bits import nth_bit, popcount, rank_of_mask
+from analysis.ecarte.engine.buckets import N_BUCKETS, bucket_turnups, turnup_bucket
 from analysis.ecarte.engine.deal import deal_with_elder
 from analysis.ecarte.engine.layout import N_OUT, O_ANNOUNCED, O_ELDER_TRICKS
 from analysis.ecarte.play.hand import play_hand, uses_choices, write_result
 from analysis.ecarte.policies import P_FORCE_FIRST, P_FORCE_RESPONSE, P_READS
-from analysis.ecarte.rules import KING
 from analysis.ecarte.studies.strategy.kernel import GROUPS, ITEM_SHIFT, codes_of, item_streams, outcome_cell
 from analysis.rng import EMPTY_HALF, below
 
-KING_TURNED, ABOVE, BELOW = 0, 1, 2
-N_BUCKETS = 3
-BUCKET_NAMES = ("king turned", "turn-up above my top trump", "turn-up below my top trump")
 PLAYED, ACCEPTED, REFUSED = 0, 1, 2
 N_BRANCHES = 3
-
-
-@njit(cache=True, inline="always")
-def turnup_bucket(hand, r):
-    """The bucket of a turn-up of rank r (Écarté rank index, K = 7) for a hand whose trumps are
-    lane 0."""
-    if r == KING:
-        return KING_TURNED
-    trumps = hand & 0xFF
-    if trumps == 0 or r > highest_bit(trumps):
-        return ABOVE
-    return BELOW
-
-
-@njit(cache=True)
-def bucket_turnups(hand, b):
-    """The ranks (a lane mask) a turn-up of bucket b can have beside this hand."""
-    out = 0
-    for r in range(8):
-        if not (hand >> r) & 1 and turnup_bucket(hand, r) == b:
-            out |= 1 << r
-    return out
 
 
 @njit(cache=True, inline="always")
@@ -115,14 +90,14 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
                 for i in range(32):
                     deck2[i] = deck[i]
                 # Typed arguments (np.int64, np.bool_): numba compiles a callee once per literal value.
-                play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, e_play, d_accept, out,
+                play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, e_play, d_accept, out,
                           np.bool_(False))
                 cells[at, PLAYED] = outcome_cell(out)
                 if reading:
                     for i in range(32):
                         deck2[i] = deck[i]
-                    play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, e_propose, d_refuse,
-                              out, np.bool_(False))
+                    play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, e_propose,
+                              d_refuse, out, np.bool_(False))
                 else:
                     # Refused, elder keeps the hand he would have played: the same kings and tricks
                     # (forced decisions draw nothing), scored under the refusal's penalty.
@@ -130,7 +105,7 @@ def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe
                 cells[at, REFUSED] = outcome_cell(out)
                 for i in range(32):
                     deck2[i] = deck[i]
-                play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, e_propose, d_accept, out,
-                          np.bool_(False))
+                play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, e_propose, d_accept,
+                          out, np.bool_(False))
                 cells[at, ACCEPTED] = outcome_cell(out)
     return 0

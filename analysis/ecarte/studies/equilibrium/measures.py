@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.ecarte.studies.equilibrium import branches as BK
+from analysis.ecarte.engine import buckets as TB
 from analysis.ecarte.studies.equilibrium import solver as S
 
 TARGET = 0.001
@@ -39,12 +39,12 @@ def info_sets() -> InfoSets:
     from analysis.ecarte.studies.strategy.tables import hands
 
     h = hands()
-    n = len(h.masks) * BK.N_BUCKETS
-    turnups = np.array([BK.bucket_turnups(int(m), b) for m in h.masks.tolist() for b in range(BK.N_BUCKETS)],
+    n = len(h.masks) * TB.N_BUCKETS
+    turnups = np.array([TB.bucket_turnups(int(m), b) for m in h.masks.tolist() for b in range(TB.N_BUCKETS)],
                        dtype=np.int64)
     counts = np.array([bin(int(t)).count("1") for t in turnups])
-    w = np.repeat(h.multiplicity, BK.N_BUCKETS) * counts
-    return InfoSets(turnups, w / w.sum(), np.arange(n) // BK.N_BUCKETS, np.arange(n) % BK.N_BUCKETS)
+    w = np.repeat(h.multiplicity, TB.N_BUCKETS) * counts
+    return InfoSets(turnups, w / w.sum(), np.arange(n) // TB.N_BUCKETS, np.arange(n) % TB.N_BUCKETS)
 
 
 def net_values() -> np.ndarray:

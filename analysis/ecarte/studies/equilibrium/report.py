@@ -37,7 +37,7 @@ def plot_equilibrium(df, rules_name: str, summary: dict) -> Figure:
     returned."""
     import matplotlib.pyplot as plt
 
-    from analysis.ecarte.studies.equilibrium import branches as BK
+    from analysis.ecarte.engine import buckets as TB
     from analysis.ecarte.studies.equilibrium.measures import info_sets
     from analysis.ecarte.studies.strategy.tables import hands
 
@@ -49,7 +49,7 @@ def plot_equilibrium(df, rules_name: str, summary: dict) -> Figure:
         idx = t["info_set"].to_numpy()
         masks = hands().masks[sets.cls[idx]]
         w = sets.weight[idx] * (t["p_proposal"].to_numpy() if side == "dealer" else 1.0)
-        for b in range(BK.N_BUCKETS):
+        for b in range(TB.N_BUCKETS):
             ax = axes[row, b]
             grid = _grid(t, masks, w, b, sets)
             im = ax.imshow(grid, origin="lower", cmap="coolwarm", vmin=0, vmax=1, aspect="auto")
@@ -57,7 +57,7 @@ def plot_equilibrium(df, rules_name: str, summary: dict) -> Figure:
                 for k in range(5):
                     if not np.isnan(grid[i, k]):
                         ax.text(k, i, f"{grid[i, k]:.2f}", ha="center", va="center", fontsize=7)
-            ax.set_title(f"{title}\n{BK.BUCKET_NAMES[b]}", fontsize=9)
+            ax.set_title(f"{title}\n{TB.BUCKET_NAMES[b]}", fontsize=9)
             if row == 1:
                 ax.set_xlabel("kings held (trump king included)")
             if b == 0:

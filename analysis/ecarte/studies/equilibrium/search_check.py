@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from analysis.ecarte.engine import buckets as TB
 from analysis.ecarte.engine.layout import O_DEALER_POINTS, O_ELDER_POINTS
 from analysis.ecarte.play.hand import play_hand, uses_choices
 from analysis.ecarte.players.search import search_scratch
@@ -43,8 +44,8 @@ def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, ru
         sums, vals, rec, hist, _, _ = search_scratch()
         for t in range(g, nt, groups):
             info = tasks[t, 0]
-            fixed = masks[info // BK.N_BUCKETS]
-            turnups = BK.bucket_turnups(fixed, info % BK.N_BUCKETS)
+            fixed = masks[info // TB.N_BUCKETS]
+            turnups = TB.bucket_turnups(fixed, info % TB.N_BUCKETS)
             codes_of(fixed, codes)
             for k in range(tasks[t, 2]):
                 at = tasks[t, 3] + k
@@ -58,9 +59,9 @@ def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, ru
                         deck2[c] = deck[c]
                     pe_b = e_play if br == BK.PLAYED else e_propose
                     pd_b = d_refuse if br == BK.REFUSED else d_accept
-                    h, s, v, _ = play_two_ways(deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_b, pd_b,
-                                               samples, st_e, st_d, out, sums, vals, rec, hist, cond, pe_probs,
-                                               pd_probs, class_of_rank)
+                    h, s, v, _ = play_two_ways((deck2, stc, stb, sto, elder, dealer, turnup), my_rules, pe_b, pd_b,
+                                               (samples, cond, st_e, st_d, pe_probs, pd_probs, class_of_rank),
+                                               (out, sums, vals, rec, hist))
                     heuristic[at, br] = h
                     search[at, br] = s
                     violations[at] += v
@@ -155,8 +156,8 @@ def second_round_records(seed, tasks, masks, class_of_rank, rules, pe, pd, other
         deck, deck2, out, codes, my_rules, _, e_way, d_accept, _ = BK.branch_scratch(rules, pe, pd)
         for t in range(g, nt, groups):
             info = tasks[t, 0]
-            fixed = masks[info // BK.N_BUCKETS]
-            turnups = BK.bucket_turnups(fixed, info % BK.N_BUCKETS)
+            fixed = masks[info // TB.N_BUCKETS]
+            turnups = TB.bucket_turnups(fixed, info % TB.N_BUCKETS)
             codes_of(fixed, codes)
             for k in range(tasks[t, 2]):
                 at = tasks[t, 3] + k
@@ -166,7 +167,7 @@ def second_round_records(seed, tasks, masks, class_of_rank, rules, pe, pd, other
                     for c in range(32):
                         deck2[c] = deck[c]
                     e_way[P_FORCE_SECOND] = way - 1  # -1 the heuristic, 0 play, 1 propose
-                    play_hand(deck2, np.int64(11), stc, stb, sto, fixed, dealer, turnup, my_rules, e_way, d_accept,
+                    play_hand(deck2, np.int64(11), (stc, stb, sto), fixed, dealer, turnup, my_rules, e_way, d_accept,
                               out, np.bool_(False))
                     nets[at, way] = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
     return 0

@@ -3,7 +3,7 @@ equilibrium solved over the records with CFR+, and both sides' exploitability me
 held-out deals (``salon study ecarte strategy --budget``; docs/ecarte-engine.md, "Equilibrium").
 
 Information sets are hand classes (``studies.strategy.tables.hands``) times the turn-up's bucket
-(``studies/equilibrium/branches``). Deals are spent where decisions are close: every set of both sides starts
+(``engine/buckets.py``). Deals are spent where decisions are close: every set of both sides starts
 with ``Budget.first`` deals; after each solve, the sets whose decision is not clear (the value of
 proposing, or refusing, within ``RACE_Z`` standard errors of zero, or a mixed strategy) get as many
 again, up to ``Budget.cap``, until the weighted stake of the undecided sets is under half the
@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analysis import __version__
+from analysis.ecarte.engine import buckets as TB
 from analysis.ecarte.policies import HeuristicPolicy
 from analysis.ecarte.rules import EcarteRules, get_rules
 from analysis.ecarte.studies.equilibrium import branches as BK
@@ -68,9 +69,10 @@ class Budget:
 BUDGETS = {"quick": Budget("quick", 4, 16, 1, 100, 100, 16, 0, 0.0),
            "standard": Budget("standard", 256, 8192, 5, 400, 800, 2048, 2, 0.25)}
 
-PEAK_GB = {"quick": 0.8, "standard": 18.5}
-"""The study's measured peak memory by budget (``/usr/bin/time -v``): the quick budget about
-710 MB, the standard one 16 to 18.5 GB (its records, about 46 bytes each, are held at once)."""
+PEAK_GB = {"quick": 0.8, "standard": 5.8}
+"""The study's measured peak memory by budget (``/usr/bin/time -v``; docs/ecarte-engine.md,
+"Memory"): the quick budget about 710 MB, the standard one 5.8 GB (its 300 million fitted records
+and as many held out, 7 bytes each in ``solver.Records``)."""
 
 
 def available_gb() -> float | None:
@@ -230,7 +232,7 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
             "raced deals, held-out measures", "rules": rules.name, "switches": rules.switches(),
             "policy": policy.describe(), "play": play_words(policy),
             "budget": b.__dict__, "seed": seed, "version": __version__, "information_sets": int(sets.valid.sum()),
-            "buckets": list(BK.BUCKET_NAMES)}
+            "buckets": list(TB.BUCKET_NAMES)}
     # The records depend on the race (its first deals, cap, rounds and the solves that steer it), not
     # on what is done with them afterwards.
     race = {k: spec["budget"][k] for k in ("name", "first", "cap", "rounds", "iterations")}
@@ -324,7 +326,7 @@ def tables(eq: Equilibrium, fit_counts: dict) -> tuple:
         fit = eq.measures["fit"][side]
         df = pd.DataFrame({
             "info_set": np.arange(len(ok)), "hand": [hand_label(int(m)) for m in masks], "mask": masks,
-            "bucket": np.array(BK.BUCKET_NAMES)[sets.bucket], "weight": sets.weight,
+            "bucket": np.array(TB.BUCKET_NAMES)[sets.bucket], "weight": sets.weight,
             f"{yes}_probability": strat, "decision": decision_words(strat, yes, no),
             "fit_deals": fit_counts[side], f"{yes}_minus_{no}": fit["q"], "half_width": 1.96 * fit["se"],
             "held_out_deals": ps["n"].astype(np.int64), f"{yes}_minus_{no}_held_out": ps["q"],
@@ -364,7 +366,7 @@ def summary(eq: Equilibrium) -> dict:
             "clear": {"elder": int(e["clear"].sum()), "dealer": int(d["clear"].sum()), "fdr": FDR,
                       "how": "Benjamini–Hochberg over every information set's held-out two-sided z-test of the "
                              "decision's value, and the solution on the significant side"},
-            "sets_per_bucket": {name: int((e["bucket"] == name).sum()) for name in BK.BUCKET_NAMES},
+            "sets_per_bucket": {name: int((e["bucket"] == name).sum()) for name in TB.BUCKET_NAMES},
             "race": eq.rounds, "by_score": score_summary(eq.by_score)}
 
 

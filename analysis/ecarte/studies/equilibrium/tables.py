@@ -9,8 +9,8 @@ import os
 
 import numpy as np
 
+from analysis.ecarte.engine import buckets as TB
 from analysis.ecarte.rules import EcarteRules, get_rules
-from analysis.ecarte.studies.equilibrium import branches as BK
 from analysis.ecarte.studies.equilibrium.measures import decision_words
 from analysis.ecarte.studies.equilibrium.study import SIDES, table_stem
 
@@ -135,15 +135,15 @@ def answer(codes, turnup: int, rules: EcarteRules, policy, score: tuple[int, int
     df, summary_ = got
     mask = canonical_mask(codes, turnup)
     cls = int(np.searchsorted(hands().masks, mask))
-    bucket = BK.turnup_bucket(mask, turnup & 7)
-    info = BK.N_BUCKETS * cls + bucket
+    bucket = TB.turnup_bucket(mask, turnup & 7)
+    info = TB.N_BUCKETS * cls + bucket
     row = df[(df["side"] == "elder") & (df["info_set"] == info)].iloc[0]
     p = float(row["probability"])
     decision = str(decision_words(np.array([p]), "propose", "play")[0])
     out = {"source": "tables", "tables": summary_["tables"],
             "method": summary_["method"], "rules": rules.name, "budget": summary_["budget"],
             "opponent": "the dealer's equilibrium answers (refusing by the solved table)",
-            "play_policy": summary_["play_policy"], "class": hand_label(mask), "bucket": BK.BUCKET_NAMES[bucket],
+            "play_policy": summary_["play_policy"], "class": hand_label(mask), "bucket": TB.BUCKET_NAMES[bucket],
             "propose_probability": p, "recommendation": decision,
             "difference": {"value": float(row["value"]), "halfwidth": float(row["half_width"]),
                            "deals": int(row["fit_deals"]), "what": "propose minus play, points per hand, on the "

@@ -25,10 +25,10 @@ def _players(summary: dict, policy) -> dict:
 def tip_propose_share(mask: int, bucket: int) -> float:
     """The share of the bucket's turn-ups with which EC-T2's rule proposes (fewer than 3 sure
     winners; the turn-up can complete a run of master trumps only in the 'below' bucket)."""
+    from analysis.ecarte.engine import buckets as TB
     from analysis.ecarte.play.paired import sure_winners
-    from analysis.ecarte.studies.equilibrium import branches as BK
 
-    ups = BK.bucket_turnups(mask, bucket)
+    ups = TB.bucket_turnups(mask, bucket)
     ranks = [r for r in range(8) if ups >> r & 1]
     return float(np.mean([sure_winners(mask, r) < 3 for r in ranks]))
 

@@ -197,14 +197,17 @@ def deal_meeting(deck, stc, stu, fixed, codes, table, want):
 
 
 @njit(cache=True, inline="always")
-def play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, pe_b, pd_b, out, row, tip):
-    """Play the dealt hand under a and under b on the same streams; tally both into ``row``."""
+def play_pair(deck, deck2, streams, elder, dealer, turnup, rules, a, b, out, row, tip):
+    """Play the dealt hand under a and under b (each elder's and the dealer's policy arrays) on the
+    same streams; tally both into ``row``."""
+    pe_a, pd_a = a
+    pe_b, pd_b = b
     for i in range(32):
         deck2[i] = deck[i]
-    play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pe_a, pd_a, out, np.bool_(False))
+    play_hand(deck2, np.int64(11), streams, elder, dealer, turnup, rules, pe_a, pd_a, out, np.bool_(False))
     ca = outcome_cell(out)
     va = out[O_ELDER_TRICKS] == 5
-    play_hand(deck, np.int64(11), stc, stb, sto, elder, dealer, turnup, rules, pe_b, pd_b, out, np.bool_(False))
+    play_hand(deck, np.int64(11), streams, elder, dealer, turnup, rules, pe_b, pd_b, out, np.bool_(False))
     cb = outcome_cell(out)
     d = elder_net(cb) - elder_net(ca)
     row[R_N] += 1
@@ -248,8 +251,8 @@ def elder_block(seed, starts, counts, hands, dealer_table, rules, pe, pd):
                 stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
                 pd_b[P_FORCE_RESPONSE] = dealer_table[rank_of_mask(dealer)]
                 tip = sure_winners(elder, turnup) < 3
-                play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_a, pd, pe_b, pd_b, out, row,
-                          tip)
+                play_pair(deck, deck2, (stc, stb, sto), elder, dealer, turnup, my_rules, (pe_a, pd), (pe_b, pd_b),
+                          out, row, tip)
             tallies[ci, :] = row
     return tallies
 
@@ -284,8 +287,8 @@ def dealer_block(seed, starts, counts, hands, elder_table, rules, pe, pd):
                                                                           1)
                 row[R_TRIES] += tries
                 if found:
-                    play_pair(deck, deck2, stc, stb, sto, elder, dealer, turnup, my_rules, pe_f, pd_a, pe_f, pd_b, out,
-                              row, False)
+                    play_pair(deck, deck2, (stc, stb, sto), elder, dealer, turnup, my_rules, (pe_f, pd_a),
+                              (pe_f, pd_b), out, row, False)
             tallies[ci, :] = row
     return tallies
 
@@ -359,7 +362,7 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
                         my_pe[P_FORCE_DISCARD] = option_mask(codes, o)
                     for k in range(32):
                         deck2[k] = deck[k]
-                    play_hand(deck2, np.int64(11), stc, stb, sto, elder, dealer, turnup, my_rules, my_pe, my_pd,
+                    play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_pe, my_pd,
                               out, np.bool_(False))
                     net = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
                     nets[o] = net

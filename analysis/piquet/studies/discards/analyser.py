@@ -192,26 +192,42 @@ class DiscardAnalysis:
         return rows.assign(exact=exact_table(self.hand, self.options[rows["option"].to_numpy()]))
 
 
+@dataclass(frozen=True)
+class Racing:
+    """How ``analyse_hand`` races the options: ``on`` (else every option plays every deal), the
+    first round's deals, the race's error rate, the half-width of every survivor's 95% interval
+    that stops it early (None: play to the samples), and the options (discard masks) never dropped."""
+
+    on: bool = True
+    first_batch: int = 1_000
+    alpha: float = 0.05
+    target_halfwidth: float | None = None
+    keep: tuple[int, ...] = ()
+
+
 def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None = None, *,
-                 samples: int = 10_000, target_halfwidth: float | None = None, elder_took: int = 5,
-                 seed: int = 0, opponent=None, race: bool = True, first_batch: int = 1_000,
-                 alpha: float = 0.05, mine: str | None = None, exact: bool = True, threads: int | None = None,
-                 lang: str | None = None, keep: list[int] | None = None, progress: bool = False) -> DiscardAnalysis:
+                 samples: int = 10_000, race: bool | Racing = True, elder_took: int = 5, seed: int = 0,
+                 opponent=None, mine: str | None = None, exact: bool = True, threads: int | None = None,
+                 lang: str | None = None, progress: bool = False) -> DiscardAnalysis:
     """Rank every legal exchange of ``hand`` for ``seat`` on common sampled deals.
 
-    Racing (``race``): a first batch of ``first_batch`` deals, then rounds that double the deals
-    played; after each round an option is dropped when its paired difference to the current leader
-    is below zero by an anytime-valid confidence sequence (analysis.stats, at alpha / options²,
-    so the best option survives every look with probability at least 1 - alpha). The race stops at
-    ``samples`` deals, when one option is left, or when every survivor's 95% interval of the net
-    score has half-width at most ``target_halfwidth``. ``mine`` (a discard) and the options in
-    ``keep`` (masks) are never dropped. ``progress``: a progress bar of the deals played."""
+    Racing (``race``, a :class:`Racing` or on/off): a first batch of ``first_batch`` deals, then
+    rounds that double the deals played; after each round an option is dropped when its paired
+    difference to the current leader is below zero by an anytime-valid confidence sequence
+    (analysis.stats, at alpha / options², so the best option survives every look with probability
+    at least 1 - alpha). The race stops at ``samples`` deals, when one option is left, or when every
+    survivor's 95% interval of the net score has half-width at most ``target_halfwidth``. ``mine``
+    (a discard) and the race's ``keep`` options are never dropped. ``progress``: a progress bar of
+    the deals played."""
     from tqdm.auto import tqdm
 
     from analysis.blocks import kernel_threads
     from analysis.runner import check_seed
 
     rules = rules or get_rules()
+    racing = race if isinstance(race, Racing) else Racing(bool(race))
+    race, first_batch, alpha, target_halfwidth = racing.on, racing.first_batch, racing.alpha, racing.target_halfwidth
+    keep = racing.keep
     if samples < 1:
         raise InputError(f"--samples must be positive, not {samples}")
     if target_halfwidth is not None and target_halfwidth <= 0:

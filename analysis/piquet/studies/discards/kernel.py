@@ -101,7 +101,8 @@ def options_chunk(useed, start, count, hand_codes, unseen, younger, options, rul
             theirs_now = their_discard[0 if younger else popcount(opt)]
             e_force = theirs_now if younger else opt
             y_force = opt if younger else theirs_now
-            play_dealt(deck, elder, yng, sto0, rules, pe, py, ve, vy, out, scratch, np.bool_(False), e_force, y_force)
+            play_dealt(deck, elder, yng, sto0, rules, (pe, py), (ve, vy), out, scratch, np.bool_(False),
+                       (e_force, y_force))
             net[r, o] = sign * (out[O_TOTAL] - out[O_TOTAL + 1])
             f = 0
             f |= F_POINT if out[O_POINT + me] > 0 else 0

@@ -21,7 +21,7 @@ from analysis.piquet.reference.policies import Player, point_suit
 from analysis.piquet.reference.policies import guards as guarded_cards
 from analysis.piquet.reference.scoring import category_points, sequences_of, sets_of
 from analysis.piquet.rules import PiquetRules, get_rules
-from analysis.piquet.studies.discards.analyser import analyse_hand, exchange_bounds
+from analysis.piquet.studies.discards.analyser import Racing, analyse_hand, exchange_bounds
 from analysis.stats import Estimate, mean_from_sums
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def hand_row(h: int, seat: str, rules: PiquetRules, samples: int, seed: int, eld
     hand = dealt_hand(seed, h, seat)
     rule_masks = rule_discards(hand, seat, rules, elder_took)
     a = analyse_hand(hand, seat, rules, samples=samples, seed=seed + 1 + h, elder_took=elder_took,
-                     exact=False, threads=threads, keep=list(rule_masks.values()))
+                     exact=False, threads=threads, race=Racing(keep=tuple(rule_masks.values())))
     t = a.table
     best = t.iloc[0]
     _, hi = exchange_bounds(seat, rules, elder_took)
