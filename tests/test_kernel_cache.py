@@ -17,6 +17,8 @@ from analysis import numba_cache
 PACKAGE = Path(analysis.__file__).resolve().parent
 QUART = "from analysis.piquet.engine.declarations import sequence_key_and_score; print(sequence_key_and_score(0x0F)[1])"
 """A quart (7 8 9 10 of one suit): 4 points by the rules' sequence scores."""
+STORE_KEY = "from analysis import store; print(store.module_fingerprint('analysis.piquet.play.tallies'))"
+"""The code part of the store key of a Piquet simulation's chunks."""
 
 
 def _copy_package(tmp_path: Path) -> Path:
@@ -44,9 +46,14 @@ def test_an_edit_to_a_constant_a_kernel_reads_compiles_it_again(tmp_path, own_ca
     assert b"numba" not in rules.read_bytes()
     text = rules.read_text(encoding="utf-8")
     assert "SEQUENCE_SCORES = (0, 0, 0, 3, 4, 15," in text
+    store_key = _run(root, tmp_path, STORE_KEY, env)
     rules.write_text(text.replace("SEQUENCE_SCORES = (0, 0, 0, 3, 4, 15,", "SEQUENCE_SCORES = (0, 0, 0, 3, 40, 15,"),
                      encoding="utf-8")
     assert _run(root, tmp_path, QUART, env) == "40"
+    # Test 2 of issue 45: the results a simulation stored under the old code are not read back
+    # under the new one (its store key moved with the kernel's), and the new key's results come
+    # from the kernel compiled again (above), never from the stale one.
+    assert _run(root, tmp_path, STORE_KEY, env) != store_key
     caches = list((tmp_path / ("numba" if own_cache_dir else ".cache") / "salon-numba").iterdir())
     assert len(caches) == 2  # one per version of the sources
 
