@@ -48,7 +48,8 @@ from analysis.bezique.players.solver_play import exact_follow, exact_lead
 from analysis.bezique.policies import KIND_RANDOM, P_EXACT_ENDGAME, P_EXCHANGE_SEVEN, P_KIND
 from analysis.bezique.rules import R_BRISQUE, R_END_MUST_WIN, R_LAST_TRICK, R_LAST_TRICK_AT, R_SEVEN_POINTS
 from analysis.bits import lowest_bit, nth_bit, popcount
-from analysis.rng import EMPTY_HALF, below, below32
+from analysis.rng import EMPTY_HALF, below
+from analysis.shuffle import shuffle_first
 
 DealScratch = namedtuple("DealScratch", ("deck", "S", "ms", "fo", "nopt", "order", "out", "tt", "pos"))
 """A deal's arrays (``new_scratch``): the deck, the state (``S_*``), the melds listed (kind, cards,
@@ -72,15 +73,9 @@ PAUSE = -2
 @njit(cache=True, _nrt=False)
 def shuffle(deck, stc):
     """BZ-DEAL: 63 half draws of the cards stream, the whole Fisher-Yates shuffle."""
-    half = EMPTY_HALF
     for i in range(64):
         deck[i] = i
-    for p in range(63):
-        stc, half, j = below32(stc, half, 64 - p)
-        j += p
-        c = deck[j]
-        deck[j] = deck[p]
-        deck[p] = c
+    shuffle_first(deck, 64, 63, stc, EMPTY_HALF)
 
 
 @njit(cache=True, inline="always")

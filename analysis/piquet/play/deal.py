@@ -58,21 +58,16 @@ from analysis.piquet.rules import (
     R_YOUNGER_MIN,
     R_YOUNGER_TAKES_LEFTOVERS,
 )
-from analysis.rng import EMPTY_HALF, below32, stream_start
+from analysis.rng import EMPTY_HALF, stream_start
+from analysis.shuffle import shuffle_first
 
 
 @njit(cache=True)
 def shuffle(deck, stc):
     """PQ-DEAL: the whole Fisher–Yates shuffle of deck (31 half draws); returns (elder, younger)."""
-    half = EMPTY_HALF
     for i in range(32):
         deck[i] = i
-    for p in range(31):
-        stc, half, j = below32(stc, half, 32 - p)
-        j += p
-        c = deck[j]
-        deck[j] = deck[p]
-        deck[p] = c
+    shuffle_first(deck, 32, 31, stc, EMPTY_HALF)
     elder = 0
     younger = 0
     for p in range(12):

@@ -31,7 +31,8 @@ from analysis.piquet.players.learned_features import exchange_model
 from analysis.piquet.players.search import S_DISCARD, play_scratch, uses_solver
 from analysis.piquet.policies import KIND_RANDOM, P_KIND
 from analysis.piquet.rules import R_LEAD_POINTS_EVERY_TRICK, R_YOUNGER_MIN, R_YOUNGER_TAKES_LEFTOVERS
-from analysis.rng import EMPTY_HALF, below32, stream_start
+from analysis.rng import EMPTY_HALF, stream_start
+from analysis.shuffle import shuffle_first
 
 # Flags of one (deal, option), from the analysed player's side.
 F_POINT, F_SEQUENCES, F_SETS, F_REPIQUE, F_PIQUE, F_CAPOT, F_CARDS = 1, 2, 4, 8, 16, 32, 64
@@ -42,14 +43,8 @@ def sample_deck(deck, hand_codes, unseen, useed, i, younger):
     """Fill ``deck`` (32 codes: elder's 12, younger's 12, the talon) for sampled deal i, the
     analysed hand in its seat; returns (elder mask, younger mask)."""
     st = stream_start(useed, np.uint64(i), np.uint64(0))
-    half = EMPTY_HALF
     rest = unseen.copy()
-    for p in range(19):
-        st, half, j = below32(st, half, 20 - p)
-        j += p
-        c = rest[j]
-        rest[j] = rest[p]
-        rest[p] = c
+    shuffle_first(rest, 20, 19, st, EMPTY_HALF)
     mine = 12 if younger else 0
     theirs = 0 if younger else 12
     hand = 0
