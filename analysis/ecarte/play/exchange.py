@@ -43,6 +43,22 @@ each player's discards over all rounds. A tuple: it unpacks in this order."""
 
 
 @njit(cache=True, inline="always")
+def exchange_cards(deck, p, stc, stb, sto, hand, lo, hi, pol, t, rnd):
+    """One player's exchange (either seat): his discard of lo..hi cards (random, or his policy's),
+    thrown, and as many cards drawn from deck[p:]; returns (p, stc, stb, sto, hand, discard)."""
+    if pol[P_KIND] == KIND_RANDOM:
+        sto, disc = random_discard(hand, lo, hi, sto)
+    else:
+        disc = policy_discard(pol, hand, t, lo, hi, rnd)
+    hand &= ~disc
+    for _ in range(popcount(disc)):
+        stc, stb, c = draw(deck, p, stc, stb)
+        p += 1
+        hand |= 1 << c
+    return p, stc, stb, sto, hand, disc
+
+
+@njit(cache=True, inline="always")
 def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist=None):
     """EC-PROPOSE / EC-STOCK / EC-DEALER-MIN: the proposal rounds, exchanges and draws.
 
@@ -86,10 +102,7 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist=None
             final = FINAL_REFUSED
             break
         hi = min(5, stock_left)
-        if pe[P_KIND] == KIND_RANDOM:
-            sto, disc = random_discard(elder, 1, hi, sto)
-        else:
-            disc = policy_discard(pe, elder, t, np.int64(1), hi, rnd)
+        p, stc, stb, sto, elder, disc = exchange_cards(deck, p, stc, stb, sto, elder, np.int64(1), hi, pe, t, rnd)
         k = popcount(disc)
         if hist is not None:
             hist[EH_ROUND0 + EHR_SIZE * rnd + EHR_EK] = k
@@ -97,31 +110,18 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist=None
             hist[EH_ROUND0 + EHR_SIZE * rnd + EHR_DK] = 0
             hist[EH_ROUND0 + EHR_SIZE * rnd + EHR_DLO] = 0
             hist[EH_ROUND0 + EHR_SIZE * rnd + EHR_DHI] = 0
-        elder &= ~disc
         e_disc |= disc
-        for _ in range(k):
-            stc, stb, c = draw(deck, p, stc, stb)
-            p += 1
-            elder |= 1 << c
         stock_left -= k
         hi = min(5, stock_left)
         if hi > 0:
             lo = min(rules[R_DEALER_MIN_DISCARD], stock_left)
-            if pd[P_KIND] == KIND_RANDOM:
-                sto, disc = random_discard(dealer, lo, hi, sto)
-            else:
-                disc = policy_discard(pd, dealer, t, lo, hi, rnd)
+            p, stc, stb, sto, dealer, disc = exchange_cards(deck, p, stc, stb, sto, dealer, lo, hi, pd, t, rnd)
             k = popcount(disc)
             if hist is not None:
                 hist[EH_ROUND0 + EHR_SIZE * rnd + EHR_DK] = k
                 hist[EH_ROUND0 + EHR_SIZE * rnd + EHR_DLO] = lo
                 hist[EH_ROUND0 + EHR_SIZE * rnd + EHR_DHI] = hi
-            dealer &= ~disc
             d_disc |= disc
-            for _ in range(k):
-                stc, stb, c = draw(deck, p, stc, stb)
-                p += 1
-                dealer |= 1 << c
             stock_left -= k
         rnd += 1
     if hist is not None:
@@ -134,19 +134,18 @@ def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist=None
 def announce_kings(elder, dealer, t, sto, pe, pd):
     """EC-KING: elder first, then the dealer; returns (sto, announced: 1 elder | 2 dealer)."""
     king = 8 * t + 7
-    announced = 0
-    if (elder >> king) & 1:
-        if pe[P_KIND] == KIND_RANDOM:
-            sto, r = below(sto, 2)
-            if r == 1:
-                announced |= 1
-        elif pe[P_ANNOUNCE_KING]:
-            announced |= 1
-    if (dealer >> king) & 1:
-        if pd[P_KIND] == KIND_RANDOM:
-            sto, r = below(sto, 2)
-            if r == 1:
-                announced |= 2
-        elif pd[P_ANNOUNCE_KING]:
-            announced |= 2
-    return sto, announced
+    sto, e = announces(elder, king, sto, pe)
+    sto, d = announces(dealer, king, sto, pd)
+    return sto, (1 if e else 0) | (2 if d else 0)
+
+
+@njit(cache=True, inline="always")
+def announces(hand, king, sto, pol):
+    """Whether a player (either seat) holding ``hand`` announces the trump king: a coin of the
+    choices stream for a random player, else his policy's; returns (sto, announced)."""
+    if not (hand >> king) & 1:
+        return sto, False
+    if pol[P_KIND] == KIND_RANDOM:
+        sto, r = below(sto, 2)
+        return sto, r == 1
+    return sto, pol[P_ANNOUNCE_KING] != 0
