@@ -245,6 +245,25 @@ def bench(game, full, deals, reference_deals, repeats, as_json):
     emit(res, as_json, bench_text(g, res))
 
 
+@cli.command("rule", epilog="""Examples:\n
+\b
+  salon rule ecarte elder "play if trumps + plain_kings >= 3; otherwise propose"
+  salon rule ecarte dealer "refuse if trumps >= 3 or guarded_suits >= 3; otherwise accept" --rules classic --json""")
+@click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME")
+@click.argument("decision")
+@click.argument("text", metavar="RULE")
+@rules_options
+@click.option("--json", "as_json", is_flag=True)
+def rule_cmd(game, decision, text, rules, rule, as_json):
+    """What a playing RULE for one DECISION gives up against perfect play: lines 'ACTION if
+    CONDITION', then 'otherwise ACTION' (docs/playing-rules.md names each decision's features)."""
+    g = GAMES[game]
+    if g.playing_rules is None:
+        fail(f"{g.title}'s playing rules are not built yet; Écarté's are: salon rule ecarte elder|dealer RULE")
+    res, words = g.playing_rules(decision, text, g.rules(rules, rule))
+    emit(res, as_json, words)
+
+
 @cli.command(epilog="Examples:\n\n\b\n  salon tips --game bezique\n  salon tips --budget full --json")
 @click.option("--game", type=click.Choice(list(GAMES)), default=None, help="Only this game's tips.")
 @click.option("--budget", type=click.Choice(["quick", "full"]), default="quick", show_default=True)

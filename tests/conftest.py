@@ -33,6 +33,7 @@ SECONDS = {"test_ecarte_watching.py": 40, "test_store.py": 28, "ecarte.ipynb": 2
 # them (and the notebooks) out; CI runs everything.
 SLOW = (
     "notebooks/",
+    "tests/test_playing_rules.py::test_always_proposing_costs_what_the_tables_say_and_the_britannica_what_classical_says",
     "tests/test_report_and_tips.py::test_report_is_written_with_exact_values_and_verdicts",
     "tests/test_report_and_tips.py::test_report_reads_in_a_browser",
     "tests/test_report_and_tips.py::test_tip_verdicts_are_real_or_not_yet_studied",

@@ -16,5 +16,6 @@ GAME = Game(
     tips=Lazy("analysis.ecarte.studies.tips"), tip_policy=Lazy(_API + "tip_policy"),
     bench=Lazy("analysis.ecarte.bench:run"), bench_text=Lazy("analysis.ecarte.bench:text"), commands=Lazy("analysis.ecarte.commands:group"),
     report=Lazy("analysis.ecarte.report"),
+    playing_rules=Lazy("analysis.ecarte.studies.playing_rules:rule_answer"),
     studies=Lazy("analysis.ecarte.commands:study"),
 )
