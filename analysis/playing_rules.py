@@ -170,18 +170,18 @@ class _Parser:
         return c
 
     def _or(self):
-        parts = [self._and()]
-        while (self._peek() or "").lower() == "or":
-            self._take()
-            parts.append(self._and())
-        return parts[0] if len(parts) == 1 else Join("or", tuple(parts))
+        return self._joined("or", self._and)
 
     def _and(self):
-        parts = [self._atom()]
-        while (self._peek() or "").lower() == "and":
+        return self._joined("and", self._atom)
+
+    def _joined(self, kind: str, part):
+        """``part`` once, or several joined by ``kind``."""
+        parts = [part()]
+        while (self._peek() or "").lower() == kind:
             self._take()
-            parts.append(self._atom())
-        return parts[0] if len(parts) == 1 else Join("and", tuple(parts))
+            parts.append(part())
+        return parts[0] if len(parts) == 1 else Join(kind, tuple(parts))
 
     def _atom(self):
         if self._peek() == "(":
