@@ -73,7 +73,7 @@ def test_the_command_line_contract(salon):
     assert set(res) >= {"game", "decision", "rules", "rule", "cost", "exploitability", "agreement", "against",
                         "players", "deals", "seed"}
     assert res["game"] == "ecarte" and res["decision"] == "elder" and res["rules"] == "classic"
-    assert res["exploitability"] is None and "not measured" in res["exploitability_note"]
+    assert res["exploitability"] == {"value": None, "ci95": None} and "not measured" in res["exploitability_note"]
     lo, hi = res["cost"]["ci95"]
     assert lo <= res["cost"]["value"] <= hi and np.isfinite(res["cost"]["value"])
     code, out, err = salon(["rule", "ecarte", "elder", "play if trumps >= 2; otherwise propose"])

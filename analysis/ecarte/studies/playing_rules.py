@@ -86,7 +86,7 @@ def cost(rule: Rule, rules, policy=None) -> dict:
             "lines": rule.length,
             "cost": {"value": value, "ci95": [value - half, value + half],
                      "unit": "points per dealt hand given up against the solution"},
-            "exploitability": None,
+            "exploitability": {"value": None, "ci95": None},
             "exploitability_note": "not measured yet: it needs the records the tables were fitted on",
             "agreement": {"by_hands": float((meet * agree).sum() / meet.sum()),
                           "by_stake": float((stake * agree).sum() / max(stake.sum(), 1e-300))},
