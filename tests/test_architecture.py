@@ -130,8 +130,6 @@ def test_the_checks_see_an_import_against_the_order(tmp_path, monkeypatch):
 
 MANY_PARAMETERS = {
     ("analysis/ecarte/studies/equilibrium/search_check.py", "branch_search_records"): "a prange body",
-    ("analysis/piquet/reference/deal.py", "play_cards"): "the reference's keyword options",
-    ("analysis/piquet/studies/discards/analyser.py", "analyse_hand"): "keyword options a notebook passes by name",
 }
 """The functions allowed more than 12 parameters, each with its reason (docs/architecture.md,
 "Named state in the kernels")."""

@@ -142,7 +142,7 @@ def test_each_strong_table_is_headed_by_its_own_player():
     from analysis.piquet.studies.discards.analyser_search import strong_analysis, strong_text
 
     rules = get_rules()
-    a = analyse_hand(BOOK, "elder", rules, samples=200, race=False, exact=False)
+    a = analyse_hand(BOOK, "elder", rules, samples=200, race=False)
     s = strong_analysis(a, rules, "search", candidates=3, deals=30, search_top=2, search_deals=4, seed=1)
     lines = strong_text(s).splitlines()
     dd_head = next(i for i, line in enumerate(lines) if "double-dummy player" in line)
@@ -180,7 +180,7 @@ def test_solve_answers_first_with_the_lead_and_its_worth_in_the_hands_notation(e
 def test_the_race_gives_the_same_table_with_its_progress_bar_moving_in_blocks():
     from analysis.piquet.studies.discards.analyser import Racing, analyse_hand
 
-    kw = {"samples": 600, "race": Racing(first_batch=300), "exact": False, "threads": 2}
+    kw = {"samples": 600, "race": Racing(first_batch=300), "threads": 2}
     quiet = analyse_hand(BOOK, "elder", get_rules(), **kw)
     shown = analyse_hand(BOOK, "elder", get_rules(), progress=True, **kw)
     assert quiet.table.equals(shown.table) and quiet.rounds == shown.rounds

@@ -139,8 +139,8 @@ def test_kernel_plays_each_option_as_the_reference_does(seat, variant, opponent)
 
 
 def test_racing_finds_the_full_tables_best_and_keeps_mine():
-    full = analyse_hand(HAND, "elder", samples=2000, seed=3, race=False, exact=False)
-    raced = analyse_hand(HAND, "elder", samples=8000, seed=3, mine="7S 8H 7D 9D 8C", exact=False)
+    full = analyse_hand(HAND, "elder", samples=2000, seed=3, race=False)
+    raced = analyse_hand(HAND, "elder", samples=8000, seed=3, mine="7S 8H 7D 9D 8C")
     assert full.table.iloc[0]["discard"] == raced.table.iloc[0]["discard"]
     left = [r["options_left"] for r in raced.rounds]
     assert left == sorted(left, reverse=True) and left[-1] < 1585
@@ -153,8 +153,8 @@ def test_racing_finds_the_full_tables_best_and_keeps_mine():
 
 
 def test_analysis_is_reproducible_across_threads():
-    a = analyse_hand(HAND, "younger", samples=600, seed=4, race=False, exact=False, threads=1)
-    b = analyse_hand(HAND, "younger", samples=600, seed=4, race=False, exact=False, threads=2)
+    a = analyse_hand(HAND, "younger", samples=600, seed=4, race=False, threads=1)
+    b = analyse_hand(HAND, "younger", samples=600, seed=4, race=False, threads=2)
     assert a.table.drop(columns=["discard", "keep"]).equals(b.table.drop(columns=["discard", "keep"]))
 
 

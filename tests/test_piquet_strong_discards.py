@@ -21,7 +21,7 @@ def test_choose_and_report_deals_are_different_deals():
     """The two dd stages play the same exchanges on deals of different seeds (held out), and the
     same seed gives the same numbers."""
     rules = get_rules()
-    a = analyse_hand(HAND, "elder", rules, samples=300, race=False, exact=False)
+    a = analyse_hand(HAND, "elder", rules, samples=300, race=False)
     masks = a.options[a.table["option"].to_numpy()[:3]]
     p = DoubleDummyPolicy().to_array()
     one = play_options(a.hand, False, masks, rules, p, p, 5 + SEED_OFFSETS["dd_choose"], 60, 1)[0]
@@ -33,7 +33,7 @@ def test_choose_and_report_deals_are_different_deals():
 
 def test_strong_analysis_ranks_reports_and_compares_with_the_heuristic():
     rules = get_rules("cavendish")
-    a = analyse_hand(HAND, "elder", rules, samples=400, race=False, exact=False)
+    a = analyse_hand(HAND, "elder", rules, samples=400, race=False)
     s = strong_analysis(a, rules, "search", candidates=6, deals=80, search_top=2, search_deals=12, seed=3)
     assert [e["rank"] for e in s["exchanges"]] == list(range(1, 7))
     assert sorted(e["heuristic_rank"] for e in s["exchanges"]) == list(range(1, 7))
@@ -64,7 +64,7 @@ def test_auto_play_is_the_budgets_player_and_heuristic_play_skips_the_strong_sta
 def test_a_progress_bar_changes_nothing():
     """The strong stage plays its deals in blocks when a bar is shown: the same numbers."""
     rules = get_rules()
-    a = analyse_hand(HAND, "elder", rules, samples=200, race=False, exact=False)
+    a = analyse_hand(HAND, "elder", rules, samples=200, race=False)
     masks = a.options[a.table["option"].to_numpy()[:2]]
     p = DoubleDummyPolicy().to_array()
 

@@ -100,7 +100,7 @@ def discard_answer(q: DiscardQuestion) -> tuple[dict, str]:
     lang = None if q.lang == "en" else q.lang
     a = analyse_hand(q.hand, q.seat, q.rules, samples=q.samples or b.samples, elder_took=q.elder_took, seed=q.seed,
                      race=Racing(q.race, b.first_batch, target_halfwidth=q.target_halfwidth), mine=q.mine,
-                     threads=q.threads, lang=lang, exact=False, progress=progress)
+                     threads=q.threads, lang=lang, progress=progress)
     seconds = {"race": round(time.perf_counter() - t0, 3)}
     df = a.table
     shown = df if q.show_all else df.head(q.top)

@@ -105,14 +105,14 @@ def discard_table(samples: int = 10_000, repeats: int = 3,
     racing, 2 threads) and for the raced decision on the same hand; medians of ``repeats``."""
     from analysis.piquet.studies.discards.analyser import analyse_hand
 
-    analyse_hand(hand, samples=50, race=False, exact=False)  # compile (or load from cache)
+    analyse_hand(hand, samples=50, race=False)  # compile (or load from cache)
     full, raced = [], []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        analyse_hand(hand, samples=samples, race=False, exact=False, threads=2)
+        analyse_hand(hand, samples=samples, race=False, threads=2)
         full.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        a = analyse_hand(hand, samples=samples, exact=False, threads=2)
+        a = analyse_hand(hand, samples=samples, threads=2)
         raced.append(time.perf_counter() - t0)
     return {"hand": hand, "options": 1585, "samples": samples, "full_table_s": statistics.median(full),
             "raced_s": statistics.median(raced), "raced_deals": a.spec["deals_played"],

@@ -145,8 +145,7 @@ def play_deal(seed: int, index: int, rules: PiquetRules, elder_policy, younger_p
     if younger_policy is None:
         younger_policy = elder_policy
     return play_cards(deal_cards(seed, index, lane_base), rules, elder_policy, younger_policy,
-                      Stream(seed, index, lane_base + 1), seed=seed, index=index, lane_base=lane_base,
-                      partie=partie, sink=sink)
+                      Stream(seed, index, lane_base + 1), origin=(seed, index, lane_base), partie=partie, sink=sink)
 
 
 def exchange_model(rules: PiquetRules) -> int:
@@ -184,12 +183,13 @@ def sunk_categories(sink: dict | None, hands: dict[str, int], rules: PiquetRules
 
 def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy, choices: Stream, *,
                elder_discard: list[int] | None = None, younger_discard: list[int] | None = None,
-               elder_count: int | None = None, seed: int = 0, index: int = 0, lane_base: int = 0,
+               elder_count: int | None = None, origin: tuple[int, int, int] = (0, 0, 0),
                partie: tuple[int, int] | None = None, sink: dict | None = None) -> DealResult:
     """Play a deal whose 32 cards are given (elder's 12, younger's 12, the talon top first).
 
     The discard analyser's entry: ``elder_discard`` / ``younger_discard`` force a player's
     discard; ``elder_count`` forces how many cards elder exchanges (his policy picks which).
+    ``origin``: the (seed, index, lane_base) the cards were dealt from, kept in the result.
     ``partie``: (E0, Y0), elder's and younger's partie totals before a deciding deal of a partie
     (a ``dd`` or ``search`` player with ``partie=margin|win`` then plays for the partie,
     docs/piquet-engine.md, "Playing for the partie"); None for any other deal.
@@ -244,6 +244,7 @@ def play_cards(deck: list[int], rules: PiquetRules, elder_policy, younger_policy
 
     # Scores: the same code that checks and scores a recorded deal.
     d = check_and_score(rules, elder_dealt, younger_dealt, talon, e_disc, y_disc, pairs, sunk)
+    seed, index, lane_base = origin
     return DealResult(
         seed=seed, index=index, lane_base=lane_base, rules=rules,
         elder_dealt=elder_dealt, younger_dealt=younger_dealt, talon=talon,

@@ -207,7 +207,7 @@ class Racing:
 
 def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None = None, *,
                  samples: int = 10_000, race: bool | Racing = True, elder_took: int = 5, seed: int = 0,
-                 opponent=None, mine: str | None = None, exact: bool = True, threads: int | None = None,
+                 opponent=None, mine: str | None = None, threads: int | None = None,
                  lang: str | None = None, progress: bool = False) -> DiscardAnalysis:
     """Rank every legal exchange of ``hand`` for ``seat`` on common sampled deals.
 
@@ -218,7 +218,8 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
     at least 1 - alpha). The race stops at ``samples`` deals, when one option is left, or when every
     survivor's 95% interval of the net score has half-width at most ``target_halfwidth``. ``mine``
     (a discard) and the race's ``keep`` options are never dropped. ``progress``: a progress bar of
-    the deals played."""
+    the deals played. The exact declaration odds are not in the table: ``with_exact(rows)`` adds
+    them to the rows shown (they enumerate every draw of each option)."""
     from tqdm.auto import tqdm
 
     from analysis.blocks import kernel_threads
@@ -283,7 +284,7 @@ def analyse_hand(hand: str | int, seat: str = "elder", rules: PiquetRules | None
                 break
         bar.close()
 
-    table = _table(state, options, alive, hand_mask, exact, mine_index, kept)
+    table = _table(state, options, alive, hand_mask, mine_index, kept)
     spec = {"game": "piquet", "hand": " ".join(card_names(hand_mask)), "seat": seat, "rules": rules.name,
             "switches": rules.switches(), "elder_took": elder_took if younger else None, "samples": samples,
             "deals_played": played, "target_halfwidth": target_halfwidth, "seed": seed, "race": race,
@@ -314,8 +315,7 @@ def _max_halfwidth(state: Race, alive: np.ndarray) -> float:
     return float(np.nanmax(half))
 
 
-def _table(state: Race, options: np.ndarray, alive: np.ndarray, hand: int, exact: bool, mine_index: int | None,
-           kept: set[int]):
+def _table(state: Race, options: np.ndarray, alive: np.ndarray, hand: int, mine_index: int | None, kept: set[int]):
     """One row per option, best first: survivors by mean net score, then the dropped ones."""
     import pandas as pd
 
@@ -342,8 +342,6 @@ def _table(state: Race, options: np.ndarray, alive: np.ndarray, hand: int, exact
     df = df.sort_values(["contender", "net", "option"], ascending=[False, False, True], ignore_index=True)
     df = df.drop(columns="contender")
     df.insert(0, "rank", np.arange(1, len(df) + 1))
-    if exact:
-        df["exact"] = exact_table(hand, options[df["option"].to_numpy()])
     return df
 
 

@@ -118,8 +118,7 @@ def hand_row(h: int, seat: str, rules: PiquetRules, samples: int, seed: int, eld
     picked it."""
     hand = dealt_hand(seed, h, seat)
     rule_masks = rule_discards(hand, seat, rules, elder_took)
-    a = analyse_hand(hand, seat, rules, samples=samples, seed=seed + 1 + h, elder_took=elder_took,
-                     exact=False, threads=threads, race=Racing(keep=tuple(rule_masks.values())))
+    a = analyse_hand(hand, seat, rules, samples=samples, seed=seed + 1 + h, elder_took=elder_took, threads=threads, race=Racing(keep=tuple(rule_masks.values())))
     t = a.table
     best = t.iloc[0]
     _, hi = exchange_bounds(seat, rules, elder_took)

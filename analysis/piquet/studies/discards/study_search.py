@@ -45,8 +45,7 @@ def strong_hand_row(h: int, seat: str, rules: PiquetRules, race_samples: int, ca
 
     hand = dealt_hand(seed, h, seat)
     rule_masks = rule_discards(hand, seat, rules, elder_took)
-    a = analyse_hand(hand, seat, rules, samples=race_samples, seed=seed + 1 + h, elder_took=elder_took,
-                     exact=False, threads=threads, race=Racing(keep=tuple(rule_masks.values())))
+    a = analyse_hand(hand, seat, rules, samples=race_samples, seed=seed + 1 + h, elder_took=elder_took, threads=threads, race=Racing(keep=tuple(rule_masks.values())))
     t = a.table
     _, most = exchange_bounds(seat, rules, elder_took)
     named = {"race_best": int(a.options[int(t.iloc[0]["option"])]),
