@@ -161,7 +161,7 @@ def test_piquet_tip_verdicts_are_real(tips_store, monkeypatch):
         "heuristic with the learned exchange"}
     assert all(Verdict.from_dict(v).to_dict() == v for t in res["tips"] for v in t["verdicts"])
     t12 = by_id["PQ-T12"]["verdicts"][0]
-    assert t12["players"] == "search" and t12["variant"] == "seed-de, younger" and t12["details"]["deals"] == 10
+    assert t12["players"] == "search" and t12["variant"] == "seed-de, younger" and t12["details"]["deals"] == 4
     assert by_id["PQ-T6"]["verdicts"][0]["players"] == "search"
     json.dumps(res)
 

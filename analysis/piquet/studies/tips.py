@@ -284,7 +284,7 @@ def pq_t12(rules, n, seed, policy):
     from analysis.piquet.studies.search_tips import search_deals, search_player
     from analysis.piquet.studies.sinking import sinking_value
 
-    deals = max(10, min(search_deals(n) // 30, 400))
+    deals = max(4, min(search_deals(n) // 30, 400))
     r = sinking_value(rules, deals, seed)
     effect = r["against_reader"]
     verdict = _against(effect, 0.0)
