@@ -264,6 +264,25 @@ def rule_cmd(game, decision, text, rules, rule, as_json):
     emit(res, as_json, words)
 
 
+@cli.command("rules", epilog="""Examples:\n
+\b
+  salon rules ecarte
+  salon rules ecarte --decision dealer --rules classic --json""")
+@click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME")
+@click.option("--decision", default=None, help="Only this decision's ladder (Écarté: elder, dealer).")
+@rules_options
+@click.option("--refit", is_flag=True, help="Search the ladder again from the shipped tables (about 15 s a decision).")
+@click.option("--json", "as_json", is_flag=True)
+def rules_cmd(game, decision, rules, rule, refit, as_json):
+    """The ladder of playing rules: for each decision, the best rule of each length (1 to 8 lines)
+    with what it gives up against perfect play, and the books' rules on the same scale."""
+    g = GAMES[game]
+    if g.rule_ladders is None:
+        fail(f"{g.title}'s rule ladders are not built yet; Écarté's are: salon rules ecarte")
+    res, words = g.rule_ladders(decision, g.rules(rules, rule), refit)
+    emit(res, as_json, words)
+
+
 @cli.command(epilog="Examples:\n\n\b\n  salon tips --game bezique\n  salon tips --budget full --json")
 @click.option("--game", type=click.Choice(list(GAMES)), default=None, help="Only this game's tips.")
 @click.option("--budget", type=click.Choice(["quick", "full"]), default="quick", show_default=True)

@@ -17,5 +17,6 @@ GAME = Game(
     bench=Lazy("analysis.ecarte.bench:run"), bench_text=Lazy("analysis.ecarte.bench:text"), commands=Lazy("analysis.ecarte.commands:group"),
     report=Lazy("analysis.ecarte.report"),
     playing_rules=Lazy("analysis.ecarte.studies.playing_rules:rule_answer"),
+    rule_ladders=Lazy("analysis.ecarte.studies.rule_ladder:ladders_answer"),
     studies=Lazy("analysis.ecarte.commands:study"),
 )

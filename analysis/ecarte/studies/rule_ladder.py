@@ -1,0 +1,180 @@
+"""The ladder of Écarté's first decisions (docs/playing-rules.md, "The ladder"): per variant and
+decision, the best playing rule of each length, searched on the shipped equilibrium's **fitted**
+deals (``analysis.rule_ladder``) and costed on its **held-out** deals, with the books' rules on the
+same scale. ``salon rules ecarte`` reads the shipped ladders (``data/rule_ladders.json``, made by
+``scripts/make_rule_ladders.py``); ``--refit`` searches again."""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from analysis.ecarte.studies.equilibrium.tips import tip_propose_share
+from analysis.ecarte.studies.foster import TRUMP_KING, set_shares
+from analysis.ecarte.studies.playing_rules import (
+    SIDES,
+    SetTable,
+    choice_cost,
+    decision,
+    players,
+    rule_choices,
+    set_table,
+)
+from analysis.playing_rules import parse
+from analysis.rule_ladder import Groups, atoms, decide, rule_text, search, simplify
+
+LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
+VARIANTS = ("seed-de", "classic")
+MOST_LINES = 8
+BEAM = 8
+MOST_SUMMED = 3
+LINE_WORTH = 1e-4
+"""Points per dealt hand a longer rung must save on the fitted deals to be shown: a line that
+saves less is not worth learning."""
+ALONE = {"trump_king", "king_turned", "turnup_above", "top_trump"}
+"""Features compared alone, never summed (0/1 ones and the top trump's rank)."""
+SEARCH_WORDS = (f"beam search ({BEAM} partial lists) over decision lists whose lines compare a feature or a sum "
+                f"of up to {MOST_SUMMED} features with a number, or two such comparisons joined by 'and'")
+
+BOOK = {
+    "elder": (("Britannica: play with three or more trumps and kings", "play if trumps + plain_kings >= 3; otherwise propose"),),
+    "dealer": (("Britannica: refuse with 3 trumps, or guarded in 3 plain suits, in 2 with a trump, in 1 with two",
+                "refuse if trumps >= 3 or guarded_suits >= 3 or (guarded_suits >= 2 and trumps >= 1) or "
+                "(guarded_suits >= 1 and trumps >= 2); otherwise accept"),),
+}
+"""The books' rules that the features state exactly (docs/classical.md)."""
+
+
+def _groups(t: SetTable, names: tuple[str, ...], values: np.ndarray) -> tuple[Groups, np.ndarray]:
+    """The distinct feature vectors with their fit gain, and each set's group."""
+    unique, inverse = np.unique(values, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    gain = np.bincount(inverse, weights=t.weight * t.fit, minlength=len(unique))
+    return Groups(names, unique, gain), inverse
+
+
+def _rung(t: SetTable, text: str, d: np.ndarray, source: str, lines: int | None = None) -> dict:
+    measured = choice_cost(t, d)
+    words = None if text is None else parse(decision(t.side), text).words()
+    return {"source": source, "lines": lines, "rule": text, "words": words, **measured}
+
+
+def book_rules(t: SetTable, rules) -> list[dict]:
+    """The books' rules for this decision, costed like the rungs: the Britannica's (the features
+    state them), and for elder EC-T2's sure winners and Foster's jeu de règle (exact per hand and
+    turn-up; where Foster says nothing the solution is followed, and the entry says so)."""
+    out = []
+    for name, text in BOOK[t.side]:
+        rule = parse(decision(t.side), text)
+        out.append(_rung(t, rule.text(), rule_choices(rule, t), name, rule.length))
+    if t.side == "elder":
+        tip = np.array([tip_propose_share(m, b) for m, b in zip(t.masks.tolist(), t.buckets.tolist(), strict=True)])
+        out.append(_rung(t, None, tip, "EC-T2: propose with fewer than 3 sure winners (master trumps and plain kings)",
+                         2))
+        # Foster: a jeu de règle is played, or proposed holding the trump king; the point certain, propose.
+        jeu, certain = set_shares(rules.must_trump_when_void)
+        s, sc = jeu[t.info_set], certain[t.info_set]
+        says = np.where((t.masks & TRUMP_KING) != 0, 1.0, sc / np.maximum(s, 1e-300))
+        entry = _rung(t, None, s * says + (1 - s) * t.probability,
+                      "Foster: play a jeu de règle, propose one holding the trump king or with the point certain", 2)
+        entry["speaks_on"] = float((t.weight * s).sum() / t.weight.sum())
+        entry["reading"] = "Foster's rule where it speaks (a jeu de règle), the solution on every other hand"
+        out.append(entry)
+    return out
+
+
+def ladder(side: str, rules) -> dict:
+    """The ladder of ``side``'s decision under ``rules``: the best rule found of each length (chosen
+    on the fitted deals, costed on the held-out ones), the books' rules, and the moonshot's target."""
+    dec = decision(side)
+    t = set_table(side, rules)
+    names = tuple(dec.features)
+    groups, inverse = _groups(t, names, t.features(dec))
+    candidates = atoms(groups, ALONE, MOST_SUMMED)
+    rungs, seen = [], set()
+    for lines, first, _ in search(groups, candidates, MOST_LINES, BEAM):
+        lines = simplify(lines, first, candidates)
+        text = rule_text(lines, first, candidates, SIDES[side])
+        if text in seen:
+            continue
+        seen.add(text)
+        d = decide(lines, first, candidates)[inverse].astype(float)
+        rung = _rung(t, parse(dec, text).text(), d, "searched", len(lines) + 1)
+        if rungs and rung["fit_cost"] > rungs[-1]["fit_cost"] - LINE_WORTH:
+            continue  # not worth its lines on the deals that chose it
+        rungs.append(rung)
+    book = book_rules(t, rules)
+    best_book = min((r for r in book if "speaks_on" not in r), key=lambda r: r["cost"]["value"])
+    target = min(best_book["cost"]["value"] / 3, 0.01)
+    met = [r["lines"] for r in rungs if r["lines"] <= 5 and r["cost"]["ci95"][1] <= target]
+    return {"game": "ecarte", "decision": side, "rules": rules.name, "switches": rules.switches(), "rungs": rungs,
+            "book": book,
+            "moonshot": {"target": target, "best_book": best_book["source"], "met_at_lines": min(met) if met else None,
+                         "reading": "a rule of at most 5 lines whose cost's 95% upper bound is at most a third of the "
+                                    "best book rule's cost (of those that speak on every hand) and at most 0.01 "
+                                    "points per hand"},
+            "chosen_on": "the equilibrium's fitted deals", "costed_on": "its held-out deals",
+            "search": SEARCH_WORDS, **players(t, rules)}
+
+
+def make_ladders(variants=VARIANTS) -> dict:
+    """Every decision's ladder under each variant (what ``scripts/make_rule_ladders.py`` ships)."""
+    from analysis.ecarte.rules import get_rules
+
+    return {"ladders": [ladder(side, get_rules(v)) for v in variants for side in SIDES]}
+
+
+def shipped_ladders() -> dict | None:
+    """The shipped ladders, or None when the package has none."""
+    try:
+        with open(LADDERS_FILE, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def ladders_answer(side: str | None, rules, refit: bool = False) -> tuple[dict, str]:
+    """``salon rules ecarte``: the ladders of ``side`` (every decision when None) under ``rules``,
+    read from the package (``refit``: searched again from the shipped tables), as (JSON, text)."""
+    from analysis.errors import InputError
+
+    if side is not None:
+        decision(side)  # an unknown decision: one line naming the valid ones
+    sides = [side] if side else list(SIDES)
+    if refit:
+        found = [ladder(s, rules) for s in sides]
+    else:
+        shipped = shipped_ladders() or {"ladders": []}
+        found = [lad for lad in shipped["ladders"]
+                 if lad["switches"] == rules.switches() and lad["rules"] == rules.name and lad["decision"] in sides]
+        if len(found) < len(sides):
+            raise InputError(f"no shipped ladder for rules {rules.name}; shipped: {', '.join(VARIANTS)} "
+                             "(--refit searches one from the variant's shipped tables)")
+    res = {"game": "ecarte", "rules": rules.name, "ladders": found}
+    return res, ladders_text(res)
+
+
+def ladders_text(res: dict) -> str:
+    """The ladders in a player's words: each rung's rule, then what it gives up."""
+    out = []
+    for lad in res["ladders"]:
+        actions = " or ".join(SIDES[lad["decision"]])
+        out.append(f"Écarté, {lad['decision']}: {actions} ({lad['rules']}). Points per hand given up against "
+                   "perfect play, the other side playing perfectly:")
+        for r in lad["rungs"]:
+            c = r["cost"]
+            out.append(f"  {r['lines']} line{'s' if r['lines'] > 1 else ''}: gives up {c['value']:.4f} "
+                       f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}], agrees on {r['agreement']['by_hands']:.0%} of hands")
+            out += ["      " + ln.strip() for ln in r["rule"].split(";")]
+        out.append("  The books:")
+        for r in lad["book"]:
+            c = r["cost"]
+            out.append(f"    {r['source']}: gives up {c['value']:.4f} [{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]"
+                       + (" (where it speaks)" if "speaks_on" in r else ""))
+        m = lad["moonshot"]
+        out.append(f"  A rule of at most 5 lines within {m['target']:.4f} (a third of the best book rule, at most "
+                   "0.01): " + (f"met with {m['met_at_lines']} lines." if m["met_at_lines"] else "not met."))
+        out.append("")
+    out.append("Rules chosen on the solved game's fitted deals and costed on its held-out deals.")
+    return "\n".join(out)
