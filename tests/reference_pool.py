@@ -363,7 +363,7 @@ def source_files(game: str) -> list[Path]:
     """The files the reference's outcomes depend on: the modules of the game's reference/ package
     (cards, the deal, scoring, policies, checks, ...), rules.py and
     policies.py, every module of the game package the reference imports (transitively), the
-    game's shipped parameters (data/*.json) and analysis/rng.py (the deal streams). Paths relative to the directory holding ``analysis``."""
+    game's shipped parameters (data/*.json but the rule ladders) and analysis/rng.py (the deal streams). Paths relative to the directory holding ``analysis``."""
     root = Path(analysis.__file__).resolve().parent.parent
     package = f"analysis.{game}"
     seen: set[Path] = set()
@@ -386,7 +386,9 @@ def source_files(game: str) -> list[Path]:
                         todo.append(target)
     seen |= {root / "analysis" / game / "rules.py", root / "analysis" / game / "policies.py",
              root / "analysis" / "rng.py"}
-    seen |= set((root / "analysis" / game).glob("data/*.json"))  # shipped parameters (the learned exchange's)
+    # The shipped parameters (the learned exchange's, the leads', the equilibrium's); not the rule
+    # ladders, a study's output that no player reads.
+    seen |= {p for p in (root / "analysis" / game).glob("data/*.json") if p.name != "rule_ladders.json"}
     return sorted(p.relative_to(root) for p in seen)
 
 

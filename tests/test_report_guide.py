@@ -137,3 +137,26 @@ def test_piquet_shapes_from_the_per_hand_tables(tmp_path):
     with_tables = [{"seat": s, "by_shape": shape_record(patterns_by_shape(df, s))} for s in ("elder", "younger")]
     assert piquet_report.shapes_figure(with_tables, str(elsewhere)) == path and (elsewhere / path).exists()
     assert piquet_report.shapes_figure(discards, str(elsewhere / "empty")) is None
+
+
+def test_ecartes_advice_leads_with_the_ladders_rules():
+    from analysis.ecarte.studies.rule_ladder import shipped_ladders
+
+    eq = {"figure": "figures/eq.png", "summary": {"play_policy": "heuristic"}}
+    items = ecarte_report.guide_advice({"variants": [{"name": "seed-de", "equilibrium": eq},
+                                                     {"name": "classic", "equilibrium": eq}]})
+    assert [i["text"].split(" under ")[0] for i in items] == ["As elder", "As dealer, when elder proposes"] * 2
+    ladders = {(lad["rules"], lad["decision"]): lad for lad in shipped_ladders()["ladders"]}
+    for item, key in zip(items, [("seed-de", "elder"), ("seed-de", "dealer"), ("classic", "elder"),
+                                 ("classic", "dealer")], strict=True):
+        lad = ladders[key]
+        best = min(r["cost"]["value"] for r in lad["rungs"])
+        first = item["margins"][0]["effect"]
+        rung = next(r for r in lad["rungs"] if r["cost"] == first)
+        assert rung["cost"]["value"] <= ecarte_report.WORTH_LEARNING * best  # worth learning...
+        shorter = [r for r in lad["rungs"] if r["lines"] < rung["lines"]]
+        assert all(r["cost"]["value"] > ecarte_report.WORTH_LEARNING * best for r in shorter)  # ...and the shortest
+        assert ("otherwise" in item["text"] or "always" in item["text"]) and "_" not in item["text"]
+        assert ">=" not in item["text"] and "<=" not in item["text"]
+        assert item["margins"][-1]["effect_name"].startswith("the book's rule")
+        assert all("perfect play" in m["players"] for m in item["margins"])

@@ -157,21 +157,48 @@ def strategy_section(out_dir: str, fig_dir: str, rules, policy, deals: int, roun
 
 
 # ------------------------------------------------------------------- the guide's advice and chart
+WORTH_LEARNING = 1.5
+"""The shortest rule worth learning is the shortest rung of the ladder that gives up at most this
+many times what the ladder's best rung gives up."""
+DECISION_WORDS = {"elder": "As elder", "dealer": "As dealer, when elder proposes"}
+
+
+def _lines(n: int) -> str:
+    return f"{n} line" + ("s" if n > 1 else "")
+
+
 def guide_advice(section: dict) -> list[dict]:
-    """Écarté's proposal game in one line per variant, from the shipped equilibrium."""
+    """Écarté's first decisions as rules a player can carry (the shipped ladders, docs/playing-rules.md):
+    per variant in the section and decision, the shortest rule worth learning, then what it and the
+    next rung up and the best book rule give up against perfect play."""
+    from analysis.ecarte.studies.rule_ladder import rule_words, shipped_ladders
+
+    ladders = {(lad["rules"], lad["decision"]): lad for lad in (shipped_ladders() or {"ladders": []})["ladders"]}
     out = []
     for v in section.get("variants", []):
         eq = v.get("equilibrium")
         if not eq:
             continue
-        es = eq["summary"]
-        short = (f"Under {v['name']} rules, elder proposes with {100 * es['elder_propose_share']:.0f}% of hands and "
-                 f"the dealer refuses {100 * es['dealer_refuse_share']:.0f}% of proposals (the solved game's chart).")
-        out.append({"text": f"{short} Elder's expected points per hand:", "short": short,
-                    "tip": None, "anchor": anchor("ecarte", v["name"], "equilibrium"),
-                    "margins": [{"variant": v["name"], "effect": es["value"],
-                                 "effect_name": "value of the game for elder, points per hand",
-                                 "players": f"equilibrium tables, {es['play_policy']}"}]})
+        players = "against perfect play: the other side plays the solved game"
+        for side in ("elder", "dealer"):
+            lad = ladders.get((v["name"], side))
+            if lad is None:
+                continue
+            rungs = lad["rungs"]
+            best = min(r["cost"]["value"] for r in rungs)
+            k = next(i for i, r in enumerate(rungs) if r["cost"]["value"] <= WORTH_LEARNING * best)
+            shown = rungs[k:k + 2]
+            margins = [{"variant": v["name"], "effect": r["cost"],
+                        "effect_name": (f"points per hand given up with this rule ({_lines(r['lines'])})" if i == 0
+                                        else f"with {_lines(r['lines'])} ({rule_words(r['rule'])})"),
+                        "players": players}
+                       for i, r in enumerate(shown)]
+            book = min((b for b in lad["book"] if "speaks_on" not in b), key=lambda b: b["cost"]["value"])
+            margins.append({"variant": v["name"], "effect": book["cost"],
+                            "effect_name": f"the book's rule ({book['source'].split(':')[0]})", "players": players})
+            text = f"{DECISION_WORDS[side]} under {v['name']} rules: {rule_words(shown[0]['rule'])}."
+            out.append({"text": text, "short": text, "tip": None, "anchor": anchor("ecarte", v["name"], "equilibrium"),
+                        "margins": margins})
     return out
 
 

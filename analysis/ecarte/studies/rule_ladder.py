@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import numpy as np
 
@@ -178,3 +179,23 @@ def ladders_text(res: dict) -> str:
         out.append("")
     out.append("Rules chosen on the solved game's fitted deals and costed on its held-out deals.")
     return "\n".join(out)
+
+
+SHORT_WORDS = {"trumps": "trumps", "trump_king": "the trump king", "plain_kings": "plain kings",
+               "plain_queens": "plain queens", "plain_jacks": "plain jacks", "plain_aces": "plain aces",
+               "longest_plain": "cards in the longest plain suit", "guarded_suits": "guarded plain suits",
+               "top_trump": "the top trump's rank (7 = 1 ... K = 8)", "king_turned": "the king turned (1)",
+               "turnup_above": "the turn-up above my trumps (1)"}
+"""Each feature in a line of the guide."""
+
+
+def rule_words(text: str) -> str:
+    """A rule in the guide's words: features by name, comparisons as signs, lines joined by '; '."""
+    def feature(m: re.Match) -> str:
+        return SHORT_WORDS.get(m.group(0), m.group(0))
+
+    if text.startswith("otherwise "):
+        return "always " + text.split()[1]
+    out = text.replace("top_trump >= 1", "holding a trump")
+    out = re.sub(r"[a-z]+(?:_[a-z]+)+|\btrumps\b", feature, out)
+    return out.replace(">=", "≥").replace("<=", "≤")
