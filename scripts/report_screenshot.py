@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """A screenshot of the strategy guide's landing page (docs/report-landing.png), taken in headless
-Chromium with Playwright, as the browser test opens the report.
+Chromium with Playwright, as the browser test opens the report. Beside it, the sha256 of the page it
+shows (docs/report-landing.sha256): the suite fails when the committed guide changes and the
+screenshot was not taken again.
 Usage: .venv/bin/python scripts/report_screenshot.py [REPORT_DIR] [PNG] [--width 1400] [--height 1000]"""
 from __future__ import annotations
 
 import argparse
+import hashlib
 import pathlib
 import shutil
 
@@ -28,6 +31,8 @@ def main() -> None:
         page.goto((pathlib.Path(a.report) / "index.html").resolve().as_uri())
         page.screenshot(path=a.png)
         browser.close()
+    page_hash = hashlib.sha256((pathlib.Path(a.report) / "index.html").read_bytes()).hexdigest()
+    pathlib.Path(a.png).with_suffix(".sha256").write_text(page_hash + "\n")
     print(a.png)
 
 

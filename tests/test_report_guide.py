@@ -160,3 +160,13 @@ def test_ecartes_advice_leads_with_the_ladders_rules():
         assert ">=" not in item["text"] and "<=" not in item["text"]
         assert item["margins"][-1]["effect_name"].startswith("the book's rule")
         assert all("perfect play" in m["players"] for m in item["margins"])
+
+
+def test_the_landing_screenshot_shows_the_committed_guide():
+    import hashlib
+    import pathlib
+
+    root = pathlib.Path(__file__).parent.parent
+    shown = (root / "docs" / "report-landing.sha256").read_text().strip()
+    assert shown == hashlib.sha256((root / "reports" / "index.html").read_bytes()).hexdigest(), (
+        "docs/report-landing.png shows an older guide: run scripts/report_screenshot.py")
