@@ -271,7 +271,7 @@ def rule_cmd(game, decision, text, rules, rule, as_json):
 @click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME")
 @click.option("--decision", default=None, help="Only this decision's ladder (Écarté: elder, dealer).")
 @rules_options
-@click.option("--refit", is_flag=True, help="Search the ladder again from the shipped tables (about 15 s a decision).")
+@click.option("--refit", is_flag=True, help="Search the ladder again from the shipped tables (about a minute a decision).")
 @click.option("--json", "as_json", is_flag=True)
 def rules_cmd(game, decision, rules, rule, refit, as_json):
     """The ladder of playing rules: for each decision, the best rule of each length (1 to 8 lines)

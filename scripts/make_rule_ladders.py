@@ -2,7 +2,7 @@
 """Write analysis/ecarte/data/rule_ladders.json: the ladder of playing rules of Écarté's first
 decisions (elder, dealer) under each variant, searched on the shipped equilibrium's fitted deals and
 costed on its held-out ones (analysis/ecarte/studies/rule_ladder.py). Deterministic: the same
-tables give the same file. About 15 s a decision.
+tables give the same file. About a minute a decision.
 Usage: .venv/bin/python scripts/make_rule_ladders.py [--rules seed-de classic] [--out FILE]
 """
 from __future__ import annotations

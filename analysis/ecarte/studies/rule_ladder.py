@@ -28,7 +28,7 @@ from analysis.rule_ladder import Groups, atoms, decide, rule_text, search, simpl
 LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
 VARIANTS = ("seed-de", "classic")
 MOST_LINES = 8
-BEAM = 8
+BEAM = 64
 MOST_SUMMED = 3
 LINE_WORTH = 1e-4
 """Points per dealt hand a longer rung must save on the fitted deals to be shown: a line that
@@ -85,16 +85,17 @@ def book_rules(t: SetTable, rules) -> list[dict]:
     return out
 
 
-def ladder(side: str, rules) -> dict:
+def ladder(side: str, rules, most_lines: int = MOST_LINES) -> dict:
     """The ladder of ``side``'s decision under ``rules``: the best rule found of each length (chosen
-    on the fitted deals, costed on the held-out ones), the books' rules, and the moonshot's target."""
+    on the fitted deals, costed on the held-out ones), the books' rules, and the moonshot's target.
+    The rungs up to ``most_lines`` lines are the same whatever the longest searched."""
     dec = decision(side)
     t = set_table(side, rules)
     names = tuple(dec.features)
     groups, inverse = _groups(t, names, t.features(dec))
     candidates = atoms(groups, ALONE, MOST_SUMMED)
     rungs, seen = [], set()
-    for lines, first, _ in search(groups, candidates, MOST_LINES, BEAM):
+    for lines, first, _ in search(groups, candidates, most_lines, BEAM):
         lines = simplify(lines, first, candidates)
         text = rule_text(lines, first, candidates, SIDES[side])
         if text in seen:
