@@ -60,55 +60,36 @@ def compare(rules, policy=None) -> dict:
     interval, and the patterns (trumps, kings, guarded suits) where they differ most."""
     import pandas as pd
 
-    from analysis.ecarte.policies import HeuristicPolicy
-    from analysis.ecarte.studies.equilibrium import tables as T
-    from analysis.ecarte.studies.equilibrium.measures import info_sets
-    from analysis.ecarte.studies.strategy.tables import hands
-    from analysis.errors import InputError
+    from analysis.ecarte.studies.foster import compare_foster
+    from analysis.ecarte.studies.playing_rules import choice_cost, set_table
 
-    got = T.shipped(rules, policy or HeuristicPolicy())
-    if got is None:
-        raise InputError(f"no shipped equilibrium tables for rules {rules.name} (and these policy parameters): "
-                         "run scripts/make_equilibrium_tables.py")
-    df, summary = got
-    sets = info_sets()
-    masks = hands().masks[sets.cls]
-    out = {"rules": rules.name, "tables": summary["method"], "budget": summary["budget"],
-           "play_policy": summary["play_policy"], "sides": {}}
+    out = {"sides": {}}
     for side, rule, yes in (("elder", lambda m: not elder_plays(m), "propose"), ("dealer", dealer_refuses, "refuse")):
-        t = df[df["side"] == side].set_index("info_set")
-        idx = t.index.to_numpy()
-        m = masks[idx]
+        t = set_table(side, rules, policy)
+        if not out["sides"]:
+            s = t.summary
+            out = {"rules": rules.name, "tables": s["method"], "budget": s["budget"], "play_policy": s["play_policy"],
+                   "sides": {}}
+        m = t.masks
         decision = np.array([1.0 if rule(int(x)) else 0.0 for x in m])
-        w = sets.weight[idx]
-        if side == "dealer":
-            w = w * t["p_proposal"].to_numpy()  # the hands as they meet a proposal
-        w = w / w.sum()
-        p = t["probability"].to_numpy()
-        q = t["held_out"].to_numpy()
-        se = t["held_out_half_width"].to_numpy() / 1.96
-        raw_w = sets.weight[idx]
-        # The cost per dealt hand: elder's value is per dealt hand already; so is the dealer's.
-        cost = float((raw_w * (p - decision) * q).sum())
-        cost_se = float(np.sqrt((raw_w ** 2 * (p - decision) ** 2 * se ** 2).sum()))
-        agree = float((w * (1 - np.abs(p - decision))).sum())
+        measured = choice_cost(t, decision)
+        w = t.meet / t.meet.sum()
         tk = np.array([trumps_and_kings(int(x)) - bin(int(x) & 0xFF).count("1") for x in m])
         frame = pd.DataFrame({"trumps": [bin(int(x) & 0xFF).count("1") for x in m], "plain_kings": tk,
                               "guarded_suits": [guarded_suits(int(x)) for x in m], "weight": w,
-                              "rule": decision, "solution": p, "loss": raw_w * (p - decision) * q})
+                              "rule": decision, "solution": t.probability,
+                              "loss": t.weight * (t.probability - decision) * t.held})
         by = (frame.assign(differs=frame["weight"] * np.abs(frame["solution"] - frame["rule"]))
               .groupby(["trumps", "plain_kings", "guarded_suits"])
               .agg(weight=("weight", "sum"), differs=("differs", "sum"), rule=("rule", "mean"),
                    solution=("solution", "mean"), loss=("loss", "sum")).reset_index())
         by = by[by["differs"] > 0].sort_values("loss", ascending=False)
         out["sides"][side] = {
-            "rule": CLASSICAL_WORDS[side], "agreement": agree,
-            "cost": {"value": cost, "ci95": [cost - 1.96 * cost_se, cost + 1.96 * cost_se],
+            "rule": CLASSICAL_WORDS[side], "agreement": measured["agreement"]["by_hands"],
+            "cost": {**measured["cost"],
                      "unit": "points per dealt hand lost by following the rule instead of the solution"},
-            "rule_yes_share": float((w * decision).sum()), "solution_yes_share": float((w * p).sum()),
+            "rule_yes_share": measured["share"]["rule"], "solution_yes_share": measured["share"]["solution"],
             "yes": yes, "patterns": by.head(8).to_dict(orient="records")}
-    from analysis.ecarte.studies.foster import compare_foster
-
     out["foster"] = compare_foster(rules, policy)  # Foster's jeu de règle, on the hands where it speaks
     return out
 

@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from analysis.ecarte.rules import get_rules
 from analysis.ecarte.studies.equilibrium.tips import tip_propose_share
 from analysis.ecarte.studies.foster import TRUMP_KING, set_shares
 from analysis.ecarte.studies.playing_rules import (
@@ -122,8 +123,6 @@ def ladder(side: str, rules, most_lines: int = MOST_LINES) -> dict:
 
 def make_ladders(variants=VARIANTS) -> dict:
     """Every decision's ladder under each variant (what ``scripts/make_rule_ladders.py`` ships)."""
-    from analysis.ecarte.rules import get_rules
-
     return {"ladders": [ladder(side, get_rules(v)) for v in variants for side in SIDES]}
 
 

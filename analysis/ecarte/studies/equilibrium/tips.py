@@ -49,27 +49,21 @@ def ec_t2_verdict(agreement: float, loss: Estimate) -> str:
 def ec_t2(rules, policy) -> Verdict | None:
     """EC-T2 (propose with fewer than 3 sure winners) against the solution: agreement by weight and
     what the tip loses per dealt hand on the held-out deals."""
-    from analysis.ecarte.studies.equilibrium import tables as T
-    from analysis.ecarte.studies.equilibrium.measures import info_sets
-    from analysis.ecarte.studies.strategy.tables import hands
+    from analysis.ecarte.studies.playing_rules import choice_cost, set_table
+    from analysis.errors import InputError
 
-    got = T.shipped(rules, policy)
-    if got is None:
+    try:
+        t = set_table("elder", rules, policy)
+    except InputError:  # no shipped tables for these rules and policy
         return None
-    df, summary = got
-    t = df[df["side"] == "elder"]
-    sets = info_sets()
-    idx = t["info_set"].to_numpy()
-    masks = hands().masks[sets.cls[idx]]
-    tip = np.array([tip_propose_share(int(m), int(b)) for m, b in zip(masks, sets.bucket[idx], strict=True)])
-    w = sets.weight[idx]
-    p = t["probability"].to_numpy()
-    q = t["held_out"].to_numpy()
-    se = t["held_out_half_width"].to_numpy() / 1.96
-    loss = float((w * (p - tip) * q).sum())
-    half = 1.96 * float(np.sqrt((w ** 2 * (p - tip) ** 2 * se ** 2).sum()))
-    est = Estimate(loss, loss - half, loss + half, int(summary["deals"]["held_out"]))
-    agreement = float((w * (1 - np.abs(p - tip))).sum())
+    summary = t.summary
+    idx = t.info_set
+    tip = np.array([tip_propose_share(int(m), int(b)) for m, b in zip(t.masks, t.buckets, strict=True)])
+    measured = choice_cost(t, tip)
+    loss, (lo, hi) = measured["cost"]["value"], measured["cost"]["ci95"]
+    est = Estimate(loss, lo, hi, int(summary["deals"]["held_out"]))
+    agreement = measured["agreement"]["by_hands"]
+    w, p = t.weight, t.probability
     verdict = ec_t2_verdict(agreement, est)
     reading = ("Sure winners = master trumps (unbroken from the K down, the turn-up counting as seen) plus non-trump "
                "kings. The tip's rule (propose iff < 3) is compared with the equilibrium of the first proposal on "
