@@ -93,6 +93,7 @@ def test_the_solution_itself_costs_nothing_and_always_proposing_costs_what_the_t
     (["rules", "piquet"], "not built yet"),
     (["rules", "ecarte", "--decision", "discard"], "unknown Écarté decision"),
     (["rules", "ecarte", "--rules", "nosuch"], "nosuch"),
+    (["rules", "ecarte", "--rules", "classic", "--rule", "target=7"], "with target=7"),
 ])
 def test_bad_questions_get_one_line_and_exit_2(salon, args, words):
     code, out, err = salon(args)

@@ -150,10 +150,25 @@ def ladders_answer(side: str | None, rules, refit: bool = False) -> tuple[dict, 
         found = [lad for lad in shipped["ladders"]
                  if lad["switches"] == rules.switches() and lad["rules"] == rules.name and lad["decision"] in sides]
         if len(found) < len(sides):
+            changed = _changed_switches(rules)
+            if changed:
+                raise InputError(f"no shipped ladder for rules {rules.name} with {changed}: the ladders ship for the "
+                                 f"variants as they are ({', '.join(VARIANTS)})")
             raise InputError(f"no shipped ladder for rules {rules.name}; shipped: {', '.join(VARIANTS)} "
                              "(--refit searches one from the variant's shipped tables)")
     res = {"game": "ecarte", "rules": rules.name, "ladders": found}
     return res, ladders_text(res)
+
+
+def _changed_switches(rules) -> str:
+    """The switches of ``rules`` that differ from its named variant's, as KEY=VALUE words ('' none)."""
+    from analysis.errors import InputError
+
+    try:
+        base = get_rules(rules.name).switches()
+    except InputError:  # a variant unknown by name: nothing to compare with
+        return ""
+    return ", ".join(f"{k}={v}" for k, v in rules.switches().items() if base.get(k) != v)
 
 
 def ladders_text(res: dict) -> str:
