@@ -170,3 +170,17 @@ def test_the_landing_screenshot_shows_the_committed_guide():
     shown = (root / "docs" / "report-landing.sha256").read_text().strip()
     assert shown == hashlib.sha256((root / "reports" / "index.html").read_bytes()).hexdigest(), (
         "docs/report-landing.png shows an older guide: run scripts/report_screenshot.py")
+
+
+def test_the_advice_names_its_players_in_a_players_words():
+    import pathlib
+
+    from analysis.report.build import load_context
+    from analysis.report.guide_words import plain_players
+
+    assert plain_players("equilibrium tables, heuristic (reads=classic)") == "perfect play: the solved game"
+    assert "a bound, not a legal player" in plain_players("dd with the learned exchange")
+    assert plain_players("a player not listed") == "a player not listed"
+    context = load_context(str(pathlib.Path(__file__).parent.parent / "reports"))
+    words = [m["players"] for gd in G.guide(context).values() for a in gd["advice"] for m in a["margins"]]
+    assert words and not [w for w in words if w.startswith(("dd", "heuristic", "equilibrium tables")) or w == "search"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from analysis.report.guide_words import ADVICE_ORDER, READINGS
+from analysis.report.guide_words import ADVICE_ORDER, READINGS, plain_players
 
 LABELS = {
     "net": "net points", "elder_net": "elder's net points", "dealer_first_wins":
@@ -111,6 +111,8 @@ def guide(context: dict, out_dir: str | None = None) -> dict:
         report = GAMES[name].report.load() if name in GAMES and GAMES[name].report is not None else None
         own_advice = getattr(report, "guide_advice", None)
         items = (own_advice(section) if own_advice else []) + tip_advice(rows, name)
+        items = [{**a, "margins": [{**m, "players": plain_players(m["players"])} for m in a["margins"]]}
+                 for a in items]  # where a player reads, the players in his words
         game_tips = [t for t in context["tips"]["tips"] if t["game"] == name]
         own_chart = getattr(report, "guide_chart", None)
         chart = own_chart(section, game_tips, out_dir) if own_chart else None

@@ -90,3 +90,24 @@ ADVICE_ORDER: dict[str, tuple[str, ...]] = {
 """The tips whose verdicts become each game's advice, most valuable to a player first. A tip enters
 when one of its verdicts is clear (supported or refuted) and none points the other way (supported
 beside refuted or partly); its verdicts under every variant are its margins."""
+
+
+PLAIN_PLAYERS = {
+    "heuristic": "salon's rule-of-thumb player",
+    "search": "a strong searching player",
+    "heuristic, search": "salon's rule-of-thumb player and a strong searching player",
+    "heuristic trick play, every exchange raced per hand": "rule-of-thumb card play, every exchange tried per hand",
+    "dd (open hands) trick play, the heuristic race's leaders":
+        "open-hands play (a bound, not a legal player), the exchanges a rule-of-thumb race chose",
+    "dd with the learned exchange": "open-hands play (a bound, not a legal player) after the learned exchange",
+    "heuristic, exact end game, heuristic": "salon's rule-of-thumb player with an exact end game, against the same",
+}
+"""The players behind the advice's numbers, in a player's words (the evidence and the tip table keep
+their technical names). Tables of the solved game are 'perfect play'; a name not listed is kept."""
+
+
+def plain_players(players: str) -> str:
+    """``players`` in a player's words (PLAIN_PLAYERS)."""
+    if players.startswith("equilibrium tables"):
+        return "perfect play: the solved game"
+    return PLAIN_PLAYERS.get(players, players)
