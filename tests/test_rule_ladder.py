@@ -82,13 +82,6 @@ def test_the_shipped_rungs_cost_what_salon_rule_says_on_the_held_out_deals(shipp
     assert brit["source"].startswith("Britannica") and brit["cost"]["value"] == pytest.approx(0.0358, abs=5e-4)
 
 
-def test_the_solution_itself_costs_nothing_and_always_proposing_costs_what_the_tables_say():
-    t = PR.set_table("elder", get_rules("seed-de"))
-    assert PR.choice_cost(t, t.probability)["cost"]["value"] == 0.0
-    always = PR.choice_cost(t, np.ones_like(t.probability))["cost"]["value"]
-    assert always == pytest.approx(float((t.weight * (t.probability - 1) * t.held).sum()))
-
-
 @pytest.mark.parametrize("args, words", [
     (["rules", "piquet"], "not built yet"),
     (["rules", "ecarte", "--decision", "discard"], "unknown Écarté decision"),
@@ -119,4 +112,5 @@ def test_refit_searches_the_same_ladder_again(shipped):
     lad = next(x for x in shipped["ladders"] if x["rules"] == "classic" and x["decision"] == "dealer")
     again = json.loads(json.dumps(RL.ladder("dealer", get_rules("classic"), most_lines=3)))  # its first rungs
     assert [r["rule"] for r in again["rungs"]] == [r["rule"] for r in lad["rungs"] if r["lines"] <= 3]
-    assert again["rungs"][-1]["cost"]["value"] == pytest.approx(lad["rungs"][2]["cost"]["value"], abs=1e-12)
+    shipped_third = [r for r in lad["rungs"] if r["lines"] <= 3][-1]
+    assert again["rungs"][-1]["cost"]["value"] == pytest.approx(shipped_third["cost"]["value"], abs=1e-12)

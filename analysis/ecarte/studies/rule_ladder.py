@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 from analysis.ecarte.rules import get_rules
-from analysis.ecarte.studies.equilibrium.tips import tip_propose_share
+from analysis.ecarte.studies.equilibrium.tips import ec_t2_choices
 from analysis.ecarte.studies.foster import TRUMP_KING, set_shares
 from analysis.ecarte.studies.playing_rules import (
     SIDES,
@@ -23,7 +23,8 @@ from analysis.ecarte.studies.playing_rules import (
     rule_choices,
     set_table,
 )
-from analysis.playing_rules import parse
+from analysis.errors import InputError
+from analysis.playing_rules import Rule, parse
 from analysis.rule_ladder import Groups, atoms, decide, rule_text, search, simplify
 
 LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
@@ -56,10 +57,11 @@ def _groups(t: SetTable, names: tuple[str, ...], values: np.ndarray) -> tuple[Gr
     return Groups(names, unique, gain), inverse
 
 
-def _rung(t: SetTable, text: str, d: np.ndarray, source: str, lines: int | None = None) -> dict:
-    measured = choice_cost(t, d)
-    words = None if text is None else parse(decision(t.side), text).words()
-    return {"source": source, "lines": lines, "rule": text, "words": words, **measured}
+def _rung(t: SetTable, d: np.ndarray, source: str, lines: int, rule: Rule | None = None) -> dict:
+    """A rung or a book rule: what choosing ``d`` costs, and the rule in its syntax and in words
+    (None for a book rule the features cannot state)."""
+    return {"source": source, "lines": lines, "rule": rule and rule.text(), "words": rule and rule.words(),
+            **choice_cost(t, d)}
 
 
 def book_rules(t: SetTable, rules) -> list[dict]:
@@ -69,16 +71,15 @@ def book_rules(t: SetTable, rules) -> list[dict]:
     out = []
     for name, text in BOOK[t.side]:
         rule = parse(decision(t.side), text)
-        out.append(_rung(t, rule.text(), rule_choices(rule, t), name, rule.length))
+        out.append(_rung(t, rule_choices(rule, t), name, rule.length, rule))
     if t.side == "elder":
-        tip = np.array([tip_propose_share(m, b) for m, b in zip(t.masks.tolist(), t.buckets.tolist(), strict=True)])
-        out.append(_rung(t, None, tip, "EC-T2: propose with fewer than 3 sure winners (master trumps and plain kings)",
-                         2))
+        out.append(_rung(t, ec_t2_choices(t.masks, t.buckets),
+                         "EC-T2: propose with fewer than 3 sure winners (master trumps and plain kings)", 2))
         # Foster: a jeu de règle is played, or proposed holding the trump king; the point certain, propose.
         jeu, certain = set_shares(rules.must_trump_when_void)
         s, sc = jeu[t.info_set], certain[t.info_set]
         says = np.where((t.masks & TRUMP_KING) != 0, 1.0, sc / np.maximum(s, 1e-300))
-        entry = _rung(t, None, s * says + (1 - s) * t.probability,
+        entry = _rung(t, s * says + (1 - s) * t.probability,
                       "Foster: play a jeu de règle, propose one holding the trump king or with the point certain", 2)
         entry["speaks_on"] = float((t.weight * s).sum() / t.weight.sum())
         entry["reading"] = "Foster's rule where it speaks (a jeu de règle), the solution on every other hand"
@@ -103,7 +104,7 @@ def ladder(side: str, rules, most_lines: int = MOST_LINES) -> dict:
             continue
         seen.add(text)
         d = decide(lines, first, candidates)[inverse].astype(float)
-        rung = _rung(t, parse(dec, text).text(), d, "searched", len(lines) + 1)
+        rung = _rung(t, d, "searched", len(lines) + 1, parse(dec, text))
         if rungs and rung["fit_cost"] > rungs[-1]["fit_cost"] - LINE_WORTH:
             continue  # not worth its lines on the deals that chose it
         rungs.append(rung)
@@ -138,8 +139,6 @@ def shipped_ladders() -> dict | None:
 def ladders_answer(side: str | None, rules, refit: bool = False) -> tuple[dict, str]:
     """``salon rules ecarte``: the ladders of ``side`` (every decision when None) under ``rules``,
     read from the package (``refit``: searched again from the shipped tables), as (JSON, text)."""
-    from analysis.errors import InputError
-
     if side is not None:
         decision(side)  # an unknown decision: one line naming the valid ones
     sides = [side] if side else list(SIDES)
@@ -162,8 +161,6 @@ def ladders_answer(side: str | None, rules, refit: bool = False) -> tuple[dict, 
 
 def _changed_switches(rules) -> str:
     """The switches of ``rules`` that differ from its named variant's, as KEY=VALUE words ('' none)."""
-    from analysis.errors import InputError
-
     try:
         base = get_rules(rules.name).switches()
     except InputError:  # a variant unknown by name: nothing to compare with
@@ -196,7 +193,7 @@ def ladders_text(res: dict) -> str:
     return "\n".join(out)
 
 
-SHORT_WORDS = {"trumps": "trumps", "trump_king": "the trump king", "plain_kings": "plain kings",
+SHORT_WORDS = {"trump_king": "the trump king", "plain_kings": "plain kings",
                "plain_queens": "plain queens", "plain_jacks": "plain jacks", "plain_aces": "plain aces",
                "longest_plain": "cards in the longest plain suit", "guarded_suits": "guarded plain suits",
                "top_trump": "the top trump's rank (7 = 1 ... K = 8)", "king_turned": "the king turned (1)",
@@ -212,5 +209,5 @@ def rule_words(text: str) -> str:
     if text.startswith("otherwise "):
         return "always " + text.split()[1]
     out = text.replace("top_trump >= 1", "holding a trump")
-    out = re.sub(r"[a-z]+(?:_[a-z]+)+|\btrumps\b", feature, out)
+    out = re.sub(r"[a-z]+(?:_[a-z]+)+", feature, out)  # the features with an underscore; 'trumps' reads as it is
     return out.replace(">=", "≥").replace("<=", "≤")

@@ -33,6 +33,11 @@ def tip_propose_share(mask: int, bucket: int) -> float:
     return float(np.mean([sure_winners(mask, r) < 3 for r in ranks]))
 
 
+def ec_t2_choices(masks: np.ndarray, buckets: np.ndarray) -> np.ndarray:
+    """EC-T2's probability of proposing on each information set (its hand and turn-up bucket)."""
+    return np.array([tip_propose_share(int(m), int(b)) for m, b in zip(masks, buckets, strict=True)])
+
+
 def ec_t2_verdict(agreement: float, loss: Estimate) -> str:
     """EC-T2's reading: supported if the tip agrees on >= 90% of hands and loses < 0.05 points per
     hand (upper bound); refuted if it agrees on < 70% or loses > 0.15 (lower bound); inconclusive
@@ -58,7 +63,7 @@ def ec_t2(rules, policy) -> Verdict | None:
         return None
     summary = t.summary
     idx = t.info_set
-    tip = np.array([tip_propose_share(int(m), int(b)) for m, b in zip(t.masks, t.buckets, strict=True)])
+    tip = ec_t2_choices(t.masks, t.buckets)
     measured = choice_cost(t, tip)
     loss, (lo, hi) = measured["cost"]["value"], measured["cost"]["ci95"]
     est = Estimate(loss, lo, hi, int(summary["deals"]["held_out"]))
