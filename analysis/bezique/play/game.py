@@ -31,8 +31,8 @@ def play_game(useed, g, rules, pa, pb, scr, res):
     (0 A, 1 B, -1 undecided), ended in a stock phase] (``GAME_OUTCOME_FIELDS``)."""
     out = scr.out
     ug = np.uint64(g)
-    ta = 0
-    tb = 0
+    ta = np.int64(0)  # typed: a literal 0 would compile run_deal once more
+    tb = np.int64(0)
     target = rules[R_TARGET]
     for d in range(MAX_GAME_DEALS):
         stc = stream_start(useed, ug, np.uint64(2 * d))

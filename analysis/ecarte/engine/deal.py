@@ -35,8 +35,8 @@ def deal(deck, st, half):
     """EC-DEAL: positions 0-4 elder, 5-9 dealer, 10 turn-up; returns (st, half, elder, dealer, turnup)."""
     for i in range(32):
         deck[i] = i
-    elder = 0
-    dealer = 0
+    elder = np.int64(0)  # typed: literals would compile the callers' callees once more
+    dealer = np.int64(0)
     for p in range(5):
         st, half, c = draw(deck, p, st, half)
         elder |= 1 << c

@@ -120,12 +120,6 @@ def play_hand(deck, p, streams, elder, dealer, turnup, rules, pe, pd, out, recor
     write_result(out, turnup, etricks, ending, rnd, announced, p - p0, proposed_first, pwp, refused_round, rules)
 
 
-# The same function inlined (at numba's IR level) into the hot single-hand kernel: a call passes
-# arrays, and numba's reference counting on them costs four atomic operations per hand. Only
-# hands_block uses it, since inlining multiplies compile time.
-play_hand_inline = njit(cache=True, inline="always")(play_hand.py_func)
-
-
 @njit(cache=True, inline="always")
 def uses_choices(pe, pd):
     """True when a policy draws from the choices stream (heuristic players never do)."""

@@ -104,7 +104,7 @@ def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, cfg):
     tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
     useed = np.uint64(seed)
     choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
-    elder = 0
+    elder = np.int64(0)  # typed: a literal 0 would compile play_hand once more
     for c in elder_codes:
         elder |= 1 << c
     for ci in prange(nc):

@@ -59,7 +59,7 @@ from analysis.ecarte.engine.layout import (
     T_VOLE,
 )
 from analysis.ecarte.play.exchange import announce_kings, exchanges
-from analysis.ecarte.play.hand import hand_points, play_hand_inline, uses_choices
+from analysis.ecarte.play.hand import hand_points, play_hand, uses_choices
 from analysis.ecarte.players.heuristic import heuristic_tricks_pair
 from analysis.ecarte.policies import P_LEAD_TRUMPS, P_LEADS
 from analysis.ecarte.rules import R_MUST_TRUMP_WHEN_VOID
@@ -166,8 +166,8 @@ def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, row):
 
     With heuristic players (heuristic leads), hands go in pairs whose tricks are interleaved (the same results as
     ``play_hand``, faster: one hand's trick play is a chain of dependent steps). Compiled without
-    numba's reference counting: the inlined helpers take arrays, and the atomic increments and
-    decrements on them were about a fifth of its time."""
+    numba's reference counting: the inlined helpers of the paired path take arrays, and the atomic
+    increments and decrements on them were about a fifth of its time."""
     choices = uses_choices(pe, pd)
     i = start
     end = start + count
@@ -188,8 +188,10 @@ def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, row):
         stc = stream_start(useed, ui, np.uint64(0))
         sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
         stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-        play_hand_inline(deck, np.int64(11), (stc, stb, sto), elder, dealer, turnup, rules, pe, pd, out,
-                         np.bool_(False))
+        # A call, not inlined: these players (learned leads, random choices) spend far more per
+        # hand than the call's reference counting, and inlining the whole hand here doubled
+        # this kernel's compile time (about 35 of its 59 seconds).
+        play_hand(deck, np.int64(11), (stc, stb, sto), elder, dealer, turnup, rules, pe, pd, out, np.bool_(False))
         tally_hand(row, out)
         i += 1
 

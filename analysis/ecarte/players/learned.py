@@ -285,8 +285,9 @@ def play_tricks_learned(elder, dealer, turnup, outs, announced, opening, sto, ru
                     allowed, req = hidden_constraints(hand_l, known_d, played, ex_e, req_e)
                 lt = etricks if elder_leads else k - etricks
                 r0 = reading_row(opening, elder_leads) if pl[P_READS] else -1
-                led = learned_lead(hand_l, allowed, req, popcount(hand_f), t, k, lt, elder_leads,
-                                   heuristic_lead(hand_l, t, True), pl, P_LEAD_WEIGHTS, r0)
+                # Typed arguments: numba compiles a callee once per literal value.
+                led = learned_lead(hand_l, allowed, req, popcount(hand_f), t, k, lt, np.bool_(elder_leads),
+                                   heuristic_lead(hand_l, t, True), pl, np.int64(P_LEAD_WEIGHTS), r0)
             else:
                 led = heuristic_lead(hand_l, t, pl[P_LEAD_TRUMPS])
             legal = legal_follows(hand_f, led, t, must)

@@ -198,7 +198,8 @@ def play_tricks_search(seats, streams, turnup, announced, must, table, hist, cla
             if leader.samples == 0 and leader.policy[P_LEADS]:
                 led = learned_lead(hand[lead], allowed, req, popcount(hand[f]), t, k,
                                    etricks if lead == 0 else k - etricks, lead == 0,
-                                   heuristic_lead(hand[lead], t, True), leader.policy, P_LEAD_WEIGHTS, NO_READING)
+                                   heuristic_lead(hand[lead], t, True), leader.policy, np.int64(P_LEAD_WEIGHTS),
+                                   np.int64(NO_READING))  # typed: one compilation of learned_lead
             elif leader.samples > 0:
                 violations += 0 if ((hand[f] & ~(allowed | req)) == 0 and (hand[f] & req) == req) else 1
                 know = (leader.cond, ALL_CARDS & ~hand[lead] & ~known[lead] & ~played, played_by[f], hist, f == 0,

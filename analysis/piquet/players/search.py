@@ -372,9 +372,9 @@ def strong_tricks(elder, younger, unknown, track, sto, rules, pe, py, scratch, o
     y_random = py[P_KIND] == KIND_RANDOM
     e_strong = uses_solver(pe)
     y_strong = uses_solver(py)
-    e_played = 0
-    y_played = 0
-    e_tricks = np.int64(0)  # typed values, not literals (complete_line says why)
+    e_played = np.int64(0)  # typed values, not literals (complete_line says why)
+    y_played = np.int64(0)
+    e_tricks = np.int64(0)
     elder_leads = np.bool_(True)
     NONE = np.int64(-1)
     for t in range(12):
