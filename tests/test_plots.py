@@ -74,6 +74,25 @@ def test_save_figure_closes_the_figure_when_saving_fails(tmp_path):
     assert not plt.fignum_exists(fig.number)
 
 
+def test_titles_that_would_run_off_the_figure_are_wrapped_inside_it_and_short_ones_left_alone():
+    from analysis.plots import fit_titles
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(5, 3), layout="tight")
+    long = "Écarté elder: propose or play, by hand class, heuristic discards, heuristic trick play, seed-de"
+    left.set_title(long)
+    right.set_title("short")
+    fig.suptitle("A suptitle far too long for a figure five inches wide: " + long)
+    assert fit_titles(fig)
+    assert "\n" in left.get_title() and left.get_title().replace("\n", " ") == long
+    assert right.get_title() == "short"
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for t in (left.title, right.title, fig._suptitle):
+        box = t.get_window_extent(renderer)
+        assert 0 <= box.x0 and box.x1 <= fig.bbox.width and box.y1 <= fig.bbox.height
+    assert not fit_titles(fig)  # wrapped once, they fit
+
+
 # ------------------------------------------------------------------------------ Bezique
 @pytest.fixture
 def bezique_table():
