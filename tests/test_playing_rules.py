@@ -80,6 +80,7 @@ def test_the_command_line_contract(salon):
     assert code == 0 and out.splitlines()[1] == "  play if trumps held at least 2" and "Gives up" in out
     for args, says in ((["ecarte", "elder", "play if spades >= 2; otherwise propose"], "unknown feature"),
                        (["ecarte", "captain", "otherwise play"], "unknown Écarté decision"),
-                       (["piquet", "elder", "otherwise keep"], "not built yet")):
+                       (["bezique", "lead", "otherwise keep"], "not built yet"),
+                       (["piquet", "elder", "otherwise keep"], "unknown Piquet decision")):
         code, out, err = salon(["rule", *args])
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -18,4 +18,5 @@ GAME = Game(
     bench=Lazy("analysis.piquet.bench:run"), bench_text=Lazy("analysis.piquet.bench:text"), commands=Lazy("analysis.piquet.commands:group"),
     report=Lazy("analysis.piquet.report"),
     studies=Lazy("analysis.piquet.commands:study"),
+    playing_rules=Lazy("analysis.piquet.studies.playing_rules:rule_answer"),
 )

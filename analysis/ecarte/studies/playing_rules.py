@@ -165,7 +165,13 @@ def text(res: dict) -> str:
     return "\n".join(lines)
 
 
-def rule_answer(name: str, text_: str, rules) -> tuple[dict, str]:
-    """``salon rule ecarte DECISION RULE``: (JSON, text)."""
+def rule_answer(name: str, text_: str, rules, deals: int | None = None, seed: int = 0) -> tuple[dict, str]:
+    """``salon rule ecarte DECISION RULE``: (JSON, text). The cost is read from the shipped tables
+    (their own held-out deals and seed), so ``deals`` and ``seed`` do not apply."""
+    from analysis.errors import InputError
+
+    if deals is not None or seed != 0:
+        raise InputError("Écarté's rules are costed on the shipped tables' held-out deals: --deals and --seed "
+                         "do not apply")
     res = cost(parse(decision(name), text_), rules)
     return res, text(res)

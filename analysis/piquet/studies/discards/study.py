@@ -138,7 +138,7 @@ def hand_row(h: int, seat: str, rules: PiquetRules, samples: int, seed: int, eld
     randoms = [int(o) for o in rng.choice(len(a.options), size=min(RANDOM_OPTIONS, len(a.options)), replace=False)]
     rule_os = {name: int(np.flatnonzero(a.options == mask)[0]) for name, mask in rule_masks.items()}
     chosen = [best_o, take_all_o, *rule_os.values(), *extremes.values(), *randoms]
-    net = _held_out(a, seat, rules, chosen, seed + HELD_OUT_OFFSET + h, max(100, samples // 2), elder_took, threads)
+    net = held_out_nets(a, seat, rules, chosen, seed + HELD_OUT_OFFSET + h, max(100, samples // 2), elder_took, threads)
     col = {o: net[:, i] for i, o in enumerate(chosen)}  # (duplicates map to equal columns)
 
     def cost(o):
@@ -164,7 +164,7 @@ def hand_row(h: int, seat: str, rules: PiquetRules, samples: int, seed: int, eld
     return row
 
 
-def _held_out(a, seat: str, rules: PiquetRules, options: list[int], seed: int, n: int, elder_took: int,
+def held_out_nets(a, seat: str, rules: PiquetRules, options: list[int], seed: int, n: int, elder_took: int,
               threads: int | None) -> np.ndarray:
     """Net scores (n, options) of the listed options (indexes into a.options) on n deals of
     ``seed``, heuristic players as in the race."""
