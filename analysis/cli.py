@@ -273,18 +273,22 @@ def rule_cmd(game, decision, text, rules, rule, deals, seed, as_json):
 @cli.command("rules", epilog="""Examples:\n
 \b
   salon rules ecarte
-  salon rules ecarte --decision dealer --rules classic --json""")
+  salon rules ecarte --decision dealer --rules classic --json
+  salon rules piquet --decision younger-exchange""")
 @click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME")
-@click.option("--decision", default=None, help="Only this decision's ladder (Écarté: elder, dealer).")
+@click.option("--decision", default=None,
+              help="Only this decision's ladder (Écarté: elder, dealer; Piquet: elder-exchange, younger-exchange).")
 @rules_options
-@click.option("--refit", is_flag=True, help="Search the ladder again from the shipped tables (about a minute a decision).")
+@click.option("--refit", is_flag=True,
+              help="Search the ladder again (Écarté: from the shipped tables, about a minute a decision; Piquet: "
+                   "racing 400 hands, several minutes a seat).")
 @click.option("--json", "as_json", is_flag=True)
 def rules_cmd(game, decision, rules, rule, refit, as_json):
     """The ladder of playing rules: for each decision, the best rule of each length (1 to 8 lines)
     with what it gives up against perfect play, and the books' rules on the same scale."""
     g = GAMES[game]
     if g.rule_ladders is None:
-        fail(f"{g.title}'s rule ladders are not built yet; Écarté's are: salon rules ecarte")
+        fail(f"{g.title}'s rule ladders are not built yet; Écarté's and Piquet's are: salon rules ecarte|piquet")
     res, words = g.rule_ladders(decision, g.rules(rules, rule), refit)
     emit(res, as_json, words)
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from numba.core import caching
 
-from analysis.sources import data_files, files_digest, import_closure
+from analysis.sources import STUDY_OUTPUTS, data_files, files_digest, import_closure
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
@@ -46,9 +46,10 @@ _COMPILED = re.compile(rb"^[ \t]*@(?:numba\.)?(?:njit|jit|vectorize|guvectorize|
 def kernel_files(package: Path) -> list[Path]:
     """Every file a kernel can read: the modules that compile functions with numba (a decorator
     ``@njit``, ``@jit``, ...), their import closure inside the package (``sources.import_closure``),
-    and the package's data files."""
+    and the package's data files but the studies' outputs (``sources.STUDY_OUTPUTS``)."""
     kernels = [p for p in package.rglob("*.py") if _COMPILED.search(p.read_bytes())]
-    return sorted(import_closure(package, kernels) | data_files(package))
+    data = {p for p in data_files(package) if p.name not in STUDY_OUTPUTS}
+    return sorted(import_closure(package, kernels) | data)
 
 
 def _versions() -> str:

@@ -79,6 +79,11 @@ def import_closure(package: Path, files) -> set[Path]:
     return seen | inits
 
 
+STUDY_OUTPUTS = frozenset({"rule_ladders.json"})
+"""Data files that are a study's output which no kernel, player or reference reads (the rule
+ladders): making them again neither recompiles the kernels nor stales the golden vectors."""
+
+
 def data_files(package: Path) -> set[Path]:
     """The package's files that are not Python sources or byte code (weights, tables, templates)."""
     return {p for p in package.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")

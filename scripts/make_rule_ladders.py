@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Write analysis/ecarte/data/rule_ladders.json: the ladder of playing rules of Écarté's first
-decisions (elder, dealer) under each variant, searched on the shipped equilibrium's fitted deals and
-costed on its held-out ones (analysis/ecarte/studies/rule_ladder.py). Deterministic: the same
-tables give the same file. About a minute a decision.
-Usage: .venv/bin/python scripts/make_rule_ladders.py [--rules seed-de classic] [--out FILE]
+"""Write a game's rule_ladders.json (analysis/GAME/data/): the ladder of playing rules of each
+decision under each variant. Écarté's first decisions (elder, dealer), searched on the shipped
+equilibrium's fitted deals and costed on its held-out ones (analysis/ecarte/studies/rule_ladder.py),
+about a minute a decision; Piquet's exchanges (elder, younger), chosen on 200 raced hands and costed
+on 200 others (analysis/piquet/studies/rule_ladder.py), about ten minutes. Deterministic: the same
+package gives the same file.
+Usage: .venv/bin/python scripts/make_rule_ladders.py [--game ecarte|piquet] [--rules V ...] [--out FILE]
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -15,22 +18,26 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from analysis.ecarte.studies.rule_ladder import LADDERS_FILE, VARIANTS, make_ladders  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", nargs="+", default=list(VARIANTS))
-    ap.add_argument("--out", default=LADDERS_FILE)
+    ap.add_argument("--game", choices=("ecarte", "piquet"), default="ecarte")
+    ap.add_argument("--rules", nargs="+", default=None, help="the variants (default: the game's shipped ones)")
+    ap.add_argument("--out", default=None)
     args = ap.parse_args()
+    ladders = importlib.import_module(f"analysis.{args.game}.studies.rule_ladder")
+    args.out = args.out or ladders.LADDERS_FILE
     t0 = time.perf_counter()
-    res = make_ladders(args.rules)
+    res = ladders.make_ladders(args.rules or ladders.VARIANTS)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(res, f, indent=1, sort_keys=True)
         f.write("\n")
     for lad in res["ladders"]:
         costs = ", ".join(f"{r['lines']}: {r['cost']['value']:.4f}" for r in lad["rungs"])
-        print(f"{lad['rules']:8} {lad['decision']:6} {costs} · moonshot met at {lad['moonshot']['met_at_lines']}")
+        books = ", ".join(f"{b['cost']['value']:.4f}" for b in lad["book"])
+        print(f"{lad['rules']:8} {lad['decision']:6} {costs} · books {books} · moonshot met at "
+              f"{lad['moonshot']['met_at_lines']}")
     print(f"wrote {args.out} in {time.perf_counter() - t0:.0f} s")
 
 

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 import analysis
+from analysis.sources import STUDY_OUTPUTS
 
 BATCH = 1000  # deals per job sent to a pool worker
 BLOCK = 1000  # deals (or games) per digest
@@ -388,7 +389,7 @@ def source_files(game: str) -> list[Path]:
              root / "analysis" / "rng.py"}
     # The shipped parameters (the learned exchange's, the leads', the equilibrium's); not the rule
     # ladders, a study's output that no player reads.
-    seen |= {p for p in (root / "analysis" / game).glob("data/*.json") if p.name != "rule_ladders.json"}
+    seen |= {p for p in (root / "analysis" / game).glob("data/*.json") if p.name not in STUDY_OUTPUTS}
     return sorted(p.relative_to(root) for p in seen)
 
 

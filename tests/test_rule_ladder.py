@@ -83,7 +83,7 @@ def test_the_shipped_rungs_cost_what_salon_rule_says_on_the_held_out_deals(shipp
 
 
 @pytest.mark.parametrize("args, words", [
-    (["rules", "piquet"], "not built yet"),
+    (["rules", "bezique"], "not built yet"),
     (["rules", "ecarte", "--decision", "discard"], "unknown Écarté decision"),
     (["rules", "ecarte", "--rules", "nosuch"], "nosuch"),
     (["rules", "ecarte", "--rules", "classic", "--rule", "target=7"], "with target=7"),

@@ -19,4 +19,5 @@ GAME = Game(
     report=Lazy("analysis.piquet.report"),
     studies=Lazy("analysis.piquet.commands:study"),
     playing_rules=Lazy("analysis.piquet.studies.playing_rules:rule_answer"),
+    rule_ladders=Lazy("analysis.piquet.studies.rule_ladder:ladders_answer"),
 )

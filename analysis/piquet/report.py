@@ -139,12 +139,47 @@ def discard_section(out_dir: str, fig_dir: str, n: int, seed: int) -> list[dict]
 
 
 # ------------------------------------------------------------------- the guide's advice and chart
-def guide_advice(section: dict) -> list[dict]:
-    """Piquet's exchange in one line per seat: how many cards the best exchange takes, and what
-    taking every card allowed costs against it, from the strongest study there is (open-hands play
-    when the report has it), with the heuristic-play figure beside it."""
-    strong = {s["seat"]: s["summary"] for s in (section.get("strong_discards") or {}).get("seats", [])}
+WORTH_LEARNING = 1.25
+"""The guide's exchange rule is the shortest rung giving up at most this times the ladder's least on
+the hands that chose the rules (the held-out cost is what the guide prints, never what picks)."""
+RULE_PLAYERS = "heuristic trick play, every exchange raced per hand"
+
+
+def exchange_rule_advice() -> list[dict]:
+    """Each seat's exchange as a rule a player can carry (the shipped ladder, docs/playing-rules.md):
+    the shortest rule worth learning, then what it, the next rung up and the best book rule give up
+    against each hand's best exchange."""
+    from analysis.piquet.studies.rule_ladder import shipped_ladders
+
     out = []
+    for lad in (shipped_ladders() or {"ladders": []})["ladders"]:
+        rungs = lad["rungs"]
+        least = min(r["fit_cost"] for r in rungs)
+        k = next(i for i, r in enumerate(rungs) if r["fit_cost"] <= WORTH_LEARNING * least)
+        seat = lad["decision"].split("-")[0]
+        words = [r["words"].replace("\n", "; ") for r in rungs[k:k + 2]]
+        margins = [{"variant": lad["rules"], "effect": rungs[k]["cost"],
+                    "effect_name": "points per deal given up against each hand's best exchange with this rule",
+                    "players": RULE_PLAYERS}]
+        if k + 1 < len(rungs):
+            margins.append({"variant": lad["rules"], "effect": rungs[k + 1]["cost"],
+                            "effect_name": f"one class more ({words[1]})", "players": RULE_PLAYERS})
+        book = min(lad["book"], key=lambda b: b["cost"]["value"])
+        margins.append({"variant": lad["rules"], "effect": book["cost"],
+                        "effect_name": f"the book's rule ({book['source']})", "players": RULE_PLAYERS})
+        text = f"As {seat}, exchange by this rule under {lad['rules']} rules: {words[0]}."
+        out.append({"text": text, "short": text, "tip": None, "anchor": anchor("piquet", "discards", seat),
+                    "margins": margins})
+    return out
+
+
+def guide_advice(section: dict) -> list[dict]:
+    """Piquet's exchange: first each seat's rule to carry (the shipped ladder), then in one line per
+    seat how many cards the best exchange takes, and what taking every card allowed costs against
+    it, from the strongest study there is (open-hands play when the report has it), with the
+    heuristic-play figure beside it."""
+    strong = {s["seat"]: s["summary"] for s in (section.get("strong_discards") or {}).get("seats", [])}
+    out = exchange_rule_advice() if section.get("discards") else []
     for d in section.get("discards", []):
         s = strong.get(d["seat"]) or d["summary"]
         takes = sorted(s["best_takes"].items(), key=lambda kv: -kv[1])

@@ -65,7 +65,7 @@ class ExchangeRule:
         order = ("the lowest first, from the shorter suit first" if self.throw == "lowest"
                  else "the shortest suit's cards first, the lowest of them first")
         take = "as many cards as you may" if self.take is None else f"{self.take} card{'s' * (self.take != 1)}"
-        return f"{first}, {order}\ntake {take}"
+        return f"{first}{', ' if self.keep else ' '}{order}\ntake {take}"
 
     def discard(self, hand: int, rules, elder_took: int = 5) -> int:
         """The discard (a mask of the hand's cards) this rule makes."""

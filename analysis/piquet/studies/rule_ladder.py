@@ -1,0 +1,203 @@
+"""The ladder of Piquet's exchanges (docs/playing-rules.md, "The ladder"): per seat, the best
+exchange rule of each length (``studies/playing_rules.py``: the classes kept, then how to throw
+and how many to take), **chosen** on one set of dealt hands and **costed** on another, with the
+books' rules on the same hands.
+
+Each hand's every legal exchange is played on the same held-out deals, after the race that
+chose the hand's best exchange (the discard study's measure, as ``salon rule piquet``), so any
+rule's cost on a hand is a lookup: the best's mean score minus the rule's exchange's. The search
+is a beam over ordered keep-lists. ``salon rules piquet`` reads the shipped ladder
+(``data/rule_ladders.json``, made by ``scripts/make_rule_ladders.py``); ``--refit`` searches again."""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from analysis.errors import InputError
+from analysis.piquet.studies.playing_rules import BOOK, CLASS_WORDS, SEATS, ExchangeRule, parse
+
+LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
+VARIANTS = ("seed-de",)
+FIT_SEED, TEST_SEED = 1, 2
+"""The hands rules are chosen on, and the hands they are costed on (``salon rule``'s default
+seed 0 is neither)."""
+HANDS, SAMPLES, HELD_OUT = 200, 4_000, 2_000
+MOST_CLASSES, BEAM = 5, 16
+THROWS = ("lowest", "shortest")
+
+
+def hand_table(seat: str, rules, seed: int, h: int, samples: int = SAMPLES, held_out: int = HELD_OUT):
+    """Hand ``h`` of ``seed``: (hand, legal exchanges, each one's cost against the race's best on
+    the held-out deals, the best's index), the same race and deals as ``salon rule piquet``."""
+    from analysis.piquet.policies import HeuristicPolicy
+    from analysis.piquet.studies.discards.analyser import Racing, analyse_hand
+    from analysis.piquet.studies.discards.analyser_search import play_options
+    from analysis.piquet.studies.discards.study import HELD_OUT_OFFSET, dealt_hand
+
+    hand = dealt_hand(seed, h, seat)
+    books = tuple(parse(f"{seat}-exchange", t).discard(hand, rules) for t, _ in BOOK.values())
+    a = analyse_hand(hand, seat, rules, samples=samples, seed=seed + 1 + h, race=Racing(keep=books))
+    best = int(a.table.iloc[0]["option"])
+    younger = seat == "younger"
+    me = HeuristicPolicy()
+    pe, py = (me.to_array(force_count=5), me.to_array()) if younger else (me.to_array(), me.to_array())
+    net, _ = play_options(hand, younger, a.options, rules, pe, py, seed + HELD_OUT_OFFSET + h, held_out, None)
+    means = net.mean(axis=0)
+    return hand, a.options, means[best] - means, best
+
+
+class HandTables:
+    """Many hands' tables, for looking up what a rule's exchanges cost."""
+
+    def __init__(self, seat: str, rules, tables: list):
+        self.seat, self.rules = seat, rules
+        self.hands = [t[0] for t in tables]
+        self.index = [{int(m): i for i, m in enumerate(t[1])} for t in tables]
+        self.costs = [t[2] for t in tables]
+        self.best = [t[3] for t in tables]
+
+    def chosen(self, rule: ExchangeRule) -> list[int]:
+        """The index of the rule's exchange on each hand."""
+        return [ix[rule.discard(h, self.rules)] for h, ix in zip(self.hands, self.index, strict=True)]
+
+    def per_hand(self, rule: ExchangeRule) -> np.ndarray:
+        """The rule's cost on each hand."""
+        return np.array([c[o] for c, o in zip(self.costs, self.chosen(rule), strict=True)])
+
+    def agreement(self, rule: ExchangeRule) -> float:
+        """The share of hands on which the rule throws the race's best exchange."""
+        return float(np.mean([o == b for o, b in zip(self.chosen(rule), self.best, strict=True)]))
+
+
+def tables(seat: str, rules, seed: int, hands: int = HANDS) -> HandTables:
+    return HandTables(seat, rules, [hand_table(seat, rules, seed, h) for h in range(hands)])
+
+
+def _takes(seat: str, rules) -> tuple[int | None, ...]:
+    from analysis.piquet.studies.discards.analyser import exchange_bounds
+
+    lo, hi = exchange_bounds(seat, rules)
+    return (None, *range(hi - 1, max(lo, hi - 2) - 1, -1))
+
+
+def search(fit: HandTables, most_classes: int = MOST_CLASSES, beam: int = BEAM) -> list[ExchangeRule]:
+    """The best rule found with 0, 1, ... ``most_classes`` kept classes (by mean cost on ``fit``):
+    a beam over keep-lists grown one class at a time, each tried with every throw and take."""
+    takes = _takes(fit.seat, fit.rules)
+    scored: dict[ExchangeRule, float] = {}
+
+    def score(r: ExchangeRule) -> float:
+        if r not in scored:
+            scored[r] = float(fit.per_hand(r).mean())
+        return scored[r]
+
+    best, frontier = [], [()]
+    for _ in range(most_classes + 1):
+        candidates = [ExchangeRule(fit.seat, keep, take, throw) for keep in frontier for throw in THROWS
+                      for take in takes]
+        candidates.sort(key=lambda r: (score(r), r.text()))
+        best.append(candidates[0])
+        keeps = []
+        for r in candidates:
+            if r.keep not in keeps:
+                keeps.append(r.keep)
+            if len(keeps) == beam:
+                break
+        frontier = [k + (c,) for k in keeps for c in CLASS_WORDS if c not in k]
+    return best
+
+
+def ladder(seat: str, rules, hands: int = HANDS) -> dict:
+    """The ladder of ``seat``'s exchange under ``rules``: rules chosen on the fit hands, costed on
+    the test hands, and the books' rules on the test hands."""
+    from analysis.piquet.studies.discards.study import mean_over_hands
+
+    fit, test = tables(seat, rules, FIT_SEED, hands), tables(seat, rules, TEST_SEED, hands)
+
+    def rung(r: ExchangeRule) -> dict:
+        e = mean_over_hands(test.per_hand(r))
+        return {"rule": r.text(), "words": r.words(), "lines": len(r.keep) + 1,
+                "fit_cost": float(fit.per_hand(r).mean()), "cost": {"value": e.value, "ci95": [e.lo, e.hi]},
+                "agreement": {"by_hands": test.agreement(r)}}
+
+    found = search(fit)
+    rungs, last = [], None
+    for r in found:
+        if last is None or float(fit.per_hand(r).mean()) < last - 0.05:  # a line must save 0.05 a deal
+            rungs.append(rung(r))
+            last = rungs[-1]["fit_cost"]
+    book = [{"source": words, **rung(parse(f"{seat}-exchange", text))} for text, words in BOOK.values()]
+    best_book = min(b["cost"]["value"] for b in book)
+    target = best_book / 3
+    met = next((r["lines"] for r in rungs if r["lines"] <= 5 and r["cost"]["value"] <= target), None)
+    return {"decision": f"{seat}-exchange", "rules": rules.name, "switches": rules.to_array().tolist(),
+            "rungs": rungs, "book": book, "moonshot": {"target": target, "met_at_lines": met},
+            "hands": {"fit": hands, "test": hands, "fit_seed": FIT_SEED, "test_seed": TEST_SEED},
+            "deals": {"race_samples": SAMPLES, "held_out_per_hand": HELD_OUT},
+            "players": {"trick_play": "heuristic, both players", "opponent_exchange": "heuristic"},
+            "search": f"beam search ({BEAM} keep-lists) over up to {MOST_CLASSES} kept classes, each with every "
+                      f"throw order and take"}
+
+
+def make_ladders(variants=VARIANTS, hands: int = HANDS) -> dict:
+    from analysis.piquet.rules import get_rules
+
+    return {"game": "piquet", "ladders": [ladder(SEATS[d], get_rules(v), hands) for v in variants for d in SEATS]}
+
+
+def shipped_ladders() -> dict | None:
+    """The shipped ladders, or None when the package has none."""
+    try:
+        with open(LADDERS_FILE, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def ladders_answer(decision: str | None, rules, refit: bool = False) -> tuple[dict, str]:
+    """``salon rules piquet``: the ladders of ``decision`` (both exchanges when None) under
+    ``rules``, read from the package (``refit``: searched again, several minutes), as (JSON, text)."""
+    from analysis.piquet.studies.playing_rules import seat_of
+
+    decisions = [decision] if decision else list(SEATS)
+    for d in decisions:
+        seat_of(d)  # an unknown decision: one line naming the valid ones
+    if refit:
+        found = [ladder(SEATS[d], rules) for d in decisions]
+    else:
+        shipped = shipped_ladders() or {"ladders": []}
+        found = [lad for lad in shipped["ladders"] if lad["rules"] == rules.name and lad["decision"] in decisions
+                 and lad["switches"] == rules.to_array().tolist()]
+        if len(found) < len(decisions):
+            raise InputError(f"no shipped Piquet ladder for rules {rules.name} as given; shipped: "
+                             f"{', '.join(VARIANTS)} (--refit searches one, about ten minutes a seat)")
+    res = {"game": "piquet", "rules": rules.name, "ladders": found}
+    return res, ladders_text(res)
+
+
+def ladders_text(res: dict) -> str:
+    """The ladders in a player's words: each rung's rule, then what it gives up."""
+    out = []
+    for lad in res["ladders"]:
+        seat = lad["decision"].split("-")[0]
+        out.append(f"Piquet, {seat}'s exchange ({lad['rules']}). Points per deal given up against each hand's best "
+                   "exchange:")
+        for r in lad["rungs"]:
+            c = r["cost"]
+            out.append(f"  {r['lines']} line{'s' if r['lines'] > 1 else ''}: gives up {c['value']:.2f} "
+                       f"[{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}], throws the best exchange on "
+                       f"{r['agreement']['by_hands']:.0%} of hands")
+            out += ["      " + ln for ln in r["words"].splitlines()]
+        out.append("  The books:")
+        for r in lad["book"]:
+            c = r["cost"]
+            out.append(f"    {r['source']}: gives up {c['value']:.2f} [{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}]")
+        m = lad["moonshot"]
+        out.append(f"  A rule of at most 5 lines within {m['target']:.2f} (a third of the best book rule): "
+                   + (f"met with {m['met_at_lines']} lines." if m["met_at_lines"] else "not met."))
+        out.append("")
+    out.append(f"Rules chosen on {HANDS} dealt hands and costed on {HANDS} others; both players play their tricks as "
+               "salon's rule-of-thumb player.")
+    return "\n".join(out)
