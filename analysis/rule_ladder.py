@@ -166,3 +166,14 @@ def simplify(lines, otherwise_first: bool, candidates: list[Atom]):
             lines = trial
         k -= 1
     return tuple(lines)
+
+
+def read_ladders(path: str) -> dict | None:
+    """A game's shipped ladders (its ``data/rule_ladders.json``), or None when the package has none."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None

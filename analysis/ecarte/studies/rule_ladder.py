@@ -5,7 +5,6 @@ same scale. ``salon rules ecarte`` reads the shipped ladders (``data/rule_ladder
 ``scripts/make_rule_ladders.py``); ``--refit`` searches again."""
 from __future__ import annotations
 
-import json
 import os
 import re
 
@@ -25,7 +24,7 @@ from analysis.ecarte.studies.playing_rules import (
 )
 from analysis.errors import InputError
 from analysis.playing_rules import Rule, parse
-from analysis.rule_ladder import Groups, atoms, decide, rule_text, search, simplify
+from analysis.rule_ladder import Groups, atoms, decide, read_ladders, rule_text, search, simplify
 
 LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
 VARIANTS = ("seed-de", "classic")
@@ -129,11 +128,7 @@ def make_ladders(variants=VARIANTS) -> dict:
 
 def shipped_ladders() -> dict | None:
     """The shipped ladders, or None when the package has none."""
-    try:
-        with open(LADDERS_FILE, encoding="utf-8") as f:
-            return json.load(f)
-    except FileNotFoundError:
-        return None
+    return read_ladders(LADDERS_FILE)
 
 
 def ladders_answer(side: str | None, rules, refit: bool = False) -> tuple[dict, str]:

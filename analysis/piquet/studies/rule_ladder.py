@@ -10,13 +10,13 @@ is a beam over ordered keep-lists. ``salon rules piquet`` reads the shipped ladd
 (``data/rule_ladders.json``, made by ``scripts/make_rule_ladders.py``); ``--refit`` searches again."""
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
 
 from analysis.errors import InputError
 from analysis.piquet.studies.playing_rules import BOOK, CLASS_WORDS, SEATS, ExchangeRule, parse
+from analysis.rule_ladder import read_ladders
 
 LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
 VARIANTS = ("seed-de",)
@@ -31,20 +31,15 @@ THROWS = ("lowest", "shortest")
 def hand_table(seat: str, rules, seed: int, h: int, samples: int = SAMPLES, held_out: int = HELD_OUT):
     """Hand ``h`` of ``seed``: (hand, legal exchanges, each one's cost against the race's best on
     the held-out deals, the best's index), the same race and deals as ``salon rule piquet``."""
-    from analysis.piquet.policies import HeuristicPolicy
     from analysis.piquet.studies.discards.analyser import Racing, analyse_hand
-    from analysis.piquet.studies.discards.analyser_search import play_options
-    from analysis.piquet.studies.discards.study import HELD_OUT_OFFSET, dealt_hand
+    from analysis.piquet.studies.discards.study import HELD_OUT_OFFSET, dealt_hand, held_out_nets
 
     hand = dealt_hand(seed, h, seat)
     books = tuple(parse(f"{seat}-exchange", t).discard(hand, rules) for t, _ in BOOK.values())
     a = analyse_hand(hand, seat, rules, samples=samples, seed=seed + 1 + h, race=Racing(keep=books))
     best = int(a.table.iloc[0]["option"])
-    younger = seat == "younger"
-    me = HeuristicPolicy()
-    pe, py = (me.to_array(force_count=5), me.to_array()) if younger else (me.to_array(), me.to_array())
-    net, _ = play_options(hand, younger, a.options, rules, pe, py, seed + HELD_OUT_OFFSET + h, held_out, None)
-    means = net.mean(axis=0)
+    every = list(range(len(a.options)))
+    means = held_out_nets(a, seat, rules, every, seed + HELD_OUT_OFFSET + h, held_out, 5, None).mean(axis=0)
     return hand, a.options, means[best] - means, best
 
 
@@ -149,11 +144,7 @@ def make_ladders(variants=VARIANTS, hands: int = HANDS) -> dict:
 
 def shipped_ladders() -> dict | None:
     """The shipped ladders, or None when the package has none."""
-    try:
-        with open(LADDERS_FILE, encoding="utf-8") as f:
-            return json.load(f)
-    except FileNotFoundError:
-        return None
+    return read_ladders(LADDERS_FILE)
 
 
 def ladders_answer(decision: str | None, rules, refit: bool = False) -> tuple[dict, str]:
