@@ -75,6 +75,8 @@ SLOW = (
     "tests/test_review_fixes.py::test_melds_command_reads_the_mark_and_rejects_bad_marks",
     "tests/test_rule_ladder.py::test_refit_searches_the_same_ladder_again",
     "tests/test_rule_ladder.py::test_the_shipped_rungs_cost_what_salon_rule_says_on_the_held_out_deals",
+    "tests/test_piquet_playing_rules.py::test_the_books_rules_in_the_syntax_throw_what_the_discard_study_throws[elder",
+    "tests/test_piquet_playing_rules.py::test_the_cost_is_held_out_and_paired_with_the_books_rules_on_the_same_hands",
 )
 
 
