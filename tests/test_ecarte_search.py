@@ -85,7 +85,7 @@ def scratch():
 NO_HIST = np.zeros(N_EXCHANGE_HIST, dtype=np.int64)
 PLAIN = HeuristicPolicy().to_array()
 NO_PROBS = np.zeros(0, dtype=np.float64)
-NO_CLASSES = np.zeros(0, dtype=np.int64)
+NO_CLASSES = np.zeros(0, dtype=np.int32)  # the dtype of Hands.class_of_rank: one specialisation of the search
 READS_NOTHING = (0, 0, 0, NO_HIST, False, False, PLAIN, NO_PROBS, NO_CLASSES, 0)
 """search_inference's ``know`` for a searcher that reads nothing from the exchanges."""
 
