@@ -49,7 +49,7 @@ def shipped():
 
 def test_both_exchanges_have_a_ladder_that_descends_on_the_hands_that_chose_it(shipped):
     assert {(lad["rules"], lad["decision"]) for lad in shipped["ladders"]} == {
-        ("seed-de", "elder-exchange"), ("seed-de", "younger-exchange")}
+        (v, d) for v in ("seed-de", "seed-no", "cavendish") for d in ("elder-exchange", "younger-exchange")}
     for lad in shipped["ladders"]:
         fits = [r["fit_cost"] for r in lad["rungs"]]
         assert fits == sorted(fits, reverse=True) and len(set(fits)) == len(fits)
@@ -71,7 +71,7 @@ def test_salon_rules_piquet_answers_from_the_package(salon, shipped):
     assert code == 0 and "Piquet, elder's exchange (seed-de)" in out and "Piquet, younger's exchange" in out
     assert "The books:" in out and "{" not in out
     for args, says in ((["rules", "piquet", "--decision", "elder"], "unknown Piquet decision"),
-                       (["rules", "piquet", "--rules", "cavendish"], "no shipped Piquet ladder"),
+                       (["rules", "piquet", "--rules", "cavendish", "--rule", "pique=31"], "no shipped Piquet ladder"),
                        (["rules", "bezique"], "not built yet")):
         code, out, err = salon(args)
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, (args, err)

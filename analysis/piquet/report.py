@@ -153,6 +153,8 @@ def exchange_rule_advice() -> list[dict]:
 
     out = []
     for lad in (shipped_ladders() or {"ladders": []})["ladders"]:
+        if lad["rules"] != "seed-de":  # the variant of the guide's exchange studies
+            continue
         rungs = lad["rungs"]
         least = min(r["fit_cost"] for r in rungs)
         k = next(i for i, r in enumerate(rungs) if r["fit_cost"] <= WORTH_LEARNING * least)

@@ -19,7 +19,7 @@ from analysis.piquet.studies.playing_rules import BOOK, CLASS_WORDS, SEATS, Exch
 from analysis.rule_ladder import read_ladders
 
 LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
-VARIANTS = ("seed-de",)
+VARIANTS = ("seed-de", "seed-no", "cavendish")
 FIT_SEED, TEST_SEED = 1, 2
 """The hands rules are chosen on, and the hands they are costed on (``salon rule``'s default
 seed 0 is neither)."""
