@@ -177,3 +177,10 @@ def read_ladders(path: str) -> dict | None:
             return json.load(f)
     except FileNotFoundError:
         return None
+
+
+def pick_ladders(shipped: dict | None, rules_name: str, decisions: list[str], switches) -> list[dict]:
+    """The shipped ladders of ``decisions`` under the variant ``rules_name`` played with ``switches``
+    (a variant whose switches were changed has none)."""
+    return [lad for lad in (shipped or {"ladders": []})["ladders"]
+            if lad["rules"] == rules_name and lad["decision"] in decisions and lad["switches"] == switches]

@@ -53,34 +53,58 @@ def test_always_proposing_costs_what_the_tables_say_and_the_britannica_what_clas
     from analysis.ecarte.studies.equilibrium.measures import info_sets
 
     rules = get_rules("classic")
-    got = EP.cost(parse(EP.decision("elder"), "otherwise propose"), rules)
+    got = EP.cost(parse(EP.decision("elder"), "otherwise propose"), rules, deals=2)
     df, _ = T.shipped(rules, HeuristicPolicy())
     t = df[df["side"] == "elder"]
     w = info_sets().weight[t["info_set"].to_numpy()]
     want = float((w * (t["probability"].to_numpy() - 1.0) * t["held_out"].to_numpy()).sum())
     assert got["cost"]["value"] == pytest.approx(want, rel=1e-9)
     assert got["share"]["rule"] == 1.0 and got["cost"]["ci95"][0] <= want <= got["cost"]["ci95"][1]
-    book = EP.cost(parse(EP.decision("elder"), "play if trumps + plain_kings >= 3; otherwise propose"), rules)
+    book = EP.cost(parse(EP.decision("elder"), "play if trumps + plain_kings >= 3; otherwise propose"), rules, deals=2)
     assert book["cost"]["value"] == pytest.approx(classical.compare(rules)["sides"]["elder"]["cost"]["value"])
     assert 0 < book["agreement"]["by_hands"] < 1 and book["players"]["tables"] and book["deals"]["held_out"] > 0
 
 
 def test_the_command_line_contract(salon):
     code, out, err = salon(["rule", "ecarte", "elder", "play if trumps + plain_kings >= 3; otherwise propose",
-                            "--rules", "classic", "--json"])
+                            "--rules", "classic", "--deals", "2", "--seed", "3", "--json"])
     assert code == 0, err
     res = json.loads(out)
     assert set(res) >= {"game", "decision", "rules", "rule", "cost", "exploitability", "agreement", "against",
                         "players", "deals", "seed"}
     assert res["game"] == "ecarte" and res["decision"] == "elder" and res["rules"] == "classic"
-    assert res["exploitability"] == {"value": None, "ci95": None} and "not measured" in res["exploitability_note"]
+    e = res["exploitability"]
+    assert e["ci95"][0] <= e["value"] <= e["ci95"][1] and res["deals"]["exploitability"] == (2 * EP.CHOOSE_FACTOR + 2) * 86_810
+    assert res["seed"] == 3 and str(EP.EXPLOIT_SEED + 6) in e["reading"] and e["answering_policy"]["kind"] == "heuristic"
     lo, hi = res["cost"]["ci95"]
     assert lo <= res["cost"]["value"] <= hi and np.isfinite(res["cost"]["value"])
-    code, out, err = salon(["rule", "ecarte", "elder", "play if trumps >= 2; otherwise propose"])
+    code, out, err = salon(["rule", "ecarte", "elder", "play if trumps >= 2; otherwise propose", "--deals", "2"])
     assert code == 0 and out.splitlines()[1] == "  play if trumps held at least 2" and "Gives up" in out
+    assert "An opponent who knew the rule" in out
     for args, says in ((["ecarte", "elder", "play if spades >= 2; otherwise propose"], "unknown feature"),
                        (["ecarte", "captain", "otherwise play"], "unknown Écarté decision"),
-                       (["bezique", "lead", "otherwise keep"], "not built yet"),
-                       (["piquet", "elder", "otherwise keep"], "unknown Piquet decision")):
+                       (["bezique", "lead", "otherwise low"], "not built yet"),
+                       (["piquet", "elder", "otherwise keep"], "unknown Piquet decision"),
+                       (["ecarte", "elder", "otherwise play", "--deals", "0"], "--deals must be at least 1")):
         code, out, err = salon(["rule", *args])
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_exploitability_is_zero_for_the_solution_and_for_a_rule_that_leaves_no_answer_and_clear_for_a_bad_rule():
+    """What the other side gains by answering a rule (measured on deals that did not choose the
+    answer): nothing against the solution itself (no change to answer), nothing against an elder who
+    never proposes (the dealer never answers), and a clear gain against the Britannica's dealer
+    under seed-de, whose refusals elder can read (he proposes more where it refuses less)."""
+    rules = get_rules("seed-de")
+    t = EP.set_table("dealer", rules)
+    ans = EP.answers("dealer", rules, deals=4, seed=1)
+    assert len(ans.choose) == EP.CHOOSE_FACTOR * len(ans.measure) == EP.CHOOSE_FACTOR * 4 * 86_810 and ans.seeds == (EP.EXPLOIT_SEED + 2, EP.EXPLOIT_SEED + 3)
+    assert abs(EP.exploitability(t, t.probability, ans)["answer_gain"]["value"]) < 1e-4
+    britannica = parse(EP.decision("dealer"), "refuse if trumps >= 3 or guarded_suits >= 3 or (guarded_suits >= 2 and "
+                                              "trumps >= 1) or (guarded_suits >= 1 and trumps >= 2); otherwise accept")
+    e = EP.exploitability(t, EP.rule_choices(britannica, t), ans)
+    assert e["ci95"][0] > 0.01 and e["answer_changes"] > 0.01
+    never = EP.cost(parse(EP.decision("elder"), "otherwise play"), rules, deals=4, seed=1)
+    lo, hi = never["exploitability"]["ci95"]
+    g = never["exploitability"]["answer_gain"]
+    assert lo == 0 and hi < 0.005 and g["ci95"][0] <= 0 <= g["ci95"][1] + 1e-4

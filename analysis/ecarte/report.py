@@ -169,8 +169,9 @@ def _lines(n: int) -> str:
 
 def guide_advice(section: dict) -> list[dict]:
     """Écarté's first decisions as rules a player can carry (the shipped ladders, docs/playing-rules.md):
-    per variant in the section and decision, the shortest rule worth learning, then what it and the
-    next rung up and the best book rule give up against perfect play."""
+    per variant in the section and decision, the shortest rule worth learning, then what it gives
+    up against perfect play, what an opponent who knew it would gain more, and what the next rung
+    up and the best book rule give up."""
     from analysis.ecarte.studies.rule_ladder import rule_words, shipped_ladders
 
     ladders = {(lad["rules"], lad["decision"]): lad for lad in (shipped_ladders() or {"ladders": []})["ladders"]}
@@ -193,6 +194,10 @@ def guide_advice(section: dict) -> list[dict]:
                                         else f"with {_lines(r['lines'])} ({rule_words(r['rule'])})"),
                         "players": players}
                        for i, r in enumerate(shown)]
+            if "exploitability" in shown[0]:
+                margins.insert(1, {"variant": v["name"], "effect": shown[0]["exploitability"],
+                                   "effect_name": "what an opponent who knew this rule would gain more by answering it "
+                                                  "(at least)", "players": players})
             book = min((b for b in lad["book"] if "speaks_on" not in b), key=lambda b: b["cost"]["value"])
             margins.append({"variant": v["name"], "effect": book["cost"],
                             "effect_name": f"the book's rule ({book['source'].split(':')[0]})", "players": players})

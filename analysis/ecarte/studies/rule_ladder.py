@@ -15,16 +15,28 @@ from analysis.ecarte.studies.equilibrium.tips import ec_t2_choices
 from analysis.ecarte.studies.foster import TRUMP_KING, set_shares
 from analysis.ecarte.studies.playing_rules import (
     SIDES,
+    Answers,
     SetTable,
+    answers,
     choice_cost,
     decision,
+    exploitability,
     players,
     rule_choices,
     set_table,
 )
 from analysis.errors import InputError
 from analysis.playing_rules import Rule, parse
-from analysis.rule_ladder import Groups, atoms, decide, read_ladders, rule_text, search, simplify
+from analysis.rule_ladder import (
+    Groups,
+    atoms,
+    decide,
+    pick_ladders,
+    read_ladders,
+    rule_text,
+    search,
+    simplify,
+)
 
 LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
 VARIANTS = ("seed-de", "classic")
@@ -56,29 +68,31 @@ def _groups(t: SetTable, names: tuple[str, ...], values: np.ndarray) -> tuple[Gr
     return Groups(names, unique, gain), inverse
 
 
-def _rung(t: SetTable, d: np.ndarray, source: str, lines: int, rule: Rule | None = None) -> dict:
-    """A rung or a book rule: what choosing ``d`` costs, and the rule in its syntax and in words
-    (None for a book rule the features cannot state)."""
+def _rung(t: SetTable, d: np.ndarray, ans: Answers, source: str, lines: int, rule: Rule | None = None) -> dict:
+    """A rung or a book rule: what choosing ``d`` costs, what the other side gains by answering it
+    (``exploitability``), and the rule in its syntax and in words (None for a book rule the
+    features cannot state)."""
+    e = exploitability(t, d, ans)
     return {"source": source, "lines": lines, "rule": rule and rule.text(), "words": rule and rule.words(),
-            **choice_cost(t, d)}
+            **choice_cost(t, d), "exploitability": {k: e[k] for k in ("value", "ci95", "answer_gain", "answer_changes")}}
 
 
-def book_rules(t: SetTable, rules) -> list[dict]:
+def book_rules(t: SetTable, rules, ans: Answers) -> list[dict]:
     """The books' rules for this decision, costed like the rungs: the Britannica's (the features
     state them), and for elder EC-T2's sure winners and Foster's jeu de règle (exact per hand and
     turn-up; where Foster says nothing the solution is followed, and the entry says so)."""
     out = []
     for name, text in BOOK[t.side]:
         rule = parse(decision(t.side), text)
-        out.append(_rung(t, rule_choices(rule, t), name, rule.length, rule))
+        out.append(_rung(t, rule_choices(rule, t), ans, name, rule.length, rule))
     if t.side == "elder":
-        out.append(_rung(t, ec_t2_choices(t.masks, t.buckets),
+        out.append(_rung(t, ec_t2_choices(t.masks, t.buckets), ans,
                          "EC-T2: propose with fewer than 3 sure winners (master trumps and plain kings)", 2))
         # Foster: a jeu de règle is played, or proposed holding the trump king; the point certain, propose.
         jeu, certain = set_shares(rules.must_trump_when_void)
         s, sc = jeu[t.info_set], certain[t.info_set]
         says = np.where((t.masks & TRUMP_KING) != 0, 1.0, sc / np.maximum(s, 1e-300))
-        entry = _rung(t, s * says + (1 - s) * t.probability,
+        entry = _rung(t, s * says + (1 - s) * t.probability, ans,
                       "Foster: play a jeu de règle, propose one holding the trump king or with the point certain", 2)
         entry["speaks_on"] = float((t.weight * s).sum() / t.weight.sum())
         entry["reading"] = "Foster's rule where it speaks (a jeu de règle), the solution on every other hand"
@@ -92,6 +106,7 @@ def ladder(side: str, rules, most_lines: int = MOST_LINES) -> dict:
     The rungs up to ``most_lines`` lines are the same whatever the longest searched."""
     dec = decision(side)
     t = set_table(side, rules)
+    ans = answers(side, rules)
     names = tuple(dec.features)
     groups, inverse = _groups(t, names, t.features(dec))
     candidates = atoms(groups, ALONE, MOST_SUMMED)
@@ -103,11 +118,11 @@ def ladder(side: str, rules, most_lines: int = MOST_LINES) -> dict:
             continue
         seen.add(text)
         d = decide(lines, first, candidates)[inverse].astype(float)
-        rung = _rung(t, d, "searched", len(lines) + 1, parse(dec, text))
+        rung = _rung(t, d, ans, "searched", len(lines) + 1, parse(dec, text))
         if rungs and rung["fit_cost"] > rungs[-1]["fit_cost"] - LINE_WORTH:
             continue  # not worth its lines on the deals that chose it
         rungs.append(rung)
-    book = book_rules(t, rules)
+    book = book_rules(t, rules, ans)
     best_book = min((r for r in book if "speaks_on" not in r), key=lambda r: r["cost"]["value"])
     target = min(best_book["cost"]["value"] / 3, 0.01)
     met = [r["lines"] for r in rungs if r["lines"] <= 5 and r["cost"]["ci95"][1] <= target]
@@ -118,7 +133,8 @@ def ladder(side: str, rules, most_lines: int = MOST_LINES) -> dict:
                                     "best book rule's cost (of those that speak on every hand) and at most 0.01 "
                                     "points per hand"},
             "chosen_on": "the equilibrium's fitted deals", "costed_on": "its held-out deals",
-            "search": SEARCH_WORDS, **players(t, rules)}
+            "search": SEARCH_WORDS, "exploitability_reading": exploitability(t, t.probability, ans)["reading"],
+            **players(t, rules)}
 
 
 def make_ladders(variants=VARIANTS) -> dict:
@@ -140,9 +156,7 @@ def ladders_answer(side: str | None, rules, refit: bool = False) -> tuple[dict, 
     if refit:
         found = [ladder(s, rules) for s in sides]
     else:
-        shipped = shipped_ladders() or {"ladders": []}
-        found = [lad for lad in shipped["ladders"]
-                 if lad["switches"] == rules.switches() and lad["rules"] == rules.name and lad["decision"] in sides]
+        found = pick_ladders(shipped_ladders(), rules.name, sides, rules.switches())
         if len(found) < len(sides):
             changed = _changed_switches(rules)
             if changed:
@@ -173,19 +187,29 @@ def ladders_text(res: dict) -> str:
         for r in lad["rungs"]:
             c = r["cost"]
             out.append(f"  {r['lines']} line{'s' if r['lines'] > 1 else ''}: gives up {c['value']:.4f} "
-                       f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}], agrees on {r['agreement']['by_hands']:.0%} of hands")
+                       f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}], agrees on {r['agreement']['by_hands']:.0%} of hands, "
+                       + answered_words(r))
             out += ["      " + ln.strip() for ln in r["rule"].split(";")]
         out.append("  The books:")
         for r in lad["book"]:
             c = r["cost"]
             out.append(f"    {r['source']}: gives up {c['value']:.4f} [{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]"
-                       + (" (where it speaks)" if "speaks_on" in r else ""))
+                       + (" (where it speaks)" if "speaks_on" in r else "") + ", " + answered_words(r))
         m = lad["moonshot"]
         out.append(f"  A rule of at most 5 lines within {m['target']:.4f} (a third of the best book rule, at most "
                    "0.01): " + (f"met with {m['met_at_lines']} lines." if m["met_at_lines"] else "not met."))
         out.append("")
-    out.append("Rules chosen on the solved game's fitted deals and costed on its held-out deals.")
+    out.append("Rules chosen on the solved game's fitted deals and costed on its held-out deals; 'answered' is what the "
+               "other side gains more by answering the rule best (at least this much, on new deals).")
     return "\n".join(out)
+
+
+def answered_words(r: dict) -> str:
+    """What the other side gains by answering a rung, in a few words."""
+    e = r["exploitability"]
+    if e["ci95"][0] <= 0:
+        return f"answered: nothing measurable (at most {e['ci95'][1]:.4f})"
+    return f"answered: {e['value']:.4f} [{e['ci95'][0]:.4f}, {e['ci95'][1]:.4f}] more"
 
 
 SHORT_WORDS = {"trump_king": "the trump king", "plain_kings": "plain kings",

@@ -16,7 +16,7 @@ import numpy as np
 
 from analysis.errors import InputError
 from analysis.piquet.studies.playing_rules import BOOK, CLASS_WORDS, SEATS, ExchangeRule, parse
-from analysis.rule_ladder import read_ladders
+from analysis.rule_ladder import pick_ladders, read_ladders
 
 LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
 VARIANTS = ("seed-de", "seed-no", "cavendish")
@@ -158,9 +158,7 @@ def ladders_answer(decision: str | None, rules, refit: bool = False) -> tuple[di
     if refit:
         found = [ladder(SEATS[d], rules) for d in decisions]
     else:
-        shipped = shipped_ladders() or {"ladders": []}
-        found = [lad for lad in shipped["ladders"] if lad["rules"] == rules.name and lad["decision"] in decisions
-                 and lad["switches"] == rules.to_array().tolist()]
+        found = pick_ladders(shipped_ladders(), rules.name, decisions, rules.to_array().tolist())
         if len(found) < len(decisions):
             raise InputError(f"no shipped Piquet ladder for rules {rules.name} as given; shipped: "
                              f"{', '.join(VARIANTS)} (--refit searches one, about ten minutes a seat)")
