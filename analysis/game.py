@@ -71,7 +71,7 @@ class Game:
     studies: Lazy | None = None  # the game's click group of studies (`salon study GAME ...`), if any
     report: Lazy | None = None  # the game's report module: section(out_dir, fig_dir, budget, seed, threads, tips)
     # -> its section's context; optional PARTS (refreshable parts), guide_advice(section), guide_chart(...)
-    playing_rules: Lazy | None = None  # (decision, rule text, rules) -> (result dict, text): `salon rule`
+    playing_rules: Lazy | None = None  # (decision, rule text, rules, deals, seed, player) -> (result, text): `salon rule`
     rule_ladders: Lazy | None = None  # (decision or None, rules, refit) -> (result dict, text): `salon rules`
 
     def mode(self, name: str | None) -> Mode:

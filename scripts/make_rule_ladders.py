@@ -3,9 +3,11 @@
 decision under each variant. Écarté's first decisions (elder, dealer), searched on the shipped
 equilibrium's fitted deals and costed on its held-out ones (analysis/ecarte/studies/rule_ladder.py),
 about a minute a decision; Piquet's exchanges (elder, younger), chosen on 200 raced hands and costed
-on 200 others (analysis/piquet/studies/rule_ladder.py), about ten minutes. Deterministic: the same
-package gives the same file.
-Usage: .venv/bin/python scripts/make_rule_ladders.py [--game ecarte|piquet] [--rules V ...] [--out FILE]
+on 200 others (analysis/piquet/studies/rule_ladder.py), about ten minutes; Bezique's single bezique
+and trick-winning rules, chosen on one seed's deals and costed on another's
+(analysis/bezique/studies/rule_ladder.py), about fifteen minutes. Deterministic: the same package
+gives the same file.
+Usage: .venv/bin/python scripts/make_rule_ladders.py [--game ecarte|piquet|bezique] [--rules V ...] [--out FILE]
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=("ecarte", "piquet"), default="ecarte")
+    ap.add_argument("--game", choices=("ecarte", "piquet", "bezique"), default="ecarte")
     ap.add_argument("--rules", nargs="+", default=None, help="the variants (default: the game's shipped ones)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()

@@ -34,6 +34,10 @@ SECONDS = {"test_ecarte_watching.py": 40, "test_store.py": 28, "ecarte.ipynb": 2
 SLOW = (
     "notebooks/",
     "tests/test_playing_rules.py::test_always_proposing_costs_what_the_tables_say_and_the_britannica_what_classical_says",
+    "tests/test_playing_rules.py::test_exploitability_is_zero_for_the_solution_and_for_a_rule_that_leaves_no_answer_and_clear_for_a_bad_rule",
+    "tests/test_playing_rules.py::test_the_command_line_contract",
+    "tests/test_bezique_playing_rules.py::test_the_players_own_choice_written_as_a_rule_costs_exactly_zero",
+    "tests/test_bezique_playing_rules.py::test_the_shipped_ladders_choose_on_one_seed_and_cost_on_another_with_the_books_beside",
     "tests/test_report_and_tips.py::test_report_is_written_with_exact_values_and_verdicts",
     "tests/test_report_and_tips.py::test_report_reads_in_a_browser",
     "tests/test_report_and_tips.py::test_tip_verdicts_are_real_or_not_yet_studied",

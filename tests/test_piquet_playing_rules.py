@@ -79,6 +79,22 @@ def test_the_cost_is_held_out_and_paired_with_the_books_rules_on_the_same_hands(
     json.dumps(res)
 
 
+def test_under_open_hands_play_every_exchange_is_costed_on_deals_that_did_not_choose_the_best(monkeypatch):
+    import analysis.piquet.studies.playing_rules as P
+
+    monkeypatch.setattr(P, "DD_DEALS", 40)
+    monkeypatch.setattr(P, "DD_CANDIDATES", 4)
+    res = cost(parse("elder-exchange", BOOK["keep-point"][0]), RULES, hands=2, samples=300, play="dd")
+    assert res["play"] == "dd" and res["cost"] == res["book"]["keep-point"]["cost"]
+    assert res["deals"] == {"hands": 2, "race_samples": 300, "dd_candidates": 4, "dd_choose_per_hand": 40,
+                            "dd_report_per_hand": 40}
+    assert res["players"]["trick_play"].startswith("dd (open hands") and "open-hands" in res["against"]
+    heuristic = cost(parse("elder-exchange", BOOK["keep-point"][0]), RULES, hands=2, samples=300, held_out=40)
+    assert heuristic["cost"] != res["cost"]  # other players, other deals
+    with pytest.raises(InputError, match="one of heuristic, dd"):
+        cost(parse("elder-exchange", "take all"), RULES, hands=2, play="search")
+
+
 def test_the_command_line_contract(salon):
     code, out, err = salon(["rule", "piquet", "younger-exchange", "keep point, guards; take all", "--deals", "2",
                             "--json"])
@@ -94,7 +110,8 @@ def test_the_command_line_contract(salon):
     for args, says in ((["rule", "piquet", "discard", "take 3"], "unknown Piquet decision 'discard'"),
                        (["rule", "piquet", "younger-exchange", "take 4", "--deals", "2"], "younger may take"),
                        (["rule", "piquet", "elder-exchange", "take 5", "--deals", "1"], "at least 2"),
-                       (["rule", "ecarte", "elder", "otherwise play", "--deals", "5"], "do not apply"),
+                       (["rule", "ecarte", "elder", "otherwise play", "--player", "dd"], "does not apply"),
+                       (["rule", "piquet", "elder-exchange", "take all", "--player", "search"], "heuristic, dd"),
                        (["rule", "bezique", "lead", "otherwise low"], "not built yet")):
         code, out, err = salon(args)
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, (args, err)

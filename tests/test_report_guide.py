@@ -52,7 +52,8 @@ def test_a_tip_judged_by_part_reads_each_part_by_its_own_sentence():
     assert rows[0]["reading"] == READINGS["BZ-T3:lead"]["supported"]
     assert rows[1]["reading"] == READINGS["BZ-T3:keep"]["refuted"]
     texts = [a["text"] for a in G.tip_advice(rows, "bezique")]
-    assert texts == [READINGS["BZ-T3:lead"]["supported"], READINGS["BZ-T3:keep"]["refuted"]]
+    # "Lead low" stays out of the advice while its only measure is against always leading high.
+    assert texts == [READINGS["BZ-T3:keep"]["refuted"]]
     assert G.reading("PQ-T2", "elder", "refuted") == READINGS["PQ-T2"]["refuted"]  # no part entry: the tip's
     assert G.reading("PQ-T2", None, "inconclusive") is None
 
@@ -159,6 +160,8 @@ def test_ecartes_advice_leads_with_the_ladders_rules():
         assert ("otherwise" in item["text"] or "always" in item["text"]) and "_" not in item["text"]
         assert ">=" not in item["text"] and "<=" not in item["text"]
         assert item["margins"][-1]["effect_name"].startswith("the book's rule")
+        assert item["margins"][1]["effect"] == rung["exploitability"]  # what an opponent who knew it gains
+        assert "opponent who knew this rule" in item["margins"][1]["effect_name"]
         assert all("perfect play" in m["players"] for m in item["margins"])
 
 
@@ -184,3 +187,38 @@ def test_the_advice_names_its_players_in_a_players_words():
     context = load_context(str(pathlib.Path(__file__).parent.parent / "reports"))
     words = [m["players"] for gd in G.guide(context).values() for a in gd["advice"] for m in a["margins"]]
     assert words and not [w for w in words if w.startswith(("dd", "heuristic", "equilibrium tables")) or w == "search"]
+
+
+def test_bezique_advice_leads_with_the_rule_that_gave_up_least_on_the_choosing_deals(monkeypatch):
+    from analysis.bezique.studies import rule_ladder
+
+    def rung(rule, value, fit, source="searched"):
+        return {"source": source, "rule": rule, "cost": {"value": value, "ci95": [value - 1, value + 1]},
+                "fit_cost": fit}
+
+    def ladder(variant, name, rungs, book):
+        return {"rules": variant, "decision": name, "rungs": rungs, "book": book,
+                "players": {"player": "the searching player" if name == "single-bezique" else "the tuned player"}}
+
+    win_book = [rung("win if meld >= 20; otherwise duck", 7.0, 6.5, "the guide: win for the right to meld")]
+    bz_book = [rung("hold if stock >= 10; otherwise lay", 2.0, 2.5, "BZ-T5: hold while the stock holds 10"),
+               rung("otherwise lay", 1.0, 1.5, "never hold")]
+    ladders = [ladder(v, "win", [{**rung("otherwise win", 0.0, 0.0), "cost": {"value": 0.0, "ci95": [0, 0]}}],
+                      win_book) for v in ("seed-de", "classic")]
+    ladders += [ladder("seed-de", "single-bezique", [rung("otherwise hold", -3.0, -2.0),
+                                                     rung("hold if stock >= 12; otherwise lay", -1.0, -0.5)], bz_book)]
+    monkeypatch.setattr(rule_ladder, "shipped_ladders", lambda: {"ladders": ladders})
+    advice = bezique_report.guide_advice({"overview": {}})
+    assert [a["text"] for a in advice] == [
+        "Following a trick while the stock lasts: win every trick you can with a card of the suit led.",
+        "Holding a single bezique while the double may still come: hold it as long as the double may come."]
+    win, single = advice
+    # The player's own choice costs 0 by construction: only the books' rules are measured against it.
+    assert [(m["variant"], m["effect"]["value"]) for m in win["margins"]] == [("seed-de", 7.0), ("classic", 7.0)]
+    assert [m["effect"]["value"] for m in single["margins"]] == [-3.0, 2.0, 1.0]
+    assert win["anchor"] == "tip-bz-t1" and single["anchor"] == "tip-bz-t5"
+    assert bezique_report.rule_words("hold if stock >= 12; otherwise lay") == (
+        "hold it while the stock holds 12 cards or more, then lay it")
+    assert bezique_report.rule_words("win if meld >= 40 or brisque_led >= 1; otherwise duck") == (
+        "win it only for a meld of 40 or more or to take an ace or ten led")
+    assert bezique_report.guide_advice({}) == []

@@ -72,9 +72,14 @@ def test_the_shipped_rungs_cost_what_salon_rule_says_on_the_held_out_deals(shipp
     lad = next(x for x in shipped["ladders"] if x["rules"] == "classic" and x["decision"] == "elder")
     rules = get_rules("classic")
     for rung in lad["rungs"][:4]:
-        res = PR.cost(parse(PR.decision("elder"), rung["rule"]), rules)
+        res = PR.cost(parse(PR.decision("elder"), rung["rule"]), rules, deals=1)
         assert res["cost"]["value"] == pytest.approx(rung["cost"]["value"], abs=1e-12)
         assert res["lines"] == rung["lines"] and res["agreement"] == pytest.approx(rung["agreement"])
+    # ... and what the dealer gains by answering it, on the same deals as `salon rule`'s (its defaults).
+    rung = lad["rungs"][0]
+    res = PR.cost(parse(PR.decision("elder"), rung["rule"]), rules)
+    assert res["exploitability"]["value"] == pytest.approx(rung["exploitability"]["value"], abs=1e-12)
+    assert res["exploitability"]["value"] > 0.005  # always proposing or always playing: classic's is read
     # The searched rules are measured on other deals than those that chose them: the two costs differ.
     assert any(abs(r["cost"]["value"] - r["fit_cost"]) > 1e-4 for r in lad["rungs"])
     # The books' rules on the same scale: the Britannica's elder rule costs what `salon rule` gives it.
@@ -83,7 +88,7 @@ def test_the_shipped_rungs_cost_what_salon_rule_says_on_the_held_out_deals(shipp
 
 
 @pytest.mark.parametrize("args, words", [
-    (["rules", "bezique"], "not built yet"),
+    (["rules", "bezique", "--decision", "lead"], "not built yet"),
     (["rules", "ecarte", "--decision", "discard"], "unknown Écarté decision"),
     (["rules", "ecarte", "--rules", "nosuch"], "nosuch"),
     (["rules", "ecarte", "--rules", "classic", "--rule", "target=7"], "with target=7"),

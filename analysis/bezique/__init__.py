@@ -17,4 +17,6 @@ GAME = Game(
     tips=Lazy("analysis.bezique.studies.tips"), tip_policy=Lazy(_API + "tip_policy"),
     bench=Lazy("analysis.bezique.bench:run"), bench_text=Lazy("analysis.bezique.bench:text"), commands=Lazy("analysis.bezique.commands:group"),
     report=Lazy("analysis.bezique.report"), studies=Lazy("analysis.bezique.commands:study"),
+    playing_rules=Lazy("analysis.bezique.studies.playing_rules:rule_answer"),
+    rule_ladders=Lazy("analysis.bezique.studies.rule_ladder:ladders_answer"),
 )

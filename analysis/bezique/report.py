@@ -95,6 +95,69 @@ def _per_variant(values: dict) -> str:
 
 
 # ------------------------------------------------------------------- the guide's advice and chart
+DECISION_WORDS = {"win": "Following a trick while the stock lasts",
+                  "single-bezique": "Holding a single bezique while the double may still come"}
+EVIDENCE = {"win": "tip-bz-t1", "single-bezique": "tip-bz-t5"}
+"""Where the guide links each rule: the tip its books' rules come from (the ladder's own evidence is
+``salon rules bezique`` and docs/playing-rules.md)."""
+
+
+def rule_words(text: str) -> str:
+    """A Bezique ladder's rule (studies/rule_ladder.py) in the guide's words."""
+    import re
+
+    fixed = {"otherwise win": "win every trick you can with a card of the suit led",
+             "otherwise duck": "never try to win it",
+             "otherwise lay": "lay it at once", "otherwise hold": "hold it as long as the double may come",
+             "win if brisque_led >= 1; otherwise duck": "win it only to take an ace or ten led"}
+    if text in fixed:
+        return fixed[text]
+    m = re.fullmatch(r"hold if stock >= (\d+); otherwise lay", text)
+    if m:
+        return f"hold it while the stock holds {m.group(1)} cards or more, then lay it"
+    m = re.fullmatch(r"win if meld >= (\d+)( or brisque_led >= 1)?; otherwise duck", text)
+    if m:
+        return f"win it only for a meld of {m.group(1)} or more" + (" or to take an ace or ten led" if m.group(2) else "")
+    return text
+
+
+def guide_advice(section: dict) -> list[dict]:
+    """Bezique's rules to carry (the shipped ladders, docs/playing-rules.md): per decision, the rung
+    that gave up least on the deals that chose it, under seed-de, with what it and the books' advice
+    give up against the strongest player that can follow a rule, under each variant."""
+    from analysis.bezique.studies.rule_ladder import shipped_ladders
+
+    if not section:
+        return []
+    ladders = {(lad["rules"], lad["decision"]): lad for lad in (shipped_ladders() or {"ladders": []})["ladders"]}
+    out = []
+    for name, words in DECISION_WORDS.items():
+        lad = ladders.get(("seed-de", name))
+        if lad is None:
+            continue
+        chosen = min(lad["rungs"], key=lambda r: r["fit_cost"])
+        margins = []
+        for variant in ("seed-de", "classic"):
+            v = ladders.get((variant, name))
+            if v is None:
+                continue
+            players = f"{v['players']['player']}'s own choice as the baseline, against the tuned rule-of-thumb player"
+            same = next((r for r in v["rungs"] + v["book"] if r["rule"] == chosen["rule"]), None)
+            if same is not None and same["cost"]["ci95"] != [0, 0]:
+                margins.append({"variant": variant, "effect": same["cost"], "players": players,
+                                "effect_name": "points per deal and seat given up with this rule"})
+            for b in v["book"]:
+                if b["rule"] != chosen["rule"]:
+                    margins.append({"variant": variant, "effect": b["cost"], "players": players,
+                                    "effect_name": f"with the book's \"{b['source'].split(': ')[-1]}\""})
+        text = f"{words}: {rule_words(chosen['rule'])}."
+        c = chosen["cost"]
+        if c["ci95"] != [0, 0] and (c["ci95"][1] - c["ci95"][0]) / 2 > abs(c["value"]) / 2:
+            text = text[:-1] + " (a first measure: its interval is still wide)."
+        out.append({"text": text, "short": text, "tip": None, "anchor": EVIDENCE[name], "margins": margins})
+    return out
+
+
 def guide_chart(section: dict, tips: list[dict], out_dir: str | None) -> dict | None:
     """Holding a single bezique for the double, by the stock's size (BZ-T5's thresholds): the net
     points per deal and seat against declaring it at once, per variant."""

@@ -85,11 +85,15 @@ READINGS: dict[str, dict[str, str]] = {
 ADVICE_ORDER: dict[str, tuple[str, ...]] = {
     "piquet": ("PQ-T2", "PQ-T11", "PQ-T3", "PQ-T4", "PQ-T12", "PQ-T6", "PQ-T13", "PQ-T5"),
     "ecarte": ("EC-T6", "EC-T2", "EC-T5", "EC-T7:watching", "EC-T3", "EC-T4"),
-    "bezique": ("BZ-T3:lead", "BZ-T2:partners", "BZ-T1", "BZ-T3:keep", "BZ-T4", "BZ-T2:fours", "BZ-T5"),
+    "bezique": ("BZ-T2:partners", "BZ-T3:keep", "BZ-T4", "BZ-T2:fours"),
 }
 """The tips whose verdicts become each game's advice, most valuable to a player first. A tip enters
 when one of its verdicts is clear (supported or refuted) and none points the other way (supported
-beside refuted or partly); its verdicts under every variant are its margins."""
+beside refuted or partly); its verdicts under every variant are its margins. Bezique's BZ-T1 (when
+to win a trick) and BZ-T5 (the single bezique) are advised by the rules of its ladder instead,
+measured against the strongest player that can follow them; BZ-T3's "lead low" is left out of the
+advice while its only measure is against always leading the highest card, which no player does
+(its verdict stays in the tip table)."""
 
 
 PLAIN_PLAYERS = {

@@ -13,7 +13,13 @@ dealt hands, every legal exchange is raced on sampled deals (the rule's and the 
 are never dropped), and the best of the race and the rule's exchange then play ``held_out`` other
 deals; the hand's cost is the best's mean net score minus the rule's on those deals, so the best
 is not flattered by the deals that chose it. The mean over hands has a t interval across hands.
-Both players play their tricks as the heuristic; the opponent exchanges as the heuristic."""
+Both players play their tricks as the heuristic; the opponent exchanges as the heuristic.
+
+Under open-hands play (``play="dd"``, ``salon rule ... --player dd``) the race's DD_CANDIDATES
+leaders, the rule's and the books' exchanges are played by double-dummy players on DD_DEALS deals
+that choose each hand's best and DD_DEALS others that cost every exchange against it (the discard
+study's ``study_search``): what a rule gives up when the cards are played well. The open-hands
+player is a bound on good play, not a legal player."""
 from __future__ import annotations
 
 import re
@@ -152,10 +158,35 @@ def parse(decision: str, text: str) -> ExchangeRule:
     return ExchangeRule(seat, keep, take, throw)
 
 
+PLAYS = ("heuristic", "dd")
+DD_CANDIDATES = 12
+DD_DEALS = 200
+
+
+def _dd_lost(a, masks: list[int], rules, seed: int, h: int, threads: int | None) -> tuple[np.ndarray, bool]:
+    """Open-hands play of hand ``a``'s race leaders and the named exchanges ``masks``: each named
+    exchange's cost against the best (chosen on one set of deals, costed on another), and whether
+    the first named is the best."""
+    from analysis.piquet.policies import DoubleDummyPolicy
+    from analysis.piquet.studies.discards.analyser_search import play_options, policy_arrays
+    from analysis.piquet.studies.discards.study_search import CHOOSE_OFFSET, REPORT_OFFSET
+
+    younger = a.spec["seat"] == "younger"
+    played = list(dict.fromkeys([int(m) for m in a.options[a.table["option"].to_numpy()[:DD_CANDIDATES]]] + masks))
+    arr = np.array(played, dtype=np.int64)
+    pe, py = policy_arrays(DoubleDummyPolicy(), younger, 5)
+    chose, _ = play_options(a.hand, younger, arr, rules, pe, py, seed + CHOOSE_OFFSET + h, DD_DEALS, threads)
+    best = int(np.argmax(chose.mean(axis=0)))
+    net, _ = play_options(a.hand, younger, arr, rules, pe, py, seed + REPORT_OFFSET + h, DD_DEALS, threads)
+    named = [played.index(m) for m in masks]
+    return (net[:, best:best + 1] - net[:, named]).mean(axis=0), named[0] == best
+
+
 def cost(rule: ExchangeRule, rules, hands: int = HANDS, seed: int = 0, samples: int = SAMPLES,
-         held_out: int = HELD_OUT, threads: int | None = None) -> dict:
+         held_out: int = HELD_OUT, threads: int | None = None, play: str = "heuristic") -> dict:
     """The rule's cost per deal against each hand's best exchange, with the books' rules costed on
-    the same hands and held-out deals (paired), and the rule's agreement with the best."""
+    the same hands and held-out deals (paired), and the rule's agreement with the best; the trick
+    play by the heuristic or (``play="dd"``) by open-hands players."""
     from analysis.piquet.studies.discards.analyser import Racing, analyse_hand
     from analysis.piquet.studies.discards.study import (
         HELD_OUT_OFFSET,
@@ -166,6 +197,8 @@ def cost(rule: ExchangeRule, rules, hands: int = HANDS, seed: int = 0, samples: 
     from analysis.runner import check_seed
 
     check_seed(seed)
+    if play not in PLAYS:
+        raise InputError(f"--player for Piquet's rules is one of {', '.join(PLAYS)}, not {play!r}")
     if hands < 2:
         raise InputError(f"--deals (hands costed) must be at least 2, not {hands}")
     book = {name: parse("elder-exchange" if rule.seat == "elder" else "younger-exchange", t)
@@ -178,13 +211,17 @@ def cost(rule: ExchangeRule, rules, hands: int = HANDS, seed: int = 0, samples: 
         masks = {name: r.discard(hand, rules) for name, r in named.items()}
         a = analyse_hand(hand, rule.seat, rules, samples=samples, seed=seed + 1 + h,
                          race=Racing(keep=tuple(masks.values())), threads=threads)
-        best = int(a.table.iloc[0]["option"])
-        options = [best] + [int(np.flatnonzero(a.options == m)[0]) for m in masks.values()]
-        net = held_out_nets(a, rule.seat, rules, options, seed + HELD_OUT_OFFSET + h, held_out, 5, threads)
-        lost = (net[:, :1] - net[:, 1:]).mean(axis=0)
+        if play == "dd":
+            lost, agrees = _dd_lost(a, [int(m) for m in masks.values()], rules, seed, h, threads)
+        else:
+            best = int(a.table.iloc[0]["option"])
+            options = [best] + [int(np.flatnonzero(a.options == m)[0]) for m in masks.values()]
+            net = held_out_nets(a, rule.seat, rules, options, seed + HELD_OUT_OFFSET + h, held_out, 5, threads)
+            lost = (net[:, :1] - net[:, 1:]).mean(axis=0)
+            agrees = options[1] == best
         for name, x in zip(named, lost, strict=True):
             costs[name].append(float(x))
-        agree.append(options[1] == best)
+        agree.append(agrees)
         stakes.append(max(float(lost.max()), 0.0))
     estimate = {name: mean_over_hands(x) for name, x in costs.items()}
     w = np.asarray(stakes)
@@ -201,11 +238,21 @@ def cost(rule: ExchangeRule, rules, hands: int = HANDS, seed: int = 0, samples: 
             "agreement": {"by_hands": float(np.mean(agree)), "by_stake": by_stake},
             "book": {name: {"rule": named[name].text(), "words": BOOK[name][1], "cost": value(estimate[name])}
                      for name in BOOK},
-            "against": "each hand's best exchange: every legal exchange raced on sampled deals, the best and "
-                       "the rule's then played on other deals (held out)",
-            "players": {"trick_play": "heuristic, both players", "opponent_exchange": "heuristic",
-                        "not_yet": "search and open-hands costs of a rule"},
-            "deals": {"hands": hands, "race_samples": samples, "held_out_per_hand": held_out}, "seed": seed}
+            "against": AGAINST[play],
+            "players": {"trick_play": {"heuristic": "heuristic, both players",
+                                       "dd": "dd (open hands, a bound, not a legal player), both players"}[play],
+                        "opponent_exchange": "heuristic", "not_yet": "the searching player's costs of a rule"},
+            "deals": {"hands": hands, "race_samples": samples,
+                      **({"held_out_per_hand": held_out} if play == "heuristic" else
+                         {"dd_candidates": DD_CANDIDATES, "dd_choose_per_hand": DD_DEALS,
+                          "dd_report_per_hand": DD_DEALS})}, "seed": seed, "play": play}
+
+
+AGAINST = {"heuristic": "each hand's best exchange: every legal exchange raced on sampled deals, the best and the "
+                        "rule's then played on other deals (held out)",
+           "dd": f"each hand's best exchange under open-hands play: the race's {DD_CANDIDATES} leaders and the named "
+                 f"exchanges played by double-dummy players on {DD_DEALS} deals that choose the best and "
+                 f"{DD_DEALS} others that cost them"}
 
 
 def text(res: dict) -> str:
@@ -214,18 +261,26 @@ def text(res: dict) -> str:
     seat = res["decision"].split("-")[0]
     lines = [f"Piquet, {seat}'s exchange ({res['rules']}):"] + ["  " + ln for ln in res["words"].splitlines()]
     lines += [f"Gives up {c['value']:+.2f} points per deal [{c['ci95'][0]:+.2f}, {c['ci95'][1]:+.2f}] against "
-              f"each hand's best exchange, on {res['deals']['hands']} dealt hands.",
+              f"each hand's best exchange{' under open-hands play' if res.get('play') == 'dd' else ''}, on "
+              f"{res['deals']['hands']} dealt hands.",
               f"Throws what the best exchange throws on {a['by_hands']:.0%} of hands "
               f"({a['by_stake']:.0%} by the points at stake).", "On the same hands and deals:"]
     for b in res["book"].values():
         lines.append(f"  {b['words']}: gives up {b['cost']['value']:+.2f} "
                      f"[{b['cost']['ci95'][0]:+.2f}, {b['cost']['ci95'][1]:+.2f}]")
-    lines.append("Both players play their tricks as salon's rule-of-thumb player; the costs under the "
-                 "searching player are not measured for rules yet.")
+    if res.get("play") == "dd":
+        lines.append("Both players play their tricks with open hands (a bound on good play, not a legal player); "
+                     "the costs under the searching player are not measured for rules yet.")
+    else:
+        lines.append("Both players play their tricks as salon's rule-of-thumb player (--player dd: with open "
+                     "hands); the costs under the searching player are not measured for rules yet.")
     return "\n".join(lines)
 
 
-def rule_answer(name: str, text_: str, rules, deals: int | None = None, seed: int = 0) -> tuple[dict, str]:
-    """``salon rule piquet DECISION RULE``: (JSON, text); ``deals``: the dealt hands costed."""
-    res = cost(parse(name, text_), rules, hands=HANDS if deals is None else deals, seed=seed)
+def rule_answer(name: str, text_: str, rules, deals: int | None = None, seed: int = 0,
+                player: str | None = None) -> tuple[dict, str]:
+    """``salon rule piquet DECISION RULE``: (JSON, text); ``deals``: the dealt hands costed;
+    ``player``: the trick play (heuristic, or dd: open hands)."""
+    res = cost(parse(name, text_), rules, hands=HANDS if deals is None else deals, seed=seed,
+               play=player or "heuristic")
     return res, text(res)
