@@ -111,3 +111,18 @@ def test_refresh_players_replaces_only_the_players_table(tmp_path, monkeypatch):
     assert {n for n, deals, _ in part["why"] if deals} >= {"heuristic", "learned"}
     assert context["sections"]["piquet"]["kept"] == 1 and context["refreshed"][0]["part"] == "piquet.players"
     assert (tmp_path / "piquet_players.csv").exists()
+
+
+def test_the_pique_row_counts_elders_pique_and_repique_as_cavendish_did():
+    """Cavendish's 12.2% pique counts elder's repiques (docs/classical.md), not younger's: the row
+    compared with it is pique + elder's repique, never younger's repique."""
+    import numpy as np
+
+    from analysis.piquet.engine import layout as L
+    from analysis.piquet.studies.players import CAVENDISH, STATISTICS, player_stats
+
+    t = np.zeros(L.N_TALLY, dtype=np.int64)
+    t[L.T_DEALS], t[L.T_PIQUE], t[L.T_REPIQUE_ELDER], t[L.T_REPIQUE_YOUNGER] = 1000, 90, 30, 15
+    stats = player_stats(t)
+    assert stats["pique_elder"].value == 0.12 and stats["repique_younger"].value == 0.015
+    assert dict(STATISTICS)["pique_elder"].startswith("pique or repique, elder") and CAVENDISH["pique_elder"] == 0.122

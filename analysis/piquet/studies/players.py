@@ -9,7 +9,7 @@ import json
 
 import pandas as pd
 
-from analysis.piquet.engine.layout import T_DEALS, T_PIQUE, T_REPIQUE_ELDER, T_REPIQUE_YOUNGER
+from analysis.piquet.engine.layout import T_DEALS, T_PIQUE, T_REPIQUE_ELDER
 from analysis.stats import Estimate, proportion
 
 PLAYERS = {
@@ -27,7 +27,7 @@ STATISTICS = (
     ("cards_elder", "elder wins the cards"),
     ("cards_younger", "younger wins the cards"),
     ("cards_divided", "cards divided"),
-    ("pique_or_repique", "pique or repique (either player)"),
+    ("pique_elder", "pique or repique, elder (Cavendish's pique)"),
     ("repique_elder", "repique, elder"),
     ("repique_younger", "repique, younger"),
     ("capot", "capot (either player)"),
@@ -35,13 +35,13 @@ STATISTICS = (
 )
 CAVENDISH = {
     "elder_score": 33.6, "younger_score": 18.4, "cards_elder": 0.625, "cards_younger": 0.25,
-    "cards_divided": 0.12, "pique_or_repique": 0.122, "repique_elder": 0.035, "repique_younger": 0.013,
+    "cards_divided": 0.12, "pique_elder": 0.122, "repique_elder": 0.035, "repique_younger": 0.013,
     "rubicon": 0.22,
 }
 """Cavendish's figures (docs/classical.md): the means at bin midpoints (rough), the rest from his odds
 (elder wins the cards 5 to 3 on, younger nearly 3 to 1 against, divided a little over 7 to 1
-against, pique about 12.2% counting repiques, repique elder 27.5 and younger 75 to 1 against, a
-partie ending in a rubicon about 7 to 2 against)."""
+against, elder's pique about 12.2% counting his repiques, repique elder 27.5 and younger 75 to 1
+against, a partie ending in a rubicon about 7 to 2 against)."""
 
 WHY = {
     "heuristic": "Rulebook heuristics: leads its longest master suit, wins cheaply, plans nothing.",
@@ -72,8 +72,9 @@ def player_stats(t) -> dict[str, Estimate]:
     s = deal_stats(t)
     n = int(t[T_DEALS])
     out = {k: s[k] for k, _ in STATISTICS if k in s}
-    # Pique and either repique never share a deal (PQ-PIQUE, PQ-REPIQUE): their counts add up.
-    out["pique_or_repique"] = proportion(int(t[T_PIQUE] + t[T_REPIQUE_ELDER] + t[T_REPIQUE_YOUNGER]), n)
+    # Only elder can pique, and a pique and a repique never share a deal (PQ-PIQUE, PQ-REPIQUE): the
+    # counts add up to Cavendish's pique, which counts elder's repiques and not younger's.
+    out["pique_elder"] = proportion(int(t[T_PIQUE] + t[T_REPIQUE_ELDER]), n)
     return out
 
 
