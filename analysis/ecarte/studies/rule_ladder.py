@@ -14,6 +14,7 @@ from analysis.ecarte.rules import get_rules
 from analysis.ecarte.studies.equilibrium.tips import ec_t2_choices
 from analysis.ecarte.studies.foster import TRUMP_KING, set_shares
 from analysis.ecarte.studies.playing_rules import (
+    EXPLOIT_DEALS,
     SIDES,
     Answers,
     SetTable,
@@ -100,13 +101,14 @@ def book_rules(t: SetTable, rules, ans: Answers) -> list[dict]:
     return out
 
 
-def ladder(side: str, rules, most_lines: int = MOST_LINES) -> dict:
+def ladder(side: str, rules, most_lines: int = MOST_LINES, exploit_deals: int = EXPLOIT_DEALS) -> dict:
     """The ladder of ``side``'s decision under ``rules``: the best rule found of each length (chosen
-    on the fitted deals, costed on the held-out ones), the books' rules, and the moonshot's target.
+    on the fitted deals, costed on the held-out ones), what the other side gains by answering each
+    (``exploit_deals`` new deals per information set), the books' rules, and the moonshot's target.
     The rungs up to ``most_lines`` lines are the same whatever the longest searched."""
     dec = decision(side)
     t = set_table(side, rules)
-    ans = answers(side, rules)
+    ans = answers(side, rules, exploit_deals)
     names = tuple(dec.features)
     groups, inverse = _groups(t, names, t.features(dec))
     candidates = atoms(groups, ALONE, MOST_SUMMED)
