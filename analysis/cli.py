@@ -279,21 +279,24 @@ def rule_cmd(game, decision, text, rules, rule, deals, seed, player, as_json):
 \b
   salon rules ecarte
   salon rules ecarte --decision dealer --rules classic --json
-  salon rules piquet --decision younger-exchange""")
+  salon rules piquet --decision younger-exchange
+  salon rules bezique --rules classic""")
 @click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME")
 @click.option("--decision", default=None,
-              help="Only this decision's ladder (Écarté: elder, dealer; Piquet: elder-exchange, younger-exchange).")
+              help="Only this decision's ladder (Écarté: elder, dealer; Piquet: elder-exchange, younger-exchange; "
+                   "Bezique: single-bezique, win).")
 @rules_options
 @click.option("--refit", is_flag=True,
               help="Search the ladder again (Écarté: from the shipped tables, about a minute a decision; Piquet: "
-                   "racing 400 hands, several minutes a seat).")
+                   "racing 400 hands, several minutes a seat; Bezique: playing every rule again, minutes, about half "
+                   "an hour for seed-de's single bezique).")
 @click.option("--json", "as_json", is_flag=True)
 def rules_cmd(game, decision, rules, rule, refit, as_json):
     """The ladder of playing rules: for each decision, the best rule of each length (1 to 8 lines)
     with what it gives up against perfect play, and the books' rules on the same scale."""
     g = GAMES[game]
     if g.rule_ladders is None:
-        fail(f"{g.title}'s rule ladders are not built yet; Écarté's and Piquet's are: salon rules ecarte|piquet")
+        fail(f"{g.title}'s rule ladders are not built yet; these games' are: salon rules ecarte|piquet|bezique")
     res, words = g.rule_ladders(decision, g.rules(rules, rule), refit)
     emit(res, as_json, words)
 

@@ -5,7 +5,7 @@ equilibrium's fitted deals and costed on its held-out ones (analysis/ecarte/stud
 about a minute a decision; Piquet's exchanges (elder, younger), chosen on 200 raced hands and costed
 on 200 others (analysis/piquet/studies/rule_ladder.py), about ten minutes; Bezique's single bezique
 and trick-winning rules, chosen on one seed's deals and costed on another's
-(analysis/bezique/studies/rule_ladder.py), about fifteen minutes. Deterministic: the same package
+(analysis/bezique/studies/rule_ladder.py), about forty minutes. Deterministic: the same package
 gives the same file.
 Usage: .venv/bin/python scripts/make_rule_ladders.py [--game ecarte|piquet|bezique] [--rules V ...] [--out FILE]
 """
