@@ -240,12 +240,17 @@ def exploitability(t: SetTable, d: np.ndarray, ans: Answers) -> dict:
     return {"value": max(gain, 0.0), "ci95": [max(gain - half, 0.0), max(gain + half, 0.0)],
             "unit": f"points per dealt hand the {o.side} gains by answering the rule instead of playing the solution",
             "answer_gain": {"value": gain, "ci95": [gain - half, gain + half]}, "answer_changes": changed,
-            "reading": (f"the {o.side}'s answer chosen on the tables' fitted values and {CHOOSE_FACTOR * ans.deals} new "
-                        f"deals per information set (seed {ans.seeds[0]}), measured on their held-out values and "
-                        f"{ans.deals} other deals per set (seed {ans.seeds[1]}): what that answer gains "
-                        "(answer_gain, negative when the answer chosen was worse than the solution's play) is a lower "
-                        "bound of the best answer's gain, and the exploitability (at least 0) is at least that"),
-            "deals": len(ans.choose) + len(ans.measure), "answering_policy": ans.policy}
+            "reading": exploit_reading(ans), "deals": len(ans.choose) + len(ans.measure),
+            "answering_policy": ans.policy}
+
+
+def exploit_reading(ans: Answers) -> str:
+    """How ``exploitability`` measures with these samples, in a sentence."""
+    return (f"the {ans.table.side}'s answer chosen on the tables' fitted values and {CHOOSE_FACTOR * ans.deals} new "
+            f"deals per information set (seed {ans.seeds[0]}), measured on their held-out values and "
+            f"{ans.deals} other deals per set (seed {ans.seeds[1]}): what that answer gains "
+            "(answer_gain, negative when the answer chosen was worse than the solution's play) is a lower "
+            "bound of the best answer's gain, and the exploitability (at least 0) is at least that")
 
 
 def rule_choices(rule: Rule, t: SetTable) -> np.ndarray:

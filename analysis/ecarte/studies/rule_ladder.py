@@ -21,6 +21,7 @@ from analysis.ecarte.studies.playing_rules import (
     answers,
     choice_cost,
     decision,
+    exploit_reading,
     exploitability,
     players,
     rule_choices,
@@ -120,10 +121,9 @@ def ladder(side: str, rules, most_lines: int = MOST_LINES, exploit_deals: int = 
             continue
         seen.add(text)
         d = decide(lines, first, candidates)[inverse].astype(float)
-        rung = _rung(t, d, ans, "searched", len(lines) + 1, parse(dec, text))
-        if rungs and rung["fit_cost"] > rungs[-1]["fit_cost"] - LINE_WORTH:
+        if rungs and choice_cost(t, d)["fit_cost"] > rungs[-1]["fit_cost"] - LINE_WORTH:
             continue  # not worth its lines on the deals that chose it
-        rungs.append(rung)
+        rungs.append(_rung(t, d, ans, "searched", len(lines) + 1, parse(dec, text)))
     book = book_rules(t, rules, ans)
     best_book = min((r for r in book if "speaks_on" not in r), key=lambda r: r["cost"]["value"])
     target = min(best_book["cost"]["value"] / 3, 0.01)
@@ -135,7 +135,7 @@ def ladder(side: str, rules, most_lines: int = MOST_LINES, exploit_deals: int = 
                                     "best book rule's cost (of those that speak on every hand) and at most 0.01 "
                                     "points per hand"},
             "chosen_on": "the equilibrium's fitted deals", "costed_on": "its held-out deals",
-            "search": SEARCH_WORDS, "exploitability_reading": exploitability(t, t.probability, ans)["reading"],
+            "search": SEARCH_WORDS, "exploitability_reading": exploit_reading(ans),
             **players(t, rules)}
 
 
