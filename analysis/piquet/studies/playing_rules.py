@@ -167,17 +167,12 @@ def _dd_lost(a, masks: list[int], rules, seed: int, h: int, threads: int | None)
     """Open-hands play of hand ``a``'s race leaders and the named exchanges ``masks``: each named
     exchange's cost against the best (chosen on one set of deals, costed on another), and whether
     the first named is the best."""
-    from analysis.piquet.policies import DoubleDummyPolicy
-    from analysis.piquet.studies.discards.analyser_search import play_options, policy_arrays
-    from analysis.piquet.studies.discards.study_search import CHOOSE_OFFSET, REPORT_OFFSET
+    from analysis.piquet.studies.discards.study_search import dd_choose_and_report
 
-    younger = a.spec["seat"] == "younger"
     played = list(dict.fromkeys([int(m) for m in a.options[a.table["option"].to_numpy()[:DD_CANDIDATES]]] + masks))
-    arr = np.array(played, dtype=np.int64)
-    pe, py = policy_arrays(DoubleDummyPolicy(), younger, 5)
-    chose, _ = play_options(a.hand, younger, arr, rules, pe, py, seed + CHOOSE_OFFSET + h, DD_DEALS, threads)
+    chose, net, _ = dd_choose_and_report(a.hand, a.spec["seat"] == "younger", np.array(played, dtype=np.int64), rules,
+                                         seed, h, DD_DEALS, 5, threads)
     best = int(np.argmax(chose.mean(axis=0)))
-    net, _ = play_options(a.hand, younger, arr, rules, pe, py, seed + REPORT_OFFSET + h, DD_DEALS, threads)
     named = [played.index(m) for m in masks]
     return (net[:, best:best + 1] - net[:, named]).mean(axis=0), named[0] == best
 

@@ -35,13 +35,25 @@ COSTS = ("race_best", "take_all", "shortest_weakest", "keep_point", "keep_guards
 best, taking every card, and each rule of thumb (studies/discards/study.RULES_OF_THUMB)."""
 
 
+def dd_choose_and_report(hand: int, younger: bool, masks: np.ndarray, rules: PiquetRules, seed: int, h: int,
+                         deals: int, elder_took: int, threads: int | None = None) -> tuple:
+    """Hand ``h``'s exchanges ``masks`` played by open-hands players on ``deals`` deals that choose
+    the best (seed + CHOOSE_OFFSET + h) and ``deals`` others that report (seed + REPORT_OFFSET + h):
+    (choosing nets, reporting nets, reporting flags)."""
+    from analysis.piquet.policies import DoubleDummyPolicy
+    from analysis.piquet.studies.discards.analyser_search import play_options, policy_arrays
+
+    pe, py = policy_arrays(DoubleDummyPolicy(), younger, elder_took)
+    chose, _ = play_options(hand, younger, masks, rules, pe, py, seed + CHOOSE_OFFSET + h, deals, threads)
+    net, flags = play_options(hand, younger, masks, rules, pe, py, seed + REPORT_OFFSET + h, deals, threads)
+    return chose, net, flags
+
+
 def strong_hand_row(h: int, seat: str, rules: PiquetRules, race_samples: int, candidates: int, deals: int,
                     seed: int, elder_took: int, threads: int | None = None) -> dict:
     """Hand ``h``'s row: the double-dummy best exchange, its net score and each COSTS exchange's
     cost against it (points per deal, on the report deals), and where the race's best ranks."""
-    from analysis.piquet.policies import DoubleDummyPolicy
     from analysis.piquet.studies.discards.analyser import card_names
-    from analysis.piquet.studies.discards.analyser_search import play_options, policy_arrays
 
     hand = dealt_hand(seed, h, seat)
     rule_masks = rule_discards(hand, seat, rules, elder_took)
@@ -53,10 +65,8 @@ def strong_hand_row(h: int, seat: str, rules: PiquetRules, race_samples: int, ca
     masks = list(dict.fromkeys([int(m) for m in a.options[t["option"].to_numpy()[:candidates]]] + list(named.values())))
     arr = np.array(masks, dtype=np.int64)
     younger = seat == "younger"
-    pe, py = policy_arrays(DoubleDummyPolicy(), younger, elder_took)
-    chose, _ = play_options(hand, younger, arr, rules, pe, py, seed + CHOOSE_OFFSET + h, deals, threads)
+    chose, net, flags = dd_choose_and_report(hand, younger, arr, rules, seed, h, deals, elder_took, threads)
     best = int(np.argmax(chose.mean(axis=0)))
-    net, flags = play_options(hand, younger, arr, rules, pe, py, seed + REPORT_OFFSET + h, deals, threads)
     best_mask = masks[best]
     row = {"hand": h, "cards": " ".join(card_names(hand)), "dd_best_discard": " ".join(card_names(best_mask)),
            "dd_best_takes": bin(best_mask).count("1"), "dd_best_net": float(net[:, best].mean()),
