@@ -361,6 +361,67 @@ def report(quick, jobs, out, seed, quiet, from_saved, refresh):
     click.echo(f"report written: {paths['html']} and {paths['markdown']}")
 
 
+@cli.command(epilog="""Examples:\n
+\b
+  salon simulate ecarte --deals 5 --records hands.json --quiet
+  salon review hands.json
+  salon review deals.json --game piquet --player dd --json
+  salon review deal.txt --html review.html""")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--game", type=click.Choice(list(GAMES)), default=None, help="The records' game [read from them].")
+@click.option("--player", type=click.Choice(["search", "dd"]), default="search", show_default=True,
+              help="The reviewer: search samples the hidden cards from what the player knew; dd sees every card "
+                   "(a bound, not a legal player).")
+@click.option("--samples", type=int, default=None, callback=positive,
+              help="Hidden deals a decision's best is chosen on, as many again measure its loss [Écarté 200, "
+                   "Piquet 24, Bezique 16].")
+@click.option("--seed", default=0, show_default=True, callback=non_negative, help="The seed of the sampled deals.")
+@click.option("--rules", default=None, help="Variant (default: the record's own).")
+@click.option("--rule", multiple=True, metavar="KEY=VALUE")
+@click.option("--threads", type=int, default=None, callback=thread_count, help="Threads (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--html", type=click.Path(dir_okay=False), callback=output_file, default=None,
+              help="Also write the review as an annotated page here.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--verbose", is_flag=True, help="Also the reviewer and how the losses are measured.")
+def review(file, game, player, samples, seed, rules, rule, threads, as_json, html, quiet, verbose):
+    """Review every decision of the recorded deals in FILE (JSON records, or the text notation of
+    docs/records.md; '-': standard input), for both players: what was chosen, the reviewer's best
+    choice and the expected points it lost, then each player's summary."""
+    from analysis.review import ReviewQuestion, review_file
+
+    res, words = review_file(ReviewQuestion(file, game, player, samples, seed, rules, rule, threads, quiet),
+                             verbose=verbose)
+    if html:
+        from analysis.review_page import write_page
+
+        write_page(res, html)
+        res["html"] = html
+    emit(res, as_json, words)
+
+
+@cli.group("record", epilog="Examples:\n\n\b\n  salon record convert deal.txt --out deal.json\n"
+                            "  salon simulate piquet --deals 1 --records - --quiet | salon record convert -")
+def record_group():
+    """Deal records: the JSON that simulate writes and replay reads, and the text notation a person
+    types from a score sheet (docs/records.md)."""
+
+
+@record_group.command("convert")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--to", "to", type=click.Choice(["json", "text"]), default=None,
+              help="The format to write [the other one than FILE's].")
+@click.option("--game", type=click.Choice(list(GAMES)), default=None, help="The records' game [read from them].")
+@click.option("--out", default="-", show_default=True, type=click.Path(dir_okay=False, allow_dash=True),
+              callback=output_file, help="Where to write ('-': standard output).")
+def convert(file, to, game, out):
+    """Convert the deals in FILE between JSON records and the text notation; every deal is checked
+    by the replay first, and nothing is written when one is illegal."""
+    from analysis.record_text import convert_file
+
+    convert_file(file, to, game, out)
+
+
 cli.add_command(results)
 
 

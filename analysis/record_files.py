@@ -51,6 +51,16 @@ def parse_json(text: str, name: str):
 def read_json(path, name: str | None = None):
     """The JSON value in a file (``-``: standard input), at most MAX_JSON_BYTES, with one-line errors."""
     name = name or ("standard input" if _is_stdio(path) else str(path))
+    return parse_json(read_text(path, name), name)
+
+
+def _is_stdio(path) -> bool:
+    return isinstance(path, str) and path == STDIO
+
+
+def read_text(path, name: str | None = None) -> str:
+    """A file's text (``-``: standard input), at most MAX_JSON_BYTES, with one-line errors."""
+    name = name or ("standard input" if _is_stdio(path) else str(path))
     try:
         if not _is_stdio(path) and Path(path).stat().st_size > MAX_JSON_BYTES:
             raise InputError(f"{name}: larger than {MAX_JSON_BYTES >> 20} MB; split it into smaller files")
@@ -61,11 +71,7 @@ def read_json(path, name: str | None = None):
         raise InputError(f"{name}: not a UTF-8 text file") from None
     if len(text) > MAX_JSON_BYTES:
         raise InputError(f"{name}: larger than {MAX_JSON_BYTES >> 20} MB; split it into smaller files")
-    return parse_json(text, name)
-
-
-def _is_stdio(path) -> bool:
-    return isinstance(path, str) and path == STDIO
+    return text
 
 
 def _read_text(path) -> str:
@@ -82,8 +88,11 @@ def _read_text(path) -> str:
 def _load_json(path):
     """The JSON in a file (``-``: standard input): one record object or a non-empty list of them,
     checked to be objects."""
-    data = read_json(path)
-    path = "standard input" if _is_stdio(path) else path
+    return checked_records(read_json(path), "standard input" if _is_stdio(path) else path)
+
+
+def checked_records(data, path: str):
+    """JSON data that holds one record object or a non-empty list of them (else an input error)."""
     for i, item in enumerate(data if isinstance(data, list) else [data]):
         if not isinstance(item, dict):
             kind = type(item).__name__

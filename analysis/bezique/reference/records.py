@@ -89,7 +89,7 @@ _card = SCHEMA.card  # one card string -> its code (the first copy's; replay wor
 _cards = SCHEMA.cards  # a list of card strings -> codes
 
 
-def _trick(entry, n: int) -> tuple[TrickPlay, list[int] | None]:
+def trick_play(entry, n: int) -> tuple[TrickPlay, list[int] | None]:
     """One trick entry -> a TrickPlay of faces, and the recorded draws (None if not given)."""
     step = f"trick {n}"
     if not isinstance(entry, dict):
@@ -145,7 +145,7 @@ def replay(record: dict, rules: BeziqueRules | None = None) -> dict:
     entries = record["tricks"]
     if not isinstance(entries, list):
         _fail("tricks", f"expected a list of tricks, got {type(entries).__name__}")
-    parsed = [_trick(e, n) for n, e in enumerate(entries, 1)]
+    parsed = [trick_play(e, n) for n, e in enumerate(entries, 1)]
     result = score_deal(rules, elder, dealer, turn_up, stock, [p for p, _ in parsed])
     for (_, draws), t in zip(parsed, result.tricks, strict=True):
         if draws is not None and t.draws is not None and draws != [c & 31 for c in t.draws]:

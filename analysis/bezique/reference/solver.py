@@ -142,6 +142,18 @@ def exact_lead(hand, opponent, trump, must_win, brisque=10, last_trick=10) -> in
     return min(face(c) for c in _one_per_face(h) if lead_value(h, o, c) == v)
 
 
+def option_values(leader, follower, led, trump, must_win, brisque=10, last_trick=10) -> dict[int, int]:
+    """The exact value of each distinct option of the player to move, by face, from his side: each
+    lead of ``leader`` when ``led`` is None, else each legal reply of ``follower`` to ``led`` (still
+    in ``leader``). ``salon review`` rates an end-game card with them."""
+    lh, fh = _check(leader, follower)
+    value, lead_value, trick = _cached_solver(trump, must_win, brisque, last_trick)
+    if led is None:
+        return {face(c): lead_value(lh, fh, c) for c in _one_per_face(lh)}
+    follows = _one_per_face(end_legal_follows(list(fh), led, trump, must_win))
+    return {face(f): -trick(lh, fh, led, f) for f in follows}
+
+
 def exact_follow(leader, follower, led, trump, must_win, brisque=10, last_trick=10) -> int:
     """The end-game player's reply to ``led`` (still in ``leader``): the lowest face among the
     legal replies that minimise the leader's value."""

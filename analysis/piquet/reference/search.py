@@ -225,6 +225,12 @@ class StrongPlayer(Player):
             hidden = self._draw(possible, k, his_played)
             yield (hand, hidden) if self.seat == ELDER else (hidden, hand)
 
+    def worlds(self, hand: int, led: int | None) -> list[tuple[int, int]]:
+        """The (elder, younger) hands this player values its cards in at this decision (``led``:
+        the card led to it, None for a lead): the true hands for ``dd``, else ``samples`` draws
+        (``salon review`` measures a card's loss on them)."""
+        return list(self._worlds(hand, led, self.seat if led is None else other(self.seat)))
+
     def _open_values(self, hand: int, led: int | None, leader: str) -> np.ndarray:
         """dd: the solver's values with both hands as they are."""
         (elder, younger), = self._worlds(hand, led, leader)

@@ -1,0 +1,303 @@
+"""An Écarté hand reviewed decision by decision (``salon review``; analysis.review, docs/review.md).
+
+- Elder's first propose-or-play and the dealer's first accept-or-refuse are read from the shipped
+  equilibrium tables: the solution's choice and the held-out value of the other action, per hand
+  for elder and per proposal met for the dealer. Later rounds are not rated (the tables solve the
+  first round).
+- The king of trumps: keeping it quiet gives up its point.
+- Each card: the deciding player's hidden cards are drawn uniformly among those the public play
+  allows (the cards he has not seen; the other's announced king; every card the other played
+  legal for the hand he then held, EC-FOLLOW), each world is solved exactly for every legal card
+  (``players.solver``), the best card is chosen on one set of worlds and its gain over the card
+  played measured on another. The open-hands reviewer (``dd``) sees the other's hand: the loss is
+  exact, and along the play the losses add up to the open-hands value at the first lead minus the
+  result.
+- The discards are not rated yet (the review says so).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.ecarte.reference.cards import (
+    DEALER,
+    ELDER,
+    STOCK_SIZE,
+    can_announce_king,
+    follower_wins,
+    legal_follows,
+    mask_of_codes,
+    penalised_side,
+    suit_of,
+    trump_king,
+)
+from analysis.ecarte.reference.records import SCHEMA, replay
+from analysis.ecarte.rules import name_of
+from analysis.review import DealReview, Decision, exact_loss, sampled_loss
+
+SEATS = (ELDER, DEALER)
+DEFAULT_SAMPLES = 200
+"""Worlds a card is chosen on, and as many again it is measured on."""
+MAX_TRIES = 200_000
+"""Draws of the hidden cards before a decision is left unrated (a record whose play no hand fits
+cannot pass the replay, so this only bounds the time)."""
+RATED = ("Elder's first propose-or-play and the dealer's first accept-or-refuse are read from the shipped "
+         "equilibrium tables (held-out values); each card by the reviewer (sampled hidden hands, each solved exactly, "
+         "or open hands); the king's point exactly; discards and later rounds are not rated yet.")
+DISCARDS_NOTE = "discards are not rated yet"
+LATER_ROUND_NOTE = "the shipped equilibrium solves the first proposal only; later rounds are not rated"
+
+
+def _cards(mask: int) -> str:
+    return " ".join(name_of(c) for c in range(32) if mask >> c & 1) or "nothing"
+
+
+class _Tables:
+    """The shipped equilibrium's first decisions, looked up by hand (None when none ships)."""
+
+    def __init__(self, rules):
+        from analysis.ecarte.studies.playing_rules import set_table
+        from analysis.errors import InputError
+
+        try:
+            self.sides = {s: set_table(s, rules) for s in SEATS}
+        except InputError:
+            self.sides = None
+
+    def decision(self, side: str, codes, turnup: int):
+        """(probability of the first action, its value over the other, standard error), from
+        ``side``'s point of view, per hand met; None without tables."""
+        if self.sides is None:
+            return None
+        from analysis.ecarte.engine import buckets as TB
+        from analysis.ecarte.studies.strategy.tables import canonical_mask, hands
+
+        t = self.sides[side]
+        mask = canonical_mask(codes, turnup)
+        info = TB.N_BUCKETS * int(np.searchsorted(hands().masks, mask)) + TB.turnup_bucket(mask, turnup & 7)
+        hit = np.flatnonzero(t.info_set == info)
+        if not len(hit):
+            return None
+        i = int(hit[0])
+        # The dealer's values are per dealt hand: per proposal met, divide by the chance of one.
+        per = t.meet[i] / t.weight[i] if side == DEALER and t.weight[i] > 0 else 1.0
+        per = per if per > 0 else 1.0
+        return float(t.probability[i]), float(t.held[i] / per), float(t.held_se[i] / per)
+
+
+_TABLES: dict = {}
+
+
+def _tables(rules) -> _Tables:
+    """The shipped tables of ``rules``, read once per process."""
+    key = (rules.name, tuple(sorted(rules.switches().items())))
+    if key not in _TABLES:
+        _TABLES[key] = _Tables(rules)
+    return _TABLES[key]
+
+
+def _first_decision(tables: _Tables, side: str, codes, turnup: int, took_first: bool, step: str) -> Decision:
+    first, second = ("propose", "play") if side == ELDER else ("refuse", "accept")
+    chosen = first if took_first else second
+    got = tables.decision(side, codes, turnup)
+    if got is None:
+        return Decision(side, "proposal", step, chosen, note="no shipped equilibrium tables for these rules")
+    p, value, se = got
+    best_first = p >= 0.5
+    best = first if best_first else second
+    if best == chosen:
+        return Decision(side, "proposal", step, chosen, best, 0.0, (0.0, 0.0))
+    loss = value if best_first else -value
+    return Decision(side, "proposal", step, chosen, best, loss, (loss - 1.96 * se, loss + 1.96 * se))
+
+
+class _Play:
+    """The trick play as each player saw it: the hands, the cards each knows are out of the other's
+    hand, and the other's plays to check a drawn hand against."""
+
+    def __init__(self, hands, discards, turnup, announced, rules):
+        self.hands = dict(hands)
+        self.trump = suit_of(turnup)
+        self.rules = rules
+        self.seen = {s: discards[s] | (1 << turnup) for s in SEATS}  # out of the other's hand, for s
+        self.king_with = dict(announced)
+        self.plays: dict[str, list[tuple[int, int, int | None]]] = {s: [] for s in SEATS}  # (trick, card, led)
+        self.played = {s: 0 for s in SEATS}
+        self.all_played = 0
+
+    @staticmethod
+    def other(seat):
+        return DEALER if seat == ELDER else ELDER
+
+    def play(self, seat: str, trick: int, card: int, led: int | None = None) -> None:
+        """``seat`` plays ``card`` in ``trick`` (``led``: the card he followed, None for a lead)."""
+        self.hands[seat] &= ~(1 << card)
+        self.played[seat] |= 1 << card
+        self.all_played |= 1 << card
+        self.plays[seat].append((trick, card, led))
+
+    def fits(self, seat: str, hand: int) -> bool:
+        """Whether ``hand`` (the other's cards now) fits everything ``seat`` saw him do: the king he
+        announced, and each card he played to a lead legal for the hand he then held."""
+        o = self.other(seat)
+        if self.king_with[o] and not (hand | self.played[o]) >> trump_king(self.trump) & 1:
+            return False
+        held = hand | self.played[o]  # his hand at the first trick; the cards leave it in order
+        for _, card, led in self.plays[o]:
+            if led is not None and not legal_follows(held, led, self.trump, self.rules) >> card & 1:
+                return False
+            held &= ~(1 << card)
+        return True
+
+    def draw(self, seat: str, size: int, rng, n: int) -> np.ndarray | None:
+        """``n`` hands of ``size`` cards for the other, uniform among those that fit, or None."""
+        o = self.other(seat)
+        pool = ((1 << 32) - 1) & ~(self.hands[seat] | self.seen[seat] | self.all_played)
+        known = 0
+        if self.king_with[o] and not self.played[o] >> trump_king(self.trump) & 1:
+            known = 1 << trump_king(self.trump)
+            pool &= ~known
+        cards = [c for c in range(32) if pool >> c & 1]
+        need = size - bin(known).count("1")
+        out = np.empty(n, dtype=np.int64)
+        got = tries = 0
+        while got < n:
+            if tries >= MAX_TRIES:
+                return None
+            tries += 1
+            h = known
+            for i in rng.choice(len(cards), need, replace=False):
+                h |= 1 << cards[i]
+            if self.fits(seat, h):
+                out[got] = h
+                got += 1
+        return out
+
+
+def review(record: dict, index: int, rules=None, player: str = "search", samples: int = DEFAULT_SAMPLES,
+           seed: int = 0, threads: int | None = None) -> DealReview:
+    """Every decision of an Écarté hand record (checked by ``replay`` first); the worlds of record
+    ``index`` are drawn from ``seed`` (``threads`` is not used: a hand takes a fraction of a second)."""
+    from analysis.ecarte.players.solver import solve, value_table
+
+    result = replay(record, rules)
+    rules = SCHEMA.rules_of(record, rules)
+    tables = _tables(rules)
+    arr = rules.to_array()
+    hands = {ELDER: mask_of_codes(SCHEMA.cards(record["elder"], "elder")),
+             DEALER: mask_of_codes(SCHEMA.cards(record["dealer"], "dealer"))}
+    turnup = SCHEMA.card(record["turnup"], "turnup")
+    stock = SCHEMA.cards(record["stock"], "stock")
+    trump = suit_of(turnup)
+    decisions: list[Decision] = []
+    discards = {ELDER: 0, DEALER: 0}
+    exchanges, ending = record["exchanges"], record["ending"]
+    drawn = 0
+    for rnd in range(len(exchanges) + 1):
+        step = f"round {rnd + 1}"
+        proposed = rnd < len(exchanges) or ending == "dealer_refuses"
+        codes = {s: [c for c in range(32) if hands[s] >> c & 1] for s in SEATS}
+        if drawn == STOCK_SIZE:
+            decisions.append(Decision(ELDER, "proposal", step, "play", forced=True))
+        elif rnd == 0:
+            decisions.append(_first_decision(tables, ELDER, codes[ELDER], turnup, proposed, step))
+            if proposed:
+                decisions.append(_first_decision(tables, DEALER, codes[DEALER], turnup, rnd == len(exchanges), step))
+        else:
+            decisions.append(Decision(ELDER, "proposal", step, "propose" if proposed else "play",
+                                      note=LATER_ROUND_NOTE))
+            if proposed:
+                decisions.append(Decision(DEALER, "proposal", step, "accept" if rnd < len(exchanges) else "refuse",
+                                          note=LATER_ROUND_NOTE))
+        if rnd == len(exchanges):
+            break
+        for s in SEATS:
+            thrown = mask_of_codes(SCHEMA.cards(exchanges[rnd][f"{s}_discard"], "discard"))
+            k = bin(thrown).count("1")
+            decisions.append(Decision(s, "exchange", step, f"throw {_cards(thrown)}" if k else "stand pat",
+                                      note=DISCARDS_NOTE))
+            hands[s] = hands[s] & ~thrown | mask_of_codes(stock[drawn:drawn + k])
+            discards[s] |= thrown
+            drawn += k
+
+    announced = {s: s in record["announced"] for s in SEATS}
+    for s in SEATS:
+        if can_announce_king(hands[s], trump):
+            decisions.append(Decision(s, "declarations", "before play", "announce the king" if announced[s]
+                                      else "keep the king quiet", "announce the king",
+                                      0.0 if announced[s] else 1.0, None))
+
+    penalised = penalised_side(ending == "elder_plays" and not exchanges,
+                               len(exchanges) if ending == "dealer_refuses" else None, rules)
+    table = value_table(int(penalised == ELDER), int(penalised == DEALER), arr)
+    must = bool(rules.must_trump_when_void)
+    play = _Play(hands, discards, turnup, announced, rules)
+    rng = np.random.default_rng([seed, index, 7])
+    leader, et = ELDER, 0
+    start_value = None
+    for n, pair in enumerate(record["tricks"], 1):
+        led, fol = SCHEMA.card(pair[0], "trick"), SCHEMA.card(pair[1], "trick")
+        follower = play.other(leader)
+        elder_leads = leader == ELDER
+        hl, hf = play.hands[leader], play.hands[follower]
+        if start_value is None:
+            start_value = int(solve(hl, hf, trump, elder_leads, 0, must, table))
+        options = [c for c in range(32) if hl >> c & 1]
+        decisions.append(_rate(play, leader, f"trick {n}", "lead", options, led, rng, player, samples,
+                               _lead(hl, trump, elder_leads, et, must, table),
+                               hf, bin(hf).count("1")))
+        play.play(leader, n, led)
+        legal = legal_follows(hf, led, trump, rules)
+        options = [c for c in range(32) if legal >> c & 1]
+        rest = play.hands[leader]
+        decisions.append(_rate(play, follower, f"trick {n}", "follow", options, fol, rng, player, samples,
+                               _follow(hf, led, trump, elder_leads, et, must, table),
+                               rest, bin(rest).count("1")))
+        play.play(follower, n, fol, led)
+        leader = follower if follower_wins(led, fol, trump) else leader
+        et += leader == ELDER
+    net = result["scores"][ELDER] - result["scores"][DEALER]
+    words = (f"elder {result['scores'][ELDER]}, dealer {result['scores'][DEALER]} "
+             f"({result['tricks'][ELDER]} tricks to {result['tricks'][DEALER]})")
+    return DealReview(decisions, words, SEATS,
+                      extra={"net": net, "open_hands_value_at_first_lead": start_value,
+                             "trick_net": int(_table_net(table, result["tricks"][ELDER]))})
+
+
+def _lead(hl, trump, elder_leads, et, must, table):
+    """Elder's net after leading card c from ``hl`` against the other's hand (both then open)."""
+    from analysis.ecarte.players.solver import lead_value
+
+    return lambda c, other: lead_value(hl, other, c, trump, elder_leads, et, must, table)
+
+
+def _follow(hf, led, trump, elder_leads, et, must, table):
+    """Elder's net after ``hf`` plays card c to ``led``, the leader holding the other hand."""
+    from analysis.ecarte.players.solver import follow_value
+
+    return lambda c, other: follow_value(other, hf, led, c, trump, elder_leads, et, must, table)
+
+
+def _table_net(table, etricks):
+    from analysis.ecarte.players.solver import unpack_table
+
+    return unpack_table(table)[etricks]
+
+
+def _rate(play: _Play, seat: str, step: str, kind: str, options: list[int], chosen: int, rng, player: str,
+          samples: int, value, other_now: int, other_size: int) -> Decision:
+    """One card decision of ``seat`` rated: ``value(card, other hand)`` is elder's net after it."""
+    words = name_of(chosen)
+    if len(options) == 1:
+        return Decision(seat, kind, step, words, forced=True)
+    sign = 1 if seat == ELDER else -1
+    col = options.index(chosen)
+    if player == "dd":
+        v = np.array([sign * value(c, other_now) for c in options], dtype=float)
+        best, loss = exact_loss(v, col)
+        return Decision(seat, kind, step, words, name_of(options[best]), loss, None)
+    worlds = play.draw(seat, other_size, rng, 2 * samples)
+    if worlds is None:
+        return Decision(seat, kind, step, words, note="no hidden hand fits the play so far within the draws allowed")
+    v = np.array([[sign * value(c, int(h)) for c in options] for h in worlds], dtype=float)
+    best, loss, ci = sampled_loss(v[:samples], v[samples:], col)
+    return Decision(seat, kind, step, words, name_of(options[best]), loss, ci)

@@ -1,0 +1,178 @@
+"""A Piquet deal reviewed decision by decision (``salon review``; analysis.review, docs/review.md).
+
+- Each exchange: the legal exchanges are raced on deals sampled from what the player knew (his
+  twelve cards; younger also how many elder took) under heuristic play (``salon piquet discard``'s
+  race); its leaders and the exchange made are then played out with both hands open on fresh
+  deals, the best chosen on one set and its gain over the exchange made measured on another. The
+  play after the exchange is the open-hands player's with either reviewer (the review says so).
+- Each card: the reference's searching player (``reference.search.StrongPlayer``) draws the other's
+  hidden hand from what the player knew (his hand, his discard and the talon cards he saw, the
+  cards played, the suits the other showed out of, the declarations made or conceded), each world
+  is solved exactly (``players.solver``), the best card is chosen on half the worlds and its gain
+  over the card played measured on the other half. The open-hands reviewer (``dd``) sees both
+  hands: the loss is exact, and along the play the losses add up to the open-hands value at the
+  first lead minus the play's result.
+- Sinking a declaration is listed where the record sank one, not rated yet.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.piquet.reference.cards import (
+    ELDER,
+    YOUNGER,
+    Trick,
+    follower_wins,
+    legal_follows,
+    mask_of_codes,
+    other,
+    seen_talon_indices,
+    younger_talon_indices,
+)
+from analysis.piquet.reference.records import SCHEMA, replay
+from analysis.piquet.rules import name_of
+from analysis.review import DealReview, Decision, exact_loss, sampled_loss
+
+SEATS = (ELDER, YOUNGER)
+DEFAULT_SAMPLES = 24
+"""Hidden hands a card is chosen on, and as many again it is measured on."""
+EXCHANGE_CANDIDATES = 6
+"""The race's leaders played out with open hands beside the exchange made."""
+EXCHANGE_DEALS = 300
+"""Deals each of those is played on to choose the best, and as many again to measure it."""
+EXCHANGE_RACE = 2_000
+"""The heuristic race's most deals (``salon piquet discard --budget quick``)."""
+RATED = ("Each exchange among the heuristic race's leaders played out with open hands after it, on deals drawn "
+         "from what the player knew; each card by the reviewer (the search player's hidden hands, consistent with "
+         "the declarations and the play, each solved exactly, or open hands); sinking is not rated yet.")
+SINK_NOTE = "sinking a declaration is not rated yet"
+EXCHANGE_NOTE = "exchanges valued with open-hands play after the exchange, on deals drawn from what the player knew"
+
+
+def _cards(codes) -> str:
+    return " ".join(name_of(c) for c in codes) or "nothing"
+
+
+class _Choices:
+    """The ``below(n)`` stream the reference players draw from, from numpy's generator."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def below(self, n: int) -> int:
+        return int(self.rng.integers(n))
+
+
+def review_exchange(seat: str, dealt: int, discard: list[int], rules, elder_took: int, seed: int,
+                    threads: int | None = None) -> Decision:
+    """The exchange ``discard`` from ``dealt`` rated among the race's leaders (module docstring)."""
+    from analysis.piquet.policies import DoubleDummyPolicy
+    from analysis.piquet.studies.discards.analyser import Racing, analyse_hand
+    from analysis.piquet.studies.discards.analyser_search import play_options, policy_arrays
+
+    younger = seat == YOUNGER
+    chosen_words = f"throw {_cards(sorted(discard))}" if discard else "take nothing"
+    if not discard:
+        return Decision(seat, "exchange", "exchange", chosen_words, note="an exchange of no card is not rated")
+    mine = " ".join(name_of(c) for c in discard)
+    a = analyse_hand(dealt, seat, rules, samples=EXCHANGE_RACE, race=Racing(True, 500), elder_took=elder_took,
+                     seed=seed, mine=mine, threads=threads)
+    options = a.table["option"].to_numpy()[:EXCHANGE_CANDIDATES]
+    masks = [int(m) for m in a.options[options]]
+    mask = mask_of_codes(discard)
+    if mask not in masks:
+        masks.append(mask)
+    if len(masks) == 1:
+        return Decision(seat, "exchange", "exchange", chosen_words, forced=True)
+    arr = np.array(masks, dtype=np.int64)
+    pe, py = policy_arrays(DoubleDummyPolicy(), younger, elder_took)
+    choose, _ = play_options(dealt, younger, arr, rules, pe, py, seed + 7_000_003, EXCHANGE_DEALS, threads)
+    report, _ = play_options(dealt, younger, arr, rules, pe, py, seed + 8_000_003, EXCHANGE_DEALS, threads)
+    col = masks.index(mask)
+    best, loss, ci = sampled_loss(choose.astype(float), report.astype(float), col)
+    best_codes = [c for c in range(32) if masks[best] >> c & 1]
+    return Decision(seat, "exchange", "exchange", chosen_words, f"throw {_cards(best_codes)}", loss, ci,
+                    note=EXCHANGE_NOTE)
+
+
+def review(record: dict, index: int, rules=None, player: str = "search", samples: int = DEFAULT_SAMPLES,
+                seed: int = 0, threads: int | None = None) -> DealReview:
+    """Every decision of a Piquet deal record (checked by ``replay`` first)."""
+    from analysis.piquet.policies import DoubleDummyPolicy, SearchPolicy
+    from analysis.piquet.reference.deal import sunk_categories
+    from analysis.piquet.reference.search import StrongPlayer, open_table
+
+    result = replay(record, rules)
+    rules = SCHEMA.rules_of(record, rules)
+    dealt = {s: SCHEMA.cards(record[s]["dealt"], s) for s in SEATS}
+    disc = {s: SCHEMA.cards(record[s]["discard"], s) for s in SEATS}
+    talon = SCHEMA.cards(record["talon"], "talon")
+    k, m = len(disc[ELDER]), len(disc[YOUNGER])
+    took = {ELDER: talon[:k], YOUNGER: [talon[t] for t in younger_talon_indices(rules, k, m)]}
+    hands = {s: mask_of_codes(dealt[s]) & ~mask_of_codes(disc[s]) | mask_of_codes(took[s]) for s in SEATS}
+    decisions: list[Decision] = []
+    for s in SEATS:
+        decisions.append(review_exchange(s, mask_of_codes(dealt[s]), disc[s], rules, k,
+                                         seed + 1_000 * index + (s == YOUNGER), threads))
+    sink = {s: frozenset(record[s].get("sink", ())) for s in SEATS}
+    for s in SEATS:
+        for category in sorted(sink[s]):
+            decisions.append(Decision(s, "declarations", "declarations", f"sink the {category}", note=SINK_NOTE))
+
+    policy = DoubleDummyPolicy() if player == "dd" else SearchPolicy(samples=2 * samples)
+    rng = np.random.default_rng([seed, index, 11])
+    players = {s: StrongPlayer(policy, s, _Choices(rng)) for s in SEATS}
+    for s in SEATS:
+        seen = [talon[t] for t in seen_talon_indices(s, rules, k, m)]
+        players[s].start_play(hands[s], disc[s], seen)
+    table = open_table(players, rules, dict(hands), dealt[ELDER], dealt[YOUNGER], None,
+                       sunk_categories({s: (lambda h, r, c=sink[s]: c) for s in SEATS}, hands, rules))
+    start_value = None
+    leader = ELDER
+    for n, pair in enumerate(record["tricks"], 1):
+        led, fol = SCHEMA.card(pair[0], "trick"), SCHEMA.card(pair[1], "trick")
+        follower = other(leader)
+        if start_value is None:
+            v = table.solve(table.hands[ELDER], table.hands[YOUNGER], ELDER, None)
+            start_value = int(max(v[c] for c in range(32) if table.hands[ELDER] >> c & 1))
+        decisions.append(_rate(players[leader], table, f"trick {n}", "lead", table.hands[leader], led, None,
+                               player, samples))
+        decisions.append(_rate(players[follower], table, f"trick {n}", "follow",
+                               legal_follows(table.hands[follower], led), fol, led, player, samples))
+        winner = follower if follower_wins(led, fol) else leader
+        players[leader].observe(led, fol, True)
+        players[follower].observe(led, fol, False)
+        table.hands[leader] &= ~(1 << led)
+        table.hands[follower] &= ~(1 << fol)
+        table.trick_done(Trick(leader, led, fol, winner))
+        leader = winner
+    sc = result["scores"]
+    words = (f"elder {sc[ELDER]['total']}, younger {sc[YOUNGER]['total']} "
+             f"({sc[ELDER]['tricks']} tricks to {sc[YOUNGER]['tricks']})")
+    play_points = {s: sc[s]["trick_points"] + sc[s]["cards"] + sc[s]["capot"] + sc[s]["pique"] for s in SEATS}
+    return DealReview(decisions, words, SEATS,
+                      extra={"net": sc[ELDER]["total"] - sc[YOUNGER]["total"],
+                             "open_hands_value_at_first_lead": start_value,
+                             "play_net": play_points[ELDER] - play_points[YOUNGER]})
+
+
+def _rate(p, table, step: str, kind: str, legal: int, chosen: int, led: int | None, player: str,
+          samples: int) -> Decision:
+    """One card of player ``p`` rated among its ``legal`` cards (module docstring)."""
+    seat = p.seat
+    words = name_of(chosen)
+    options = [c for c in range(32) if legal >> c & 1]
+    if len(options) == 1:
+        return Decision(seat, kind, step, words, forced=True)
+    sign = 1 if seat == ELDER else -1
+    col = options.index(chosen)
+    hand = table.hands[seat]
+    leader = seat if led is None else other(seat)
+    worlds = p.worlds(hand, led)
+    values = np.array([[sign * int(v[c]) for c in options]
+                       for v in (table.solve(e, y, leader, led) for e, y in worlds)], dtype=float)
+    if player == "dd":
+        best, loss = exact_loss(values[0], col)
+        return Decision(seat, kind, step, words, name_of(options[best]), loss, None)
+    best, loss, ci = sampled_loss(values[:samples], values[samples:], col)
+    return Decision(seat, kind, step, words, name_of(options[best]), loss, ci)

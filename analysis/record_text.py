@@ -1,0 +1,209 @@
+"""The plain text notation of deal records, for every game (docs/records.md): a deal a person can
+type from a score sheet, one ``key: value`` line each, read strictly and written back.
+
+Each game's ``analysis/<game>/reference/record_text.py`` turns its lines into the JSON record
+(``from_lines``) and back (``to_text``); this module holds what they share: splitting the text into
+deals and lines, the errors that name the line, the token and the rule, and the file's game.
+Comments start with ``#``; a blank line or a ``game:`` line starts the next deal.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from analysis.errors import InputError
+
+GAMES = ("ecarte", "piquet", "bezique")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a text record: its number in the file, its key (lower case) and its value."""
+
+    number: int
+    key: str
+    value: str
+
+    def fail(self, message: str, rule: str | None = None):
+        """An input error naming this line (and the rule broken)."""
+        raise InputError(f"line {self.number}: {self.key}: {message}" + (f" ({rule})" if rule else ""))
+
+    def tokens(self) -> list[str]:
+        return self.value.replace(",", " ").split()
+
+
+def looks_like_text(text: str) -> bool:
+    """Whether a file's text is the notation rather than JSON."""
+    head = text.lstrip()
+    return bool(head) and head[0] not in "[{"
+
+
+def deals(text: str) -> list[list[Line]]:
+    """The deals of a text file: runs of ``key: value`` lines, split at blank lines and at each
+    ``game:`` line after the first of a run."""
+    out: list[list[Line]] = []
+    current: list[Line] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            if current:
+                out.append(current)
+                current = []
+            continue
+        key, sep, value = line.partition(":")
+        if not sep:
+            raise InputError(f"line {n}: expected 'key: value', got {line!r}")
+        key = " ".join(key.lower().split())
+        if key == "game" and current:
+            out.append(current)
+            current = []
+        current.append(Line(n, key, value.strip()))
+    if current:
+        out.append(current)
+    if not out:
+        raise InputError("the file holds no deal")
+    return out
+
+
+def game_of(lines: list[Line], game: str | None) -> str:
+    """A text deal's game: its ``game:`` line, else ``game`` (an input error when neither)."""
+    named = next((ln for ln in lines if ln.key == "game"), None)
+    if named is not None:
+        value = named.value.lower().replace("é", "e")
+        if value not in GAMES:
+            named.fail(f"unknown game {named.value!r}; valid: {', '.join(GAMES)}")
+        if game is not None and value != game:
+            named.fail(f"this is {value} but --game {game} was given")
+        return value
+    if game is None:
+        raise InputError(f"line {lines[0].number}: the deal names no game: start it with 'game: ecarte|piquet|bezique'")
+    return game
+
+
+def module_of(game: str):
+    return importlib.import_module(f"analysis.{game}.reference.record_text")
+
+
+def load_any(path, game: str | None = None) -> list[dict]:
+    """The records of a file (``-``: standard input): JSON records, or deals in the notation."""
+    return read_records(path, game)[0]
+
+
+def read_records(path, game: str | None = None) -> tuple[list[dict], bool]:
+    """(records, whether the file was the notation) of a file (``-``: standard input)."""
+    from analysis.record_files import checked_records, parse_json, read_text
+
+    name = "standard input" if path == "-" else str(path)
+    text = read_text(path, name)
+    if looks_like_text(text):
+        return parse_text(text, game), True
+    data = checked_records(parse_json(text, name), name)
+    return (data if isinstance(data, list) else [data]), False
+
+
+def parse_text(text: str, game: str | None = None) -> list[dict]:
+    """The JSON records of a text file's deals (each game's ``from_lines``), each checked by its
+    game's replay: a broken rule is reported on the line of the step that broke it."""
+    out = []
+    for lines in deals(text):
+        name = game_of(lines, game)
+        module = module_of(name)
+        record = module.from_lines(lines)
+        try:
+            importlib.import_module(f"analysis.{name}.reference.records").replay(record)
+        except InputError as e:
+            raise InputError(f"line {_line_of(str(e), lines, getattr(module, 'STEP_KEYS', {}))}: {e}") from None
+        out.append(record)
+    return out
+
+
+def _line_of(message: str, lines: list[Line], aliases: dict[str, str]) -> int:
+    """The line of the step a replay's message names (``trick 3: ...``), else the deal's first."""
+    step = message.split(":", 1)[0].strip().lower()
+    step = aliases.get(step, step)
+    for ln in lines:
+        if ln.key == step:
+            return ln.number
+    return lines[0].number
+
+
+def to_text(records: list[dict], game: str | None = None) -> str:
+    """Records written in the notation, a blank line between deals."""
+    from analysis.review import game_of as records_game
+
+    name = records_game(records, game)
+    return "\n\n".join(module_of(name).to_text(r) for r in records) + "\n"
+
+
+def convert_file(path, to: str | None, game: str | None, out: str) -> None:
+    """``salon record convert``: the deals of ``path`` written to ``out`` in the other format (or
+    ``to``), all of them checked by the replay before anything is written."""
+    from analysis.games import GAMES as DESCRIPTORS
+    from analysis.record_files import STDIO
+    from analysis.review import game_of as records_game
+
+    records, was_text = read_records(path, game)
+    name = records_game(records, game)
+    if (to or ("json" if was_text else "text")) == "text":
+        written = to_text(records, name)
+        if out == STDIO:
+            print(written, end="")
+            return
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                fh.write(written)
+        except OSError as e:
+            raise InputError(f"cannot write {out}: {e.strerror or e}") from None
+        return
+    for i, r in enumerate(records):
+        try:
+            DESCRIPTORS[name].replay(r, None)
+        except InputError as e:
+            raise InputError(f"record {i + 1}: {e}" if len(records) > 1 else str(e)) from None
+    DESCRIPTORS[name].save_records(records[0] if len(records) == 1 else records, out)
+
+
+class Keys:
+    """A text deal's lines by key: each key at most once unless ``repeated``; unknown keys, missing
+    required keys and repeats are errors naming the line."""
+
+    def __init__(self, lines: list[Line], required: tuple[str, ...], optional: tuple[str, ...],
+                 repeated: tuple[str, ...] = (), prefixes: tuple[str, ...] = ()):
+        self.lines = lines
+        self.one: dict[str, Line] = {}
+        self.many: dict[str, list[Line]] = {k: [] for k in repeated + prefixes}
+        valid = required + optional + repeated
+        for ln in lines:
+            prefix = next((p for p in prefixes if ln.key.startswith(p + " ") or ln.key == p), None)
+            if prefix is not None:
+                self.many[prefix].append(ln)
+            elif ln.key in repeated:
+                self.many[ln.key].append(ln)
+            elif ln.key in valid:
+                if ln.key in self.one:
+                    ln.fail(f"given twice (first on line {self.one[ln.key].number})")
+                self.one[ln.key] = ln
+            else:
+                ln.fail(f"unknown key; valid: {', '.join(valid + tuple(p + ' N' for p in prefixes))}")
+        for key in required:
+            if key not in self.one:
+                raise InputError(f"line {lines[0].number}: the deal has no '{key}:' line")
+
+    def get(self, key: str) -> Line | None:
+        return self.one.get(key)
+
+
+def cards_of(line: Line, codec, count: int | None = None, rule: str | None = None) -> list[str]:
+    """The cards of a line, checked one by one and written as records write them (``KH``, ``10S``);
+    ``count``: exactly this many."""
+    from analysis.cards import format_card, parse_cards
+
+    try:
+        cards = parse_cards(line.value, allow_copies=codec.copies if codec.copies > 1 else 0) \
+            if line.value.strip() not in ("", "-", "nothing") else []
+    except InputError as e:
+        line.fail(str(e))
+    names = [format_card(c) for c in cards]
+    if count is not None and len(names) != count:
+        line.fail(f"{len(names)} cards, expected {count}", rule)
+    return names

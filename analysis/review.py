@@ -1,0 +1,287 @@
+"""Reviewing played deals, for every game: each decision of a record beside the reviewer's best
+choice and the expected points it lost (``salon review``; docs/review.md).
+
+A game's review (``analysis/<game>/review.py``) walks its record and yields :class:`Decision`
+rows; this module holds what the games share: the loss of a decision measured on sampled worlds
+(chosen on one set of worlds, measured on another), the summaries per player, the JSON and the
+text. The reviewer only uses what the deciding player knew; ``dd`` (open hands) is a bound, not a
+legal player, and says so.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+PLAYERS = ("search", "dd")
+"""The reviewers: ``search`` samples the hidden cards from what the deciding player knew and
+solves each world; ``dd`` sees every card (the open-hands bound)."""
+
+PLAYER_WORDS = {"search": "the searching player (hidden cards sampled from what the player knew, each world "
+                          "solved exactly)",
+                "dd": "the open-hands player (every card seen: a bound, not a legal player)"}
+
+KINDS = ("proposal", "exchange", "declarations", "lead", "follow", "meld")
+"""The kinds of decision, in the order the summaries list them."""
+
+
+@dataclass
+class Decision:
+    """One decision of a deal: who (``seat``), what kind, where (``step``: "trick 3"), what was
+    chosen and the reviewer's best, the expected loss of the choice (None: not rated, ``note``
+    says why) with its 95% interval (None where it is not sampled), and whether it was forced."""
+
+    seat: str
+    kind: str
+    step: str
+    chosen: str
+    best: str | None = None
+    loss: float | None = None
+    ci95: tuple[float, float] | None = None
+    forced: bool = False
+    note: str | None = None
+
+    @property
+    def rated(self) -> bool:
+        return self.forced or self.loss is not None
+
+    def to_json(self) -> dict:
+        d = {"seat": self.seat, "kind": self.kind, "step": self.step, "chosen": self.chosen,
+             "best": self.best if not self.forced else self.chosen,
+             "loss": None if self.loss is None and not self.forced else
+             {"value": round(float(self.loss or 0.0), 4),
+              "ci95": None if self.ci95 is None else [round(float(x), 4) for x in self.ci95]},
+             "forced": self.forced}
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+@dataclass
+class DealReview:
+    """A reviewed deal: its decisions in order, its result line, and the score before it (games
+    and parties)."""
+
+    decisions: list[Decision]
+    result: str
+    seats: tuple[str, str]
+    score_before: dict | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def sampled_loss(values_choose: np.ndarray, values_report: np.ndarray, chosen: int) -> tuple[int, float, tuple]:
+    """(best, loss, ci95) of option ``chosen`` among the columns of two independent samples of
+    worlds (rows: worlds, columns: options, values from the deciding player's side): the best is
+    the option of highest mean on ``values_choose`` (the chosen one on a tie), and its gain over
+    the chosen option is measured on ``values_report``, paired world by world, with a normal 95%
+    interval. Choosing and measuring on the same worlds would flatter the best."""
+    means = values_choose.mean(axis=0)
+    best = int(chosen) if means[chosen] >= means.max() - 1e-12 else int(np.argmax(means))
+    if best == chosen:
+        return best, 0.0, (0.0, 0.0)
+    d = values_report[:, best] - values_report[:, chosen]
+    n = len(d)
+    m = float(d.mean())
+    half = 1.96 * float(d.std(ddof=1)) / np.sqrt(n) if n > 1 else float("inf")
+    return best, m, (m - half, m + half)
+
+
+def exact_loss(values: np.ndarray, chosen: int) -> tuple[int, float]:
+    """(best, loss) of option ``chosen`` among exact values (one world: the open hands)."""
+    best = int(chosen) if values[chosen] >= values.max() - 1e-12 else int(np.argmax(values))
+    return best, float(values[best] - values[chosen])
+
+
+def seat_summary(decisions: Sequence[Decision], seat: str, deal_of: Sequence[int] | None = None) -> dict:
+    """One player's summary: the total expected loss (95% interval from the sampled decisions'
+    intervals, added as independent), the loss by kind, the three largest errors, the decisions
+    that had a real choice and the mean loss per such decision, the forced and unrated ones."""
+    mine = [d for d in decisions if d.seat == seat]
+    rated = [d for d in mine if d.loss is not None and not d.forced]
+    total = sum(d.loss for d in rated)
+    var = sum(((d.ci95[1] - d.ci95[0]) / 3.92) ** 2 for d in rated if d.ci95 is not None)
+    half = 1.96 * var ** 0.5
+    by_kind = {k: round(sum(d.loss for d in rated if d.kind == k), 4) for k in KINDS
+               if any(d.kind == k for d in rated)}
+    where = dict(zip(map(id, decisions), deal_of, strict=True)) if deal_of is not None else {}
+    largest = sorted((d for d in rated if d.loss > 0), key=lambda d: -d.loss)[:3]
+    return {"seat": seat, "loss": {"value": round(total, 4), "ci95": [round(total - half, 4), round(total + half, 4)]},
+            "by_kind": by_kind,
+            "largest": [{**d.to_json(), **({"deal": where[id(d)]} if where else {})} for d in largest],
+            "choices": len(rated), "forced": sum(d.forced for d in mine),
+            "unrated": sum(1 for d in mine if not d.rated),
+            "error_rate": round(total / len(rated), 4) if rated else None}
+
+
+def deal_json(review: DealReview) -> dict:
+    out = {"result": review.result, "decisions": [d.to_json() for d in review.decisions],
+           "summary": {s: seat_summary(review.decisions, s) for s in review.seats}}
+    if review.score_before is not None:
+        out["score_before"] = review.score_before
+    out.update(review.extra)
+    return out
+
+
+def file_json(game: str, rules: str, player: str, samples: int | None, seed: int, reviews: Sequence[DealReview],
+              seats: tuple[str, str], rated: str = "") -> dict:
+    """The review of a file as ``salon review --json`` prints it (``rated``: which decisions the
+    game's review rates, and how)."""
+    every = [d for r in reviews for d in r.decisions]
+    deal_of = [i for i, r in enumerate(reviews, 1) for _ in r.decisions]
+    return {"game": game, "rules": rules,
+            "reviewer": {"player": player, "samples": samples if player == "search" else None, "seed": seed,
+                         "words": PLAYER_WORDS[player], "rated": rated},
+            "loss_unit": "expected points lost against the reviewer's best choice, from the deciding player's side",
+            "deals": [deal_json(r) for r in reviews],
+            "summary": {s: seat_summary(every, s, deal_of) for s in seats}}
+
+
+def _loss_words(d: Decision | dict) -> str:
+    d = d if isinstance(d, dict) else d.to_json()
+    if d["forced"]:
+        return "forced"
+    if d["loss"] is None:
+        return "not rated"
+    v = d["loss"]["value"]
+    if v == 0 and (d["loss"]["ci95"] in (None, [0.0, 0.0])):
+        return "best"
+    ci = d["loss"]["ci95"]
+    return f"lost {v:.2f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+
+
+def text(res: dict, unit: str, verbose: bool = False) -> str:
+    """The review as a player reads it: each deal's decisions (the best beside a choice that lost),
+    then each player's summary."""
+    lines = [f"{res['game'].capitalize() if res['game'] != 'ecarte' else 'Écarté'} review, rules {res['rules']}: "
+             f"points lost against {_reviewer_short(res['reviewer'])}."]
+    notes: dict[str, int] = {}
+    for i, deal in enumerate(res["deals"], 1):
+        score = deal.get("score_before")
+        lines.append("")
+        lines.append(f"{unit.capitalize()} {i}" + (f" (score before: {_score_words(score)})" if score else "")
+                     + f": {deal['result']}")
+        for d in deal["decisions"]:
+            best = "" if d["forced"] or d["best"] in (None, d["chosen"]) else f"   best: {d['best']}"
+            mark = ""
+            if d.get("note") and d["loss"] is None:
+                notes.setdefault(d["note"], len(notes) + 1)
+                mark = f" ({notes[d['note']]})"
+            lines.append(f"  {d['seat']:<8}{d['step']:<14}{d['chosen']:<28}{_loss_words(d)}{mark}{best}")
+        for seat, s in deal["summary"].items():
+            lines.append("  " + _summary_words(seat, s))
+    if len(res["deals"]) > 1:
+        lines.append("")
+        lines.append(f"All {len(res['deals'])} {unit}s:")
+        for seat, s in res["summary"].items():
+            lines.append("  " + _summary_words(seat, s))
+            for d in s["largest"]:
+                lines.append(f"    largest: {unit} {d['deal']}, {d['step']}, {d['chosen']} instead of {d['best']}: "
+                             f"{_loss_words(d)}")
+    for note, k in notes.items():
+        lines.append(f"({k}) {note}")
+    if verbose:
+        r = res["reviewer"]
+        lines.append(f"Reviewer: {r['words']}" + (f"; {r['samples']} sampled deals to choose each best and as many "
+                                                    "to measure its loss" if r["samples"] else "")
+                     + f", seed {r['seed']}. {r['rated']}")
+    return "\n".join(lines)
+
+
+def _reviewer_short(r: dict) -> str:
+    if r["player"] == "dd":
+        return "the open-hands player (a bound: it sees every card)"
+    if not r["samples"]:
+        return "the exact end-game solver"
+    return f"the searching player ({r['samples']} hidden deals a decision)"
+
+
+def _score_words(score: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in score.items())
+
+
+def _summary_words(seat: str, s: dict) -> str:
+    lo, hi = s["loss"]["ci95"]
+    rate = "" if s["error_rate"] is None else f", {s['error_rate']:.2f} a decision"
+    kinds = ", ".join(f"{k} {v:.2f}" for k, v in s["by_kind"].items() if v)
+    return (f"{seat}: lost {s['loss']['value']:.2f} [{lo:.2f}, {hi:.2f}] in {s['choices']} decisions with a choice"
+            f"{rate}" + (f" ({kinds})" if kinds else "") + (f"; {s['unrated']} not rated" if s["unrated"] else ""))
+
+
+def game_of(records: Sequence[dict], game: str | None) -> str:
+    """The records' game: ``game`` when given, else the first record's ``"game"``, else the one
+    game whose keys the record has (an input error when none or several)."""
+    import importlib
+
+    from analysis.errors import InputError
+    from analysis.record_files import GAMES
+
+    if game is not None:
+        return game
+    first = records[0]
+    named = first.get("game")
+    if named is not None:
+        if named not in GAMES:
+            raise InputError(f"record 1: unknown game {named!r}; salon reviews {', '.join(GAMES)} records")
+        return named
+    fits = [g for g in GAMES if set(first) <= set(importlib.import_module(f"analysis.{g}.reference.records").SCHEMA.keys)]
+    if len(fits) != 1:
+        raise InputError("record 1 names no \"game\" and its keys are no game's record: give --game")
+    return fits[0]
+
+
+def review_records(records: Sequence[dict], review_one: Callable, progress=None) -> list[DealReview]:
+    """Each record reviewed by ``review_one(record, index)``, with an input error naming the record
+    when a file holds several; ``progress`` (a tqdm bar or None) moves after each."""
+    from analysis.errors import InputError
+
+    out = []
+    for i, rec in enumerate(records):
+        try:
+            out.append(review_one(rec, i))
+        except InputError as e:
+            raise InputError(f"record {i + 1}: {e}" if len(records) > 1 else str(e)) from None
+        if progress is not None:
+            progress.update(1)
+    return out
+
+
+@dataclass(frozen=True)
+class ReviewQuestion:
+    """What ``salon review`` asks: the file, its game (None: read from the records), the reviewer
+    and its samples (None: the game's default), the seed of the sampled worlds, the rules (None:
+    each record's own), the threads and whether to show progress."""
+
+    path: str
+    game: str | None = None
+    player: str = "search"
+    samples: int | None = None
+    seed: int = 0
+    rules: str | None = None
+    rule: tuple = ()
+    threads: int | None = None
+    quiet: bool = True
+
+
+def review_file(q: ReviewQuestion, verbose: bool = False) -> tuple[dict, str]:
+    """The review of every record in ``q.path`` as JSON and as text."""
+    from analysis.games import GAMES
+    from analysis.record_text import load_any
+
+    records = load_any(q.path, q.game)
+    name = game_of(records, q.game)
+    g = GAMES[name]
+    module = g.review.load()
+    rules = g.rules(q.rules, q.rule) if (q.rules or q.rule) else None
+    samples = None if module.DEFAULT_SAMPLES is None else q.samples or module.DEFAULT_SAMPLES
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=len(records), desc=f"reviewing {g.unit}s", unit=f" {g.unit}", leave=False, disable=q.quiet)
+    try:
+        reviews = review_records(records, lambda rec, i: module.review(rec, i, rules, q.player, samples, q.seed,
+                                                                       q.threads), bar)
+    finally:
+        bar.close()
+    rules_name = q.rules or records[0].get("rules") or "seed-de"
+    res = file_json(name, rules_name, q.player, samples, q.seed, reviews, g.seats, module.RATED)
+    return res, text(res, g.unit, verbose)

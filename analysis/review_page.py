@@ -1,0 +1,38 @@
+"""``salon review --html``: a review as one annotated page in the guide's style (offline, no
+figure files: the loss per decision is drawn as bars in the table itself)."""
+from __future__ import annotations
+
+from analysis.errors import InputError
+
+
+def _env():
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    return Environment(loader=PackageLoader("analysis", "report/templates"),
+                       autoescape=select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
+
+
+def page(res: dict) -> str:
+    """The review ``res`` (``salon review --json``'s object) as HTML."""
+    from analysis.games import GAMES
+    from analysis.review import PLAYER_WORDS
+
+    g = GAMES[res["game"]]
+    worst = max((d["loss"]["value"] for deal in res["deals"] for d in deal["decisions"]
+                 if d["loss"] is not None and not d["forced"]), default=0.0)
+    return _env().get_template("review.html.j2").render(
+        res=res, title=g.title, unit=g.unit, reviewer=PLAYER_WORDS[res["reviewer"]["player"]],
+        scale=max(worst, 1e-9))
+
+
+def write_page(res: dict, path: str) -> None:
+    """Write the page to ``path`` (``-``: standard output)."""
+    html = page(res)
+    if path == "-":
+        print(html)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(html)
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror or e}") from None
