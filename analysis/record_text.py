@@ -164,8 +164,8 @@ def convert_file(path, to: str | None, game: str | None, out: str) -> None:
 
 
 class Keys:
-    """A text deal's lines by key: each key at most once unless ``repeated``; unknown keys, missing
-    required keys and repeats are errors naming the line."""
+    """A text deal's lines by key: each key at most once unless ``repeated``; unknown keys, repeats
+    and (when read) missing required keys are errors naming the line."""
 
     def __init__(self, lines: list[Line], required: tuple[str, ...], optional: tuple[str, ...],
                  repeated: tuple[str, ...] = (), prefixes: tuple[str, ...] = ()):
@@ -185,11 +185,13 @@ class Keys:
                 self.one[ln.key] = ln
             else:
                 ln.fail(f"unknown key; valid: {', '.join(valid + tuple(p + ' N' for p in prefixes))}")
-        for key in required:
-            if key not in self.one:
-                raise InputError(f"line {lines[0].number}: the deal has no '{key}:' line")
+        self.required = required
 
     def get(self, key: str) -> Line | None:
+        """The line of ``key``; a required key's absence is an input error (raised when it is
+        read, so the errors of a deal come in the order its lines are read)."""
+        if key in self.required and key not in self.one:
+            raise InputError(f"line {self.lines[0].number}: the deal has no '{key}:' line")
         return self.one.get(key)
 
 

@@ -5,22 +5,16 @@ from __future__ import annotations
 from analysis.errors import InputError
 
 
-def _env():
-    from jinja2 import Environment, PackageLoader, select_autoescape
-
-    return Environment(loader=PackageLoader("analysis", "report/templates"),
-                       autoescape=select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
-
-
 def page(res: dict) -> str:
     """The review ``res`` (``salon review --json``'s object) as HTML."""
     from analysis.games import GAMES
+    from analysis.report.build import template_env
     from analysis.review import PLAYER_WORDS
 
     g = GAMES[res["game"]]
     worst = max((d["loss"]["value"] for deal in res["deals"] for d in deal["decisions"]
                  if d["loss"] is not None and not d["forced"]), default=0.0)
-    return _env().get_template("review.html.j2").render(
+    return template_env().get_template("review.html.j2").render(
         res=res, title=g.title, unit=g.unit, reviewer=PLAYER_WORDS[res["reviewer"]["player"]],
         scale=max(worst, 1e-9))
 

@@ -1,11 +1,10 @@
 """The tips registry and the report: every TIPS.md tip listed, real verdicts only where studied."""
 import json
-import os
 import pathlib
 import re
-import shutil
 
 import pytest
+from browser import BROWSER_ARGS, JS_BROKEN_IMAGES, JS_DEAD_LINKS, JS_OUTSIDE, browser_or_skip
 
 from analysis.bezique.policies import HeuristicPolicy as BezHeuristic
 from analysis.bezique.studies.tips import STUDIES as BZ_STUDIES
@@ -322,37 +321,13 @@ def test_the_quick_budget_runs_its_few_tips_leaves_the_search_parts_out_and_says
         assert re.search(r"(about a minute|\d+ minutes) of wall time", text) and "hours of wall time" not in text
 
 
-BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync"]
-"""Chromium's flags on a closed network (../.library/env: without them it keeps trying Google's hosts)."""
-
-
-def _browser():
-    """Playwright and a Chromium to drive, or a skip that says which is missing."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("no browser check: playwright is not installed (it is in the dev extras)")
-    exe = shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(exe):
-        pytest.skip("no browser check: no Chromium (scripts/test installs Debian's chromium where it can)")
-    return sync_playwright, exe
-
-
-JS_BROKEN_IMAGES = "[...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)"
-JS_DEAD_LINKS = ("[...document.querySelectorAll('a[href^=\"#\"]')].map(a => a.getAttribute('href').slice(1))"
-                 ".filter(id => !document.getElementById(id))")
-JS_OUTSIDE = ("[...document.querySelectorAll('[src],[href]')].map(e => e.getAttribute('src') || e.getAttribute('href'))"
-              ".filter(u => /^[a-z]+:/i.test(u))")
-
-
 @pytest.mark.uses_store
 def test_report_reads_in_a_browser(quick_report):
     """The HTML in headless Chromium, at a desktop and at a phone width: offline (no outside address),
     every figure loads, every internal link has its target, nothing wider than the screen, the
     navigation scrolls to each game, and each game's advice is there."""
     out, paths = quick_report
-    sync_playwright, exe = _browser()
+    sync_playwright, exe = browser_or_skip()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=exe, args=BROWSER_ARGS)
         try:

@@ -255,16 +255,22 @@ def _refresh_tip(tips: dict, tip_id: str) -> None:
     tips["tips"] = [new.get(t["id"], t) for t in tips["tips"]]
 
 
-def write_report(context: dict, out_dir: str) -> dict[str, str]:
-    """Render the templates with ``context`` (and the guide derived from it) into ``index.html`` and
-    ``README.md``; their paths.
-    The HTML escapes every value (a reading with "<" or "&" stays text); the Markdown does not."""
+def template_env() -> Environment:
+    """The templates of analysis/report/templates (the guide's and the review page's), with their
+    filters. The HTML escapes every value (a reading with "<" or "&" stays text); the Markdown does not."""
     env = Environment(loader=PackageLoader("analysis", "report/templates"),
                       autoescape=select_autoescape(["html.j2"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["f"] = lambda x, spec=".4f": "—" if x is None else format(x, spec)
     env.filters["label"] = label
     env.filters["pct"] = lambda v: "under 1%" if v > 0 and f"{100 * v:.0f}" == "0" else f"{100 * v:.0f}%"
     env.filters["effect"] = effect_text
+    return env
+
+
+def write_report(context: dict, out_dir: str) -> dict[str, str]:
+    """Render the templates with ``context`` (and the guide derived from it) into ``index.html`` and
+    ``README.md``; their paths."""
+    env = template_env()
     os.makedirs(out_dir, exist_ok=True)
     paths = {"html": os.path.join(out_dir, "index.html"), "markdown": os.path.join(out_dir, "README.md")}
     derived = guide(context, out_dir)
