@@ -9,7 +9,8 @@ far more):
   searching reviewer (other draws);
 - Écarté: hands whose cards were played by the searching reviewer's choice on one seed, reviewed
   on another;
-- Bezique: end games played by the exact end-game player, reviewed exactly (every loss must be 0).
+- Bezique: end games played by the exact end-game player, reviewed exactly (every loss must be 0;
+  the stock phase's own player, the kernel's search player, writes no records).
 
 Then the time of ``salon review`` on one record per game (median of three runs, in-process, the
 kernels cached). Prints one JSON object; ``--deals`` per game.
@@ -127,7 +128,7 @@ def bezique(deals: int, seed: int) -> dict:
     pol = get_policy("heuristic", ["exact_endgame=true"])
     losses = []
     for i in range(deals):
-        rv = review(record(seed, i, get_rules(), pol), i)
+        rv = review(record(seed, i, get_rules(), pol), i, player="dd")  # the end game only, exactly
         losses += [d.loss for d in rv.decisions if d.loss is not None and not d.forced]
     return {"player": "the exact end-game player, reviewed exactly", "rated_cards": len(losses),
             "nonzero_losses": sum(x != 0 for x in losses)}

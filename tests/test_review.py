@@ -281,11 +281,12 @@ def test_bezique_end_games_played_exactly_review_at_no_loss_and_the_losses_add_u
     from analysis.bezique.review import review
 
     for i, rec in enumerate(bezique_records[:8]):
-        rv = review(rec, i)
+        rv = review(rec, i, player="dd")
         start, end = rv.extra["end_game_value_at_first_lead"], rv.extra["end_game_net"]
         assert start - end == card_losses(rv, "elder") - card_losses(rv, "dealer")
+        assert all(d.loss is None for d in rv.decisions if int(d.step.split()[1]) <= 24)  # no open-hands stock phase
         exact, _ = bezique_end_game(rec)
-        rv = review(exact, i)
+        rv = review(exact, i, player="dd")
         assert card_losses(rv, "elder") == 0 and card_losses(rv, "dealer") == 0
 
 
@@ -297,12 +298,32 @@ def test_bezique_ace_led_into_a_void_opponents_trumps_is_the_largest_error(beziq
         planted, cost = bezique_end_game(rec, ace_into_a_void_with_trumps)
         if planted is None:
             continue
-        worst = largest(review(planted, i))
+        worst = largest(review(planted, i, player="dd"))
         assert (worst.step, worst.kind, worst.loss) == ("trick 25", "lead", cost) and worst.chosen.startswith("A")
         found += 1
         if found == 2:
             break
     assert found == 2
+
+
+def test_bezique_stock_phase_is_rated_on_layouts_of_the_hidden_cards_reproducibly(bezique_records):
+    """Each stock-phase lead, follow and meld of a deal is rated by rollouts in the kernel (the end
+    game exactly as with open hands); the same seed gives the same numbers, another seed others."""
+    from analysis.bezique.review import review
+
+    rec = bezique_records[0]
+    rv = review(rec, 0, samples=24)
+    stock = [d for d in rv.decisions if int(d.step.split()[1]) <= 24 and d.kind in ("lead", "follow", "meld")]
+    assert len([d for d in stock if d.kind != "meld"]) == 48
+    rated = [d for d in stock if d.loss is not None and not d.forced]
+    assert len(rated) >= 30 and all(d.ci95[0] <= d.loss <= d.ci95[1] for d in rated)
+    assert all(d.loss == 0 for d in rated if d.best == d.chosen)
+    end = [(d.step, d.loss) for d in rv.decisions if int(d.step.split()[1]) > 24]
+    assert end == [(d.step, d.loss) for d in review(rec, 0, player="dd").decisions if int(d.step.split()[1]) > 24]
+    again = review(rec, 0, samples=24)
+    assert [(d.best, d.loss) for d in again.decisions] == [(d.best, d.loss) for d in rv.decisions]
+    other = review(rec, 0, samples=24, seed=1)
+    assert [d.loss for d in other.decisions] != [d.loss for d in rv.decisions]
 
 
 # ----------------------------------------------------------------------------------- the command line
@@ -416,3 +437,16 @@ def test_review_page_reads_in_a_browser(salon, tmp_path, ecarte_records):
                 page.close()
         finally:
             browser.close()
+
+
+def test_the_examples_of_docs_records_md_replay_and_review():
+    """Each game's full example in docs/records.md is a legal deal of that game."""
+    import pathlib
+    import re
+
+    from analysis.record_text import parse_text
+    from analysis.review import game_of
+
+    doc = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "records.md").read_text()
+    blocks = re.findall(r"```\n(game:.*?)```", doc, re.S)
+    assert [game_of(parse_text(b), None) for b in blocks] == ["ecarte", "piquet", "bezique"]

@@ -1,11 +1,17 @@
 """A Bezique deal reviewed decision by decision (``salon review``; analysis.review, docs/review.md).
 
+- The stock phase: the recorded deal is replayed in the kernel (``players.trick_loop.play_on``,
+  paused at each lead, follow and meld); at each pause the search player's machinery
+  (``players.search.sample_diffs``) draws the cards the player could not see (the other's hand and
+  the stock's order, uniformly: nothing else is revealed in the stock phase), plays every candidate
+  to the end of the deal with the search player's rollout policy and compares it with the choice
+  made on the same layouts; the best is chosen on one set of layouts and its gain measured on
+  another. The seven's exchange is not rated yet. ``--player dd`` has no meaning before the end
+  game (the stock's order is unknown to both): the stock phase is then not rated.
 - The end game (the last eight tricks, after the stock): every card is known to both players, so
   each lead and reply is rated exactly by the end-game solver (``reference.solver``: brisques and
   the last trick), with either reviewer; along the end game the losses add up to the solver's value
   at its first lead minus what the end game scored.
-- The stock phase (each card led and played, each meld declared or held, the seven of trumps) is
-  listed and not rated yet: the review says so.
 """
 from __future__ import annotations
 
@@ -18,14 +24,16 @@ from analysis.bezique.rules import name_of
 from analysis.review import DealReview, Decision, exact_loss
 
 SEATS = (ELDER, DEALER)
-DEFAULT_SAMPLES = None
-"""No sampling: the end game is rated exactly and the stock phase not yet."""
-RATED = ("The end game's cards are rated exactly by the end-game solver (every card is known to both players "
-         "then); the stock phase's cards, melds and seven are not rated yet.")
-STOCK_NOTE = "stock-phase decisions are not rated yet"
+DEFAULT_SAMPLES = 200
+"""Layouts of the hidden cards a stock-phase choice is chosen on, and as many again it is measured on."""
+RATED = ("Each stock-phase lead, follow and meld by the search player's rollouts (its heuristic to the end of the "
+         "stock, then the exact end game) on layouts of the cards the player could not see; the end game's cards exactly by the end-game "
+         "solver (every card is known to both players then); the seven's exchange is not rated yet.")
+STOCK_NOTE = "the stock phase has no open-hands bound (the stock's order is hidden from both): not rated"
+SEVEN_NOTE = "the seven's exchange is not rated yet"
 
 
-def review(record: dict, index: int, rules=None, player: str = "search", samples: int | None = None,
+def review(record: dict, index: int, rules=None, player: str = "search", samples: int = DEFAULT_SAMPLES,
            seed: int = 0, threads: int | None = None) -> DealReview:
     """Every decision of a Bezique deal record (checked by ``replay`` first)."""
     result = replay(record, rules)
@@ -37,23 +45,26 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
     decisions: list[Decision] = []
     end_start = None
     end_points = {s: 0 for s in SEATS}
+    kernel = _Kernel(deck, rules, seed, index, samples) if player == "search" else None
     for n, entry in enumerate(record["tricks"], 1):
         t, _ = trick_play(entry, n)
         step = f"trick {n}"
         leader, follower = st.leader, other(st.leader)
         if n <= N_STOCK_TRICKS:
-            decisions.append(Decision(leader, "lead", step, name_of(t.lead), note=STOCK_NOTE))
-            decisions.append(Decision(follower, "follow", step, name_of(t.follow), note=STOCK_NOTE))
-            st.play(leader, resolve_play(st, leader, t.lead, t.lead_from_table, step))
-            st.play(follower, resolve_play(st, follower, t.follow, t.follow_from_table, step))
+            lead = resolve_play(st, leader, t.lead, t.lead_from_table, step)
+            decisions.append(_stock(kernel, leader, "lead", step, st, lead))
+            st.play(leader, lead)
+            fol = resolve_play(st, follower, t.follow, t.follow_from_table, step)
+            decisions.append(_stock(kernel, follower, "follow", step, st, fol, exchange=bool(t.exchange)))
+            st.play(follower, fol)
             winner = st.pending.winner
             if t.exchange:
-                decisions.append(Decision(winner, "meld", step, "exchange the seven of trumps", note=STOCK_NOTE))
+                decisions.append(Decision(winner, "meld", step, "exchange the seven of trumps", note=SEVEN_NOTE))
                 st.exchange(winner)
-            if t.meld_hand or t.meld_table:
-                meld = resolve_meld(st, winner, t.meld_hand, t.meld_table, step)
-                decisions.append(Decision(winner, "meld", step, f"meld {' '.join(name_of(c) for c in meld.cards)}",
-                                          note=STOCK_NOTE))
+            meld = resolve_meld(st, winner, t.meld_hand, t.meld_table, step) if t.meld_hand or t.meld_table else None
+            if st.melds_for(winner):
+                decisions.append(_stock(kernel, winner, "meld", step, st, meld))
+            if meld is not None:
                 st.meld(winner, meld)
             st.draw()
             continue
@@ -78,6 +89,141 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
                       extra={"net": sc[ELDER]["total"] - sc[DEALER]["total"],
                              "end_game_value_at_first_lead": end_start,
                              "end_game_net": end_points[ELDER] - end_points[DEALER]})
+
+
+class _Kernel:
+    """The recorded deal replayed in the kernel, paused at each stock-phase decision."""
+
+    def __init__(self, deck, rules, seed: int, index: int, samples: int):
+        import numpy as np
+
+        from analysis.bezique.engine.cards import NO_TARGET
+        from analysis.bezique.players.search import MAX_CANDIDATES, rollout_policy, rollout_scratch
+        from analysis.bezique.players.trick_loop import new_scratch, setup_from_deck
+        from analysis.bezique.policies import get_policy
+        from analysis.rng import stream_start
+
+        self.p = get_policy("search", ["rollout_exact=true"]).to_array()
+        self.rp = rollout_policy(self.p)
+        self.pe, self.pd = self.p.copy(), self.p.copy()
+        self.rules = rules.to_array()
+        self.scr = new_scratch()
+        self.scr.deck[:] = np.array(deck, dtype=np.int64)
+        self.target = np.int64(NO_TARGET)
+        setup_from_deck(self.scr, self.rules, self.pe, self.pd, np.int64(0), self.target)
+        self.r = rollout_scratch(self.scr)
+        self.cands = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+        self.diff = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+        self.diff_sq = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+        self.pool = np.zeros(64, dtype=np.int64)
+        self.streams = [np.uint64(stream_start(np.uint64(seed), np.uint64(index), np.uint64(lane))) for lane in (41, 42)]
+        self.samples = samples
+        self.paused = self._resume()
+
+    def _resume(self) -> bool:
+        """Play on to the next pause; False once the stock phase is over."""
+        import numpy as np
+
+        from analysis.bezique.players.trick_loop import PAUSE, play_on
+
+        _, gw = play_on(self.scr, np.uint64(0), self.rules, self.pe, self.pd, 0, 0, self.target, 3)
+        return gw == PAUSE
+
+    def rate(self, seat: str, chosen_k, describe) -> tuple:
+        """(candidates' words, the recorded choice's index, the best's, loss, ci95) at the pause:
+        ``chosen_k(cands)`` is the recorded choice's index, ``describe(cands)`` the candidates' words
+        (read before the rollouts reuse the meld arrays); None for a forced choice's best."""
+        import numpy as np
+
+        from analysis.bezique.players.search import candidates, sample_diffs
+        from analysis.bezique.players.trick_loop import Q_FORCED
+
+        s = 0 if seat == ELDER else 1
+        m = candidates(self.scr, s, self.rules, self.p, self.cands)
+        cands = self.cands[:m].copy()
+        k0 = chosen_k(cands)
+        words = describe(cands)
+        out = (words, k0, None, None, None)
+        if m > 1:
+            n = self.samples
+            self.streams[0] = np.uint64(sample_diffs(self.scr, self.r, s, self.rules, self.rp, self.streams[0], cands,
+                                                     k0, n, self.diff, self.diff_sq, self.pool))
+            means = self.diff[:m] / n
+            best = int(np.argmax(means)) if means.max() > 0 else k0
+            if best == k0:
+                out = (words, k0, best, 0.0, (0.0, 0.0))
+            else:
+                self.streams[1] = np.uint64(sample_diffs(self.scr, self.r, s, self.rules, self.rp, self.streams[1],
+                                                         cands, k0, n, self.diff, self.diff_sq, self.pool))
+                mean = self.diff[best] / n
+                var = max(self.diff_sq[best] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+                half = 1.96 * (var / n) ** 0.5
+                out = (words, k0, best, float(mean), (mean - half, mean + half))
+        self.scr.pos[Q_FORCED] = cands[k0]
+        return out
+
+    def play(self, exchange: bool | None = None) -> None:
+        """Resume after the recorded choice (``exchange``: the seven's exchange the record made
+        after this trick, which the kernel takes from the policy's slot)."""
+        from analysis.bezique.policies import P_EXCHANGE_SEVEN
+
+        if exchange is not None:
+            self.pe[P_EXCHANGE_SEVEN] = self.pd[P_EXCHANGE_SEVEN] = int(exchange)
+        self.paused = self._resume()
+
+
+def _card_words(st, seat: str, code: int) -> str:
+    return name_of(code) + (" from the table" if code not in st.hands[seat] else "")
+
+
+def _meld_words(cards) -> str:
+    return "meld " + " ".join(name_of(c) for c in sorted(cards, key=face))
+
+
+def _stock(kernel, seat: str, kind: str, step: str, st, chosen, exchange: bool | None = None) -> Decision:
+    """A stock-phase decision rated in the kernel (``chosen``: the card's code, or the Meld or None)."""
+    from analysis.bezique.engine.layout import S_HAND
+    from analysis.bezique.players.trick_loop import NO_MELD
+
+    chosen_words = (_card_words(st, seat, chosen) if kind != "meld" else
+                    "no meld" if chosen is None else _meld_words(chosen.cards))
+    if kernel is None:
+        return Decision(seat, kind, step, chosen_words, note=STOCK_NOTE)
+    if not kernel.paused:
+        raise AssertionError(f"{step}: the kernel's replay ended before the record's stock phase")
+    hand = kernel.scr.S[S_HAND + (0 if seat == ELDER else 1)]
+
+    def meld_cards(k):
+        return int(kernel.scr.ms[1, kernel.scr.order[k]])
+
+    if kind == "meld":
+        want = None if chosen is None else sorted(face(c) for c in chosen.cards)
+
+        def index(cands):
+            for i, c in enumerate(cands.tolist()):
+                if (c == NO_MELD and want is None) or (c != NO_MELD and want is not None and sorted(
+                        face(x) for x in range(64) if meld_cards(c) >> x & 1) == want):
+                    return i
+            raise AssertionError(f"{step}: the recorded meld is not among the kernel's")
+    else:
+        in_hand = chosen in st.hands[seat]
+
+        def index(cands):
+            for i, c in enumerate(cands.tolist()):
+                if face(c) == face(chosen) and bool(hand >> c & 1) == in_hand:
+                    return i
+            raise AssertionError(f"{step}: the recorded card is not among the kernel's options")
+
+    def describe(cands):
+        return [("no meld" if c == NO_MELD else _meld_words([x for x in range(64) if meld_cards(c) >> x & 1]))
+                if kind == "meld" else name_of(c) + ("" if hand >> c & 1 else " from the table")
+                for c in cands.tolist()]
+
+    words, _, best, loss, ci = kernel.rate(seat, index, describe)
+    kernel.play(exchange)
+    if best is None:
+        return Decision(seat, kind, step, chosen_words, forced=True)
+    return Decision(seat, kind, step, chosen_words, words[best], loss, ci)
 
 
 def _rate(seat: str, kind: str, step: str, values: dict[int, int], chosen: int) -> Decision:

@@ -197,13 +197,36 @@ def decide(scr, r, seat, rules, p, rp, st, cands, diff, diff_sq, pool):
         return st, cands[0]
     d = 0
     for k in range(m):
-        diff[k] = 0
-        diff_sq[k] = 0
         if cands[k] == default:
             d = k
+    n = p[P_SAMPLES]
+    st = sample_diffs(scr, r, seat, rules, rp, st, cands[:m], d, n, diff, diff_sq, pool)
+    best = d
+    best_mean = 0.0
+    z = p[P_MARGIN] / 100.0
+    for k in range(m):
+        if k == d:
+            continue
+        mean = diff[k] / n
+        var = max(diff_sq[k] / n - mean * mean, 0.0) / max(n - 1, 1)
+        if mean > best_mean and mean > z * np.sqrt(var):
+            best = k
+            best_mean = mean
+    return st, cands[best]
+
+
+@njit(cache=True)
+def sample_diffs(scr, r, seat, rules, rp, st, cands, d, n, diff, diff_sq, pool):
+    """On ``n`` layouts of what ``seat`` cannot see (``deal_hidden``), each of the candidates
+    played to the end of the deal by the rollout policy ``rp``: the sums of candidate k's total
+    (its points minus the opponent's) minus candidate d's into ``diff[k]``, their squares into
+    ``diff_sq[k]`` (every candidate meets the same layouts). Returns the stream state."""
+    m = len(cands)
+    for k in range(m):
+        diff[k] = 0
+        diff_sq[k] = 0
     trump = (scr.out[O_TURN_UP] >> 3) & 3
     totals = np.zeros(m, dtype=np.int64)
-    n = p[P_SAMPLES]
     for _ in range(n):
         st = deal_hidden(scr, r, seat, st, pool)
         saved_S = r.S.copy()
@@ -223,18 +246,7 @@ def decide(scr, r, seat, rules, p, rp, st, cands, diff, diff_sq, pool):
             x = totals[k] - totals[d]
             diff[k] += x
             diff_sq[k] += x * x
-    best = d
-    best_mean = 0.0
-    z = p[P_MARGIN] / 100.0
-    for k in range(m):
-        if k == d:
-            continue
-        mean = diff[k] / n
-        var = max(diff_sq[k] / n - mean * mean, 0.0) / max(n - 1, 1)
-        if mean > best_mean and mean > z * np.sqrt(var):
-            best = k
-            best_mean = mean
-    return st, cands[best]
+    return st
 
 
 @njit(cache=True)

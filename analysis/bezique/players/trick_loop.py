@@ -120,6 +120,14 @@ def new_scratch():
 def setup_deal(scr, stc, rules, pe, pd, start_d, target):
     """The shuffle, the hands, the turn-up (its seven scored for the dealer) and the saved
     position at trick 1; returns the game winner if the turn-up's seven reached the target, else -1."""
+    shuffle(scr.deck, stc)
+    return setup_from_deck(scr, rules, pe, pd, start_d, target)
+
+
+@njit(cache=True, _nrt=False)
+def setup_from_deck(scr, rules, pe, pd, start_d, target):
+    """``setup_deal`` for the deck already in ``scr.deck`` (elder's 8, the dealer's 8, the turn-up,
+    the stock in drawing order): a recorded deal replayed (``salon review``)."""
     deck, S, ms, fo, nopt, order, out, tt, pos = scr
     for i in range(N_OUT):
         out[i] = 0
@@ -129,7 +137,6 @@ def setup_deal(scr, stc, rules, pe, pd, start_d, target):
         out[O_MELD_AT + i] = -1
     for i in range(N_STATE):
         S[i] = 0
-    shuffle(deck, stc)
     for i in range(8):
         S[S_HAND] |= bit(deck[i])
         S[S_HAND + 1] |= bit(deck[8 + i])
