@@ -73,6 +73,7 @@ class Game:
     # -> its section's context; optional PARTS (refreshable parts), guide_advice(section), guide_chart(...)
     playing_rules: Lazy | None = None  # (decision, rule text, rules, deals, seed, player) -> (result, text): `salon rule`
     rule_ladders: Lazy | None = None  # (decision or None, rules, refit) -> (result dict, text): `salon rules`
+    notation: Lazy | None = None  # the game's text notation module: from_lines, to_text, replay (docs/records.md)
     review: Lazy | None = None  # the game's review module: review(record, index, rules, player, samples, seed,
     # threads) -> analysis.review.DealReview, DEFAULT_SAMPLES: `salon review`
 

@@ -135,15 +135,19 @@ def save_records(records, path, dump: Callable[[dict, str], str] = dump_record) 
         text = dump(records, "")
     else:
         text = "[\n" + ",\n".join(dump(r, "  ") for r in records) + "\n]"
+    write_text(path, text + "\n")
+
+
+def write_text(path, text: str) -> None:
+    """Write ``text`` to a file or, for ``-``, to standard output; an input error in one line."""
     try:
         if _is_stdio(path):
-            sys.stdout.write(text + "\n")
+            sys.stdout.write(text)
             sys.stdout.flush()
         else:
-            Path(path).write_text(text + "\n", encoding="utf-8")
+            Path(path).write_text(text, encoding="utf-8")
     except OSError as e:
-        name = "standard output" if _is_stdio(path) else path
-        raise InputError(f"cannot write {name}: {e.strerror or e}") from None
+        raise InputError(f"cannot write {'standard output' if _is_stdio(path) else path}: {e.strerror or e}") from None
 
 
 def _a(game: str) -> str:

@@ -1,14 +1,13 @@
 """The plain text notation of deal records, for every game (docs/records.md): a deal a person can
 type from a score sheet, one ``key: value`` line each, read strictly and written back.
 
-Each game's ``analysis/<game>/reference/record_text.py`` turns its lines into the JSON record
-(``from_lines``) and back (``to_text``); this module holds what they share: splitting the text into
+Each game's ``analysis/<game>/record_text.py`` (its descriptor's ``notation``) turns its lines into
+the JSON record (``from_lines``) and back (``to_text``); this module holds what they share: splitting the text into
 deals and lines, the errors that name the line, the token and the rule, and the file's game.
 Comments start with ``#``; a blank line or a ``game:`` line starts the next deal.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 from analysis.errors import InputError
@@ -81,7 +80,10 @@ def game_of(lines: list[Line], game: str | None) -> str:
 
 
 def module_of(game: str):
-    return importlib.import_module(f"analysis.{game}.reference.record_text")
+    """The game's notation module (its descriptor's ``notation``)."""
+    from analysis.games import GAMES as DESCRIPTORS
+
+    return DESCRIPTORS[game].notation.load()
 
 
 def load_any(path, game: str | None = None) -> list[dict]:
@@ -104,13 +106,15 @@ def read_records(path, game: str | None = None) -> tuple[list[dict], bool]:
 def parse_text(text: str, game: str | None = None) -> list[dict]:
     """The JSON records of a text file's deals (each game's ``from_lines``), each checked by its
     game's replay: a broken rule is reported on the line of the step that broke it."""
+    from analysis.games import GAMES as DESCRIPTORS
+
     out = []
     for lines in deals(text):
         name = game_of(lines, game)
         module = module_of(name)
         record = module.from_lines(lines)
         try:
-            importlib.import_module(f"analysis.{name}.reference.records").replay(record)
+            DESCRIPTORS[name].replay(record, None)
         except InputError as e:
             raise InputError(f"line {_line_of(str(e), lines, getattr(module, 'STEP_KEYS', {}))}: {e}") from None
         out.append(record)
@@ -139,21 +143,13 @@ def convert_file(path, to: str | None, game: str | None, out: str) -> None:
     """``salon record convert``: the deals of ``path`` written to ``out`` in the other format (or
     ``to``), all of them checked by the replay before anything is written."""
     from analysis.games import GAMES as DESCRIPTORS
-    from analysis.record_files import STDIO
+    from analysis.record_files import write_text
     from analysis.review import game_of as records_game
 
     records, was_text = read_records(path, game)
     name = records_game(records, game)
     if (to or ("json" if was_text else "text")) == "text":
-        written = to_text(records, name)
-        if out == STDIO:
-            print(written, end="")
-            return
-        try:
-            with open(out, "w", encoding="utf-8") as fh:
-                fh.write(written)
-        except OSError as e:
-            raise InputError(f"cannot write {out}: {e.strerror or e}") from None
+        write_text(out, to_text(records, name))
         return
     for i, r in enumerate(records):
         try:
@@ -187,12 +183,36 @@ class Keys:
                 ln.fail(f"unknown key; valid: {', '.join(valid + tuple(p + ' N' for p in prefixes))}")
         self.required = required
 
+    def numbered(self, prefix: str) -> list[Line]:
+        """The ``prefix N`` lines (``trick 1``, ``trick 2``, ...), checked to be numbered in order."""
+        for n, ln in enumerate(self.many[prefix], 1):
+            if ln.key != f"{prefix} {n}":
+                ln.fail(f"expected '{prefix} {n}' here ({prefix}s numbered in order)")
+        return self.many[prefix]
+
+    def finish(self, record: dict) -> dict:
+        """The record with the deal's ``comment:`` (kept, not read)."""
+        if self.one.get("comment"):
+            record["comment"] = self.one["comment"].value
+        return record
+
     def get(self, key: str) -> Line | None:
         """The line of ``key``; a required key's absence is an input error (raised when it is
         read, so the errors of a deal come in the order its lines are read)."""
         if key in self.required and key not in self.one:
             raise InputError(f"line {self.lines[0].number}: the deal has no '{key}:' line")
         return self.one.get(key)
+
+
+def text_lines(record: dict, game: str, body: list[str]) -> str:
+    """A deal in the notation: its ``game:`` and ``rules:`` lines, ``body``, its comment (a record
+    with switches overridden stays JSON: an input error)."""
+    if record.get("switches"):
+        raise InputError("a record with switches cannot be written in the notation yet: keep it as JSON")
+    out = [f"game: {game}", f"rules: {record.get('rules', 'seed-de')}", *body]
+    if record.get("comment"):
+        out.append(f"comment: {record['comment']}")
+    return "\n".join(out)
 
 
 def cards_of(line: Line, codec, count: int | None = None, rule: str | None = None) -> list[str]:

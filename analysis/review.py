@@ -99,10 +99,10 @@ def seat_summary(decisions: Sequence[Decision], seat: str, deal_of: Sequence[int
     that had a real choice and the mean loss per such decision, the forced and unrated ones."""
     mine = [d for d in decisions if d.seat == seat]
     rated = [d for d in mine if d.loss is not None and not d.forced]
-    total = sum(d.loss for d in rated)
-    var = sum(((d.ci95[1] - d.ci95[0]) / 3.92) ** 2 for d in rated if d.ci95 is not None)
+    total = float(sum(d.loss for d in rated))
+    var = float(sum(((d.ci95[1] - d.ci95[0]) / 3.92) ** 2 for d in rated if d.ci95 is not None))
     half = 1.96 * var ** 0.5
-    by_kind = {k: round(sum(d.loss for d in rated if d.kind == k), 4) for k in KINDS
+    by_kind = {k: round(float(sum(d.loss for d in rated if d.kind == k)), 4) for k in KINDS
                if any(d.kind == k for d in rated)}
     where = dict(zip(map(id, decisions), deal_of, strict=True)) if deal_of is not None else {}
     largest = sorted((d for d in rated if d.loss > 0), key=lambda d: -d.loss)[:3]
@@ -285,3 +285,75 @@ def review_file(q: ReviewQuestion, verbose: bool = False) -> tuple[dict, str]:
     rules_name = q.rules or records[0].get("rules") or "seed-de"
     res = file_json(name, rules_name, q.player, samples, q.seed, reviews, g.seats, module.RATED)
     return res, text(res, g.unit, verbose)
+
+
+def guide_example(game: str, seed: int) -> dict:
+    """The guide's example of ``game`` (its "Reviewing your own deals"): deal 0 of ``seed`` played
+    by salon's heuristic player on both sides, in the text notation, reviewed by the searching
+    reviewer at the game's default samples: the JSON review and its text."""
+    from analysis.games import GAMES
+
+    g = GAMES[game]
+    rules = g.rules()
+    record = g.record(seed, 0, rules, g.policy("heuristic"))
+    record.pop("source", None)
+    module = g.review.load()
+    samples = module.DEFAULT_SAMPLES
+    res = file_json(game, rules.name, "search", samples, seed, [module.review(record, 0, None, "search", samples, seed,
+                                                                               None)], g.seats, module.RATED)
+    return {"notation": g.notation.load().to_text(record), "review": res, "played_by": "salon's heuristic player",
+            "command": f"salon review deal.txt --seed {seed}"}
+
+
+def review_text(text_: str, game: str | None = None, player: str = "search", samples: int | None = None,
+                seed: int = 0) -> dict:
+    """The review (``salon review --json``'s object) of deals typed in the text notation: the
+    notebooks' entry point."""
+    from analysis.games import GAMES
+    from analysis.record_text import parse_text
+
+    records = parse_text(text_, game)
+    name = game_of(records, game)
+    g = GAMES[name]
+    module = g.review.load()
+    samples = None if module.DEFAULT_SAMPLES is None else samples or module.DEFAULT_SAMPLES
+    reviews = review_records(records, lambda rec, i: module.review(rec, i, None, player, samples, seed, None))
+    return file_json(name, records[0].get("rules", "seed-de"), player, samples, seed, reviews, g.seats, module.RATED)
+
+
+def decisions_frame(res: dict):
+    """A review's decisions as a pandas DataFrame: deal, seat, kind, step, chosen, best, loss and its
+    interval, forced, note."""
+    import pandas as pd
+
+    rows = []
+    for i, deal in enumerate(res["deals"], 1):
+        for d in deal["decisions"]:
+            loss = d["loss"] or {}
+            ci = loss.get("ci95") or [None, None]
+            rows.append({"deal": i, "seat": d["seat"], "kind": d["kind"], "step": d["step"], "chosen": d["chosen"],
+                         "best": d["best"], "loss": loss.get("value"), "lo": ci[0], "hi": ci[1],
+                         "forced": d["forced"], "note": d.get("note")})
+    return pd.DataFrame(rows)
+
+
+def loss_figure(res: dict, deal: int = 1):
+    """The points lost at each rated decision of one deal, per player, with the 95% intervals."""
+    import matplotlib.pyplot as plt
+
+    df = decisions_frame(res)
+    df = df[(df["deal"] == deal) & df["loss"].notna() & ~df["forced"]].reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(max(6, 0.35 * len(df)), 3.5))
+    for seat, colour in zip(df["seat"].unique(), ("#1f77b4", "#d62728"), strict=False):
+        part = df[df["seat"] == seat]
+        err = [(part["loss"] - part["lo"].fillna(part["loss"])).clip(lower=0),
+               (part["hi"].fillna(part["loss"]) - part["loss"]).clip(lower=0)]
+        ax.bar(part.index, part["loss"], yerr=err, color=colour, label=seat, capsize=2)
+    ax.set_xticks(df.index, [f"{s} {c}" for s, c in zip(df["step"], df["chosen"], strict=True)], rotation=70,
+                  fontsize=7)
+    ax.axhline(0, color="#555", lw=0.8)
+    ax.set_ylabel("points lost")
+    ax.set_title(f"{res['game']}: the points each decision lost against the reviewer's best ({res['reviewer']['player']})")
+    ax.legend()
+    fig.tight_layout()
+    return fig

@@ -2,8 +2,6 @@
 figure files: the loss per decision is drawn as bars in the table itself)."""
 from __future__ import annotations
 
-from analysis.errors import InputError
-
 
 def page(res: dict) -> str:
     """The review ``res`` (``salon review --json``'s object) as HTML."""
@@ -21,12 +19,6 @@ def page(res: dict) -> str:
 
 def write_page(res: dict, path: str) -> None:
     """Write the page to ``path`` (``-``: standard output)."""
-    html = page(res)
-    if path == "-":
-        print(html)
-        return
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(html)
-    except OSError as e:
-        raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+    from analysis.record_files import write_text
+
+    write_text(path, page(res) + "\n")

@@ -27,7 +27,8 @@ SECONDS = {"test_ecarte_watching.py": 40, "test_store.py": 28, "ecarte.ipynb": 2
            "test_piquet_differential.py": 8, "test_bezique_tips.py": 7, "bezique.ipynb": 33,
            "test_bezique_reference.py": 6, "test_ecarte_solver.py": 6, "test_ecarte_kernel_decisions.py": 4,
            "test_compare.py": 3, "test_review_fixes.py": 3, "test_interrupts_and_input.py": 20,
-           "test_kernel_cache.py": 30, "test_parallel_blocks.py": 20}
+           "test_kernel_cache.py": 30, "test_parallel_blocks.py": 20,
+           "review.ipynb": 10, "test_review.py": 25}
 
 # Tests taking more than about 2 s with numba's cache warm: `scripts/test -m "not slow"` leaves
 # them (and the notebooks) out; CI runs everything.

@@ -19,5 +19,5 @@ GAME = Game(
     report=Lazy("analysis.bezique.report"), studies=Lazy("analysis.bezique.commands:study"),
     playing_rules=Lazy("analysis.bezique.studies.playing_rules:rule_answer"),
     rule_ladders=Lazy("analysis.bezique.studies.rule_ladder:ladders_answer"),
-    review=Lazy("analysis.bezique.review"),
+    notation=Lazy("analysis.bezique.record_text"), review=Lazy("analysis.bezique.review"),
 )

@@ -22,7 +22,20 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
                                       search_deals, budget.get("bezique_search_games", 2)) if search_deals else None)
     advice_deals = budget.get("bezique_advice_deals", 20)
     res["advice"] = advice_section(advice_deals, seed) if advice_deals else None
+    res.update(_review_part(out_dir, fig_dir, budget, seed, threads, tips, res))
     return res
+
+
+def _review_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
+    """The guide's reviewed example deal (analysis.review.guide_example)."""
+    from analysis.review import guide_example
+
+    return {"review_example": guide_example("bezique", seed)}
+
+
+PARTS = {"review": _review_part}
+"""Parts that ``salon report --from-saved --refresh bezique.PART`` computes again into a saved report:
+``part(out_dir, fig_dir, budget, seed, threads, tips, section)`` returns the section's entries it replaces."""
 
 
 def advice_section(deals: int, seed: int) -> dict:

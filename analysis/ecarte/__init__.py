@@ -19,5 +19,5 @@ GAME = Game(
     playing_rules=Lazy("analysis.ecarte.studies.playing_rules:rule_answer"),
     rule_ladders=Lazy("analysis.ecarte.studies.rule_ladder:ladders_answer"),
     studies=Lazy("analysis.ecarte.commands:study"),
-    review=Lazy("analysis.ecarte.review"),
+    notation=Lazy("analysis.ecarte.record_text"), review=Lazy("analysis.ecarte.review"),
 )

@@ -55,8 +55,10 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
             "table": table.to_dict(orient="records"), "caption": table.attrs["caption"],
             "figure": os.path.relpath(stem + ".png", out_dir),
         })
-    return {"policy": policy.describe(), "hands": budget["hands"], "per_class": budget["per_class"],
-            "variants": variants}
+    out = {"policy": policy.describe(), "hands": budget["hands"], "per_class": budget["per_class"],
+           "variants": variants}
+    out.update(_review_part(out_dir, fig_dir, budget, seed, threads, tips, out))
+    return out
 
 
 def _equilibrium_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
@@ -67,7 +69,14 @@ def _equilibrium_part(out_dir, fig_dir, budget, seed, threads, tips, section) ->
                          for v in section["variants"]]}
 
 
-PARTS = {"equilibrium": _equilibrium_part}
+def _review_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
+    """The guide's reviewed example deal (analysis.review.guide_example)."""
+    from analysis.review import guide_example
+
+    return {"review_example": guide_example("ecarte", seed)}
+
+
+PARTS = {"equilibrium": _equilibrium_part, "review": _review_part}
 """Parts that ``salon report --from-saved --refresh ecarte.PART`` computes again into a saved report
 (``part(out_dir, fig_dir, budget, seed, threads, tips, section)`` returns the section's entries it
 replaces): ``equilibrium``, each variant's view of the shipped equilibrium tables."""

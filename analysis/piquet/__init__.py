@@ -20,5 +20,5 @@ GAME = Game(
     studies=Lazy("analysis.piquet.commands:study"),
     playing_rules=Lazy("analysis.piquet.studies.playing_rules:rule_answer"),
     rule_ladders=Lazy("analysis.piquet.studies.rule_ladder:ladders_answer"),
-    review=Lazy("analysis.piquet.review"),
+    notation=Lazy("analysis.piquet.record_text"), review=Lazy("analysis.piquet.review"),
 )

@@ -21,6 +21,7 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
                       if budget["piquet_search_deals"] else None)  # 0: not run at this budget
     out["discards"] = discard_section(out_dir, fig_dir, tips["deals_per_study"], seed)
     out["strong_discards"] = strong_discard_section(out_dir, budget, seed, out["discards"])
+    out.update(_review_part(out_dir, fig_dir, budget, seed, threads, tips, out))
     return out
 
 
@@ -32,7 +33,14 @@ def _players_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dic
     return {"players": players_section(out_dir, budget["piquet_search_deals"], seed, threads)}
 
 
-PARTS = {"strong_discards": _strong_part, "players": _players_part}
+def _review_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
+    """The guide's reviewed example deal (analysis.review.guide_example)."""
+    from analysis.review import guide_example
+
+    return {"review_example": guide_example("piquet", seed)}
+
+
+PARTS = {"strong_discards": _strong_part, "players": _players_part, "review": _review_part}
 """Parts that ``salon report --from-saved --refresh piquet.PART`` computes again into a saved report:
 ``part(out_dir, fig_dir, budget, seed, threads, tips, section)`` returns the section's entries it replaces."""
 

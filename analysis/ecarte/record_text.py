@@ -17,9 +17,9 @@ step is checked by the replay afterwards.
 """
 from __future__ import annotations
 
+from analysis.ecarte.reference.records import replay
 from analysis.ecarte.rules import CODEC
-from analysis.errors import InputError
-from analysis.record_text import Keys, Line, cards_of
+from analysis.record_text import Keys, Line, cards_of, text_lines
 
 STEP_KEYS = {"announced": "king"}
 """The replay's step names that are not a line's key."""
@@ -55,9 +55,7 @@ def from_lines(lines: list[Line]) -> dict:
               "turnup": cards_of(k.get("turnup"), CODEC, 1)[0]}
     stock: list[str] = []
     exchanges = []
-    for n, ln in enumerate(k.many["exchange"], 1):
-        if ln.key != f"exchange {n}":
-            ln.fail(f"expected 'exchange {n}' here (exchanges numbered in order)")
+    for ln in k.numbered("exchange"):
         parts = ln.value.split(";")
         if len(parts) != 2:
             ln.fail("expected 'elder CARDS takes CARDS; dealer CARDS takes CARDS'")
@@ -79,26 +77,14 @@ def from_lines(lines: list[Line]) -> dict:
         if w.lower() not in ("elder", "dealer"):
             king.fail(f"expected 'elder', 'dealer' or 'none', got {w!r}")
     record["announced"] = [w.lower() for w in announced]
-    tricks = []
-    for n, ln in enumerate(k.many["trick"], 1):
-        if ln.key != f"trick {n}":
-            ln.fail(f"expected 'trick {n}' here (tricks numbered in order)")
-        tricks.append(cards_of(ln, CODEC, 2, "EC-FOLLOW"))
-    record["tricks"] = tricks
-    if k.get("comment"):
-        record["comment"] = k.get("comment").value
-    return record
+    record["tricks"] = [cards_of(ln, CODEC, 2, "EC-FOLLOW") for ln in k.numbered("trick")]
+    return k.finish(record)
 
 
 def to_text(record: dict) -> str:
     """A JSON record (checked by the replay first) in the notation."""
-    from analysis.ecarte.reference.records import replay
-
     replay(record)
-    out = ["game: ecarte", f"rules: {record.get('rules', 'seed-de')}"]
-    if record.get("switches"):
-        raise InputError("a record with switches cannot be written in the notation yet: keep it as JSON")
-    out += [f"elder: {' '.join(record['elder'])}", f"dealer: {' '.join(record['dealer'])}",
+    out = [f"elder: {' '.join(record['elder'])}", f"dealer: {' '.join(record['dealer'])}",
             f"turnup: {record['turnup']}"]
     drawn = 0
     stock = record["stock"]
@@ -115,6 +101,4 @@ def to_text(record: dict) -> str:
     out.append(f"ending: {record['ending'].replace('_', ' ')}")
     out.append(f"king: {' '.join(record['announced']) or 'none'}")
     out += [f"trick {n}: {a} {b}" for n, (a, b) in enumerate(record["tricks"], 1)]
-    if record.get("comment"):
-        out.append(f"comment: {record['comment']}")
-    return "\n".join(out)
+    return text_lines(record, "ecarte", out)

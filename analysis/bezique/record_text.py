@@ -17,9 +17,9 @@ the turn-up), ``meld CARDS`` (laid from the hand, then ``+ table CARDS`` already
 """
 from __future__ import annotations
 
+from analysis.bezique.reference.records import replay
 from analysis.bezique.rules import CODEC
-from analysis.errors import InputError
-from analysis.record_text import Keys, Line, cards_of
+from analysis.record_text import Keys, Line, cards_of, text_lines
 
 STEP_KEYS = {"elder's hand": "elder", "dealer's hand": "dealer", "turn_up": "turn-up"}
 """The replay's step names that are not a line's key."""
@@ -64,26 +64,14 @@ def from_lines(lines: list[Line]) -> dict:
               "dealer": cards_of(k.get("dealer"), CODEC, 8, "BZ-DEAL"),
               "turn_up": cards_of(k.get("turn-up"), CODEC, 1)[0],
               "stock": cards_of(k.get("stock"), CODEC)}
-    tricks = []
-    for n, ln in enumerate(k.many["trick"], 1):
-        if ln.key != f"trick {n}":
-            ln.fail(f"expected 'trick {n}' here (tricks numbered in order)")
-        tricks.append(_trick(ln))
-    record["tricks"] = tricks
-    if k.get("comment"):
-        record["comment"] = k.get("comment").value
-    return record
+    record["tricks"] = [_trick(ln) for ln in k.numbered("trick")]
+    return k.finish(record)
 
 
 def to_text(record: dict) -> str:
     """A JSON record (checked by the replay first) in the notation."""
-    from analysis.bezique.reference.records import replay
-
     replay(record)
-    if record.get("switches"):
-        raise InputError("a record with switches cannot be written in the notation yet: keep it as JSON")
-    out = ["game: bezique", f"rules: {record.get('rules', 'seed-de')}",
-           f"elder: {' '.join(record['elder'])}", f"dealer: {' '.join(record['dealer'])}",
+    out = [f"elder: {' '.join(record['elder'])}", f"dealer: {' '.join(record['dealer'])}",
            f"turn-up: {record['turn_up']}", f"stock: {' '.join(record['stock'])}"]
     for n, t in enumerate(record["tricks"], 1):
         parts = [f"{t['lead']} {t['follow']}"]
@@ -98,6 +86,4 @@ def to_text(record: dict) -> str:
         if t.get("draws"):
             parts.append("draws " + " ".join(t["draws"]))
         out.append(f"trick {n}: {'; '.join(parts)}")
-    if record.get("comment"):
-        out.append(f"comment: {record['comment']}")
-    return "\n".join(out)
+    return text_lines(record, "bezique", out)

@@ -15,9 +15,9 @@ The cards each player takes follow from the rules; every step is checked by the 
 """
 from __future__ import annotations
 
-from analysis.errors import InputError
+from analysis.piquet.reference.records import replay
 from analysis.piquet.rules import CODEC
-from analysis.record_text import Keys, Line, cards_of
+from analysis.record_text import Keys, Line, cards_of, text_lines
 
 STEP_KEYS = {"elder's exchange": "elder discards", "younger's exchange": "younger discards",
              "elder's hand": "elder", "younger's hand": "younger"}
@@ -51,26 +51,14 @@ def from_lines(lines: list[Line]) -> dict:
             entry["sink"] = sinks
         record[seat] = entry
     record["talon"] = cards_of(k.get("talon"), CODEC, 8, "PQ-DEAL")
-    tricks = []
-    for n, ln in enumerate(k.many["trick"], 1):
-        if ln.key != f"trick {n}":
-            ln.fail(f"expected 'trick {n}' here (tricks numbered in order)")
-        tricks.append(cards_of(ln, CODEC, 2, "PQ-PLAY"))
-    record["tricks"] = tricks
-    if k.get("comment"):
-        record["comment"] = k.get("comment").value
-    return record
+    record["tricks"] = [cards_of(ln, CODEC, 2, "PQ-PLAY") for ln in k.numbered("trick")]
+    return k.finish(record)
 
 
 def to_text(record: dict) -> str:
     """A JSON record (checked by the replay first) in the notation."""
-    from analysis.piquet.reference.records import replay
-
     replay(record)
-    if record.get("switches"):
-        raise InputError("a record with switches cannot be written in the notation yet: keep it as JSON")
-    out = ["game: piquet", f"rules: {record.get('rules', 'seed-de')}"]
-    out += [f"{seat}: {' '.join(record[seat]['dealt'])}" for seat in ("elder", "younger")]
+    out = [f"{seat}: {' '.join(record[seat]['dealt'])}" for seat in ("elder", "younger")]
     out.append(f"talon: {' '.join(record['talon'])}")
     for seat in ("elder", "younger"):
         out.append(f"{seat} discards: {' '.join(record[seat]['discard']) or '-'}")
@@ -78,6 +66,4 @@ def to_text(record: dict) -> str:
         if record[seat].get("sink"):
             out.append(f"{seat} sinks: {' '.join(record[seat]['sink'])}")
     out += [f"trick {n}: {a} {b}" for n, (a, b) in enumerate(record["tricks"], 1)]
-    if record.get("comment"):
-        out.append(f"comment: {record['comment']}")
-    return "\n".join(out)
+    return text_lines(record, "piquet", out)
