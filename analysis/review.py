@@ -18,8 +18,8 @@ PLAYERS = ("search", "dd")
 """The reviewers: ``search`` samples the hidden cards from what the deciding player knew and
 solves each world; ``dd`` sees every card (the open-hands bound)."""
 
-PLAYER_WORDS = {"search": "the searching player (hidden cards sampled from what the player knew, each world "
-                          "solved exactly)",
+PLAYER_WORDS = {"search": "the searching player (the hidden cards drawn from what the player knew, each drawn "
+                          "deal played out by the game's strongest method)",
                 "dd": "the open-hands player (every card seen: a bound, not a legal player)"}
 
 KINDS = ("proposal", "exchange", "declarations", "lead", "follow", "meld")
@@ -60,13 +60,12 @@ class Decision:
 
 @dataclass
 class DealReview:
-    """A reviewed deal: its decisions in order, its result line, and the score before it (games
-    and parties)."""
+    """A reviewed deal: its decisions in order, its result line, its seats and the game's own
+    figures (``extra``: the open-hands value at the first lead and the play's result)."""
 
     decisions: list[Decision]
     result: str
     seats: tuple[str, str]
-    score_before: dict | None = None
     extra: dict = field(default_factory=dict)
 
 
@@ -115,12 +114,8 @@ def seat_summary(decisions: Sequence[Decision], seat: str, deal_of: Sequence[int
 
 
 def deal_json(review: DealReview) -> dict:
-    out = {"result": review.result, "decisions": [d.to_json() for d in review.decisions],
-           "summary": {s: seat_summary(review.decisions, s) for s in review.seats}}
-    if review.score_before is not None:
-        out["score_before"] = review.score_before
-    out.update(review.extra)
-    return out
+    return {"result": review.result, "decisions": [d.to_json() for d in review.decisions],
+            "summary": {s: seat_summary(review.decisions, s) for s in review.seats}, **review.extra}
 
 
 def file_json(game: str, rules: str, player: str, samples: int | None, seed: int, reviews: Sequence[DealReview],
@@ -157,10 +152,8 @@ def text(res: dict, unit: str, verbose: bool = False) -> str:
              f"points lost against {_reviewer_short(res['reviewer'])}."]
     notes: dict[str, int] = {}
     for i, deal in enumerate(res["deals"], 1):
-        score = deal.get("score_before")
         lines.append("")
-        lines.append(f"{unit.capitalize()} {i}" + (f" (score before: {_score_words(score)})" if score else "")
-                     + f": {deal['result']}")
+        lines.append(f"{unit.capitalize()} {i}: {deal['result']}")
         for d in deal["decisions"]:
             best = "" if d["forced"] or d["best"] in (None, d["chosen"]) else f"   best: {d['best']}"
             mark = ""
@@ -194,10 +187,6 @@ def _reviewer_short(r: dict) -> str:
     if not r["samples"]:
         return "the exact end-game solver"
     return f"the searching player ({r['samples']} hidden deals a decision)"
-
-
-def _score_words(score: dict) -> str:
-    return ", ".join(f"{k} {v}" for k, v in score.items())
 
 
 def _summary_words(seat: str, s: dict) -> str:

@@ -274,7 +274,7 @@ def write_report(context: dict, out_dir: str) -> dict[str, str]:
     os.makedirs(out_dir, exist_ok=True)
     paths = {"html": os.path.join(out_dir, "index.html"), "markdown": os.path.join(out_dir, "README.md")}
     derived = guide(context, out_dir)
-    reviewed = [name for name, s in context["sections"].items() if s.get("review_example")]  # a guide saved before
+    reviewed = [name for name, s in context["sections"].items() if (s or {}).get("review_example")]
     with open(paths["html"], "w", encoding="utf-8") as fh:
         fh.write(env.get_template("report.html.j2").render(**context, guide=derived, reviewed=reviewed))
     with open(paths["markdown"], "w", encoding="utf-8") as fh:
