@@ -374,7 +374,7 @@ def report(quick, jobs, out, seed, quiet, from_saved, refresh):
                    "(a bound, not a legal player).")
 @click.option("--samples", type=int, default=None, callback=positive,
               help="Hidden deals a decision's best is chosen on, as many again measure its loss [Écarté 200, "
-                   "Piquet 24, Bezique 16].")
+                   "Piquet 96, Bezique 200].")
 @click.option("--seed", default=0, show_default=True, callback=non_negative, help="The seed of the sampled deals.")
 @click.option("--rules", default=None, help="Variant (default: the record's own).")
 @click.option("--rule", multiple=True, metavar="KEY=VALUE")

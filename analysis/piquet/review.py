@@ -34,11 +34,11 @@ from analysis.piquet.rules import name_of
 from analysis.review import DealReview, Decision, exact_loss, sampled_loss
 
 SEATS = (ELDER, YOUNGER)
-DEFAULT_SAMPLES = 24
+DEFAULT_SAMPLES = 96
 """Hidden hands a card is chosen on, and as many again it is measured on."""
 EXCHANGE_CANDIDATES = 6
 """The race's leaders played out with open hands beside the exchange made."""
-EXCHANGE_DEALS = 300
+EXCHANGE_DEALS = 1_000
 """Deals each of those is played on to choose the best, and as many again to measure it."""
 EXCHANGE_RACE = 2_000
 """The heuristic race's most deals (``salon piquet discard --budget quick``)."""
