@@ -22,6 +22,12 @@ PLAYER_WORDS = {"search": "the searching player (the hidden cards drawn from wha
                           "deal played out by the game's strongest method)",
                 "dd": "the open-hands player (every card seen: a bound, not a legal player)"}
 
+MARGIN = 2.0
+"""Standard errors by which an option must beat the choice made on the choosing sample to be named
+the best (else the choice made is the best): among many options of close value the one that wins
+a small sample is often lucky, and measured on the other sample it would look worse than the
+choice made (the search players keep their default on the same rule)."""
+
 KINDS = ("proposal", "exchange", "declarations", "lead", "follow", "meld")
 """The kinds of decision, in the order the summaries list them."""
 
@@ -72,11 +78,11 @@ class DealReview:
 def sampled_loss(values_choose: np.ndarray, values_report: np.ndarray, chosen: int) -> tuple[int, float, tuple]:
     """(best, loss, ci95) of option ``chosen`` among the columns of two independent samples of
     worlds (rows: worlds, columns: options, values from the deciding player's side): the best is
-    the option of highest mean on ``values_choose`` (the chosen one on a tie), and its gain over
-    the chosen option is measured on ``values_report``, paired world by world, with a normal 95%
-    interval. Choosing and measuring on the same worlds would flatter the best."""
-    means = values_choose.mean(axis=0)
-    best = int(chosen) if means[chosen] >= means.max() - 1e-12 else int(np.argmax(means))
+    the option of highest mean on ``values_choose`` when it beats the chosen one there by MARGIN
+    standard errors of their paired difference (else the chosen one), and its gain over the chosen
+    option is measured on ``values_report``, paired world by world, with a normal 95% interval.
+    Choosing and measuring on the same worlds would flatter the best."""
+    best = choose_best(values_choose - values_choose[:, [chosen]], chosen)
     if best == chosen:
         return best, 0.0, (0.0, 0.0)
     d = values_report[:, best] - values_report[:, chosen]
@@ -84,6 +90,18 @@ def sampled_loss(values_choose: np.ndarray, values_report: np.ndarray, chosen: i
     m = float(d.mean())
     half = 1.96 * float(d.std(ddof=1)) / np.sqrt(n) if n > 1 else float("inf")
     return best, m, (m - half, m + half)
+
+
+def choose_best(diffs: np.ndarray, chosen: int) -> int:
+    """The best option on a sample of paired differences to the chosen one (rows: worlds): the one
+    of highest mean if that mean exceeds MARGIN standard errors, else ``chosen``."""
+    n = diffs.shape[0]
+    means = diffs.mean(axis=0)
+    k = int(np.argmax(means))
+    if n < 2 or means[k] <= 1e-12:
+        return int(chosen)
+    se = float(diffs[:, k].std(ddof=1)) / np.sqrt(n)
+    return k if means[k] > MARGIN * se else int(chosen)
 
 
 def exact_loss(values: np.ndarray, chosen: int) -> tuple[int, float]:

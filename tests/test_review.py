@@ -450,3 +450,39 @@ def test_the_examples_of_docs_records_md_replay_and_review():
     doc = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "records.md").read_text()
     blocks = re.findall(r"```\n(game:.*?)```", doc, re.S)
     assert [game_of(parse_text(b), None) for b in blocks] == ["ecarte", "piquet", "bezique"]
+
+
+def test_ecarte_elder_who_throws_his_trumps_is_told_so(ecarte_records):
+    """Hands with one exchange where elder, holding two trumps or more, throws as many of his best
+    trumps and kings as he threw cards; the tricks then played by open hands: most such exchanges
+    are clear errors, and a clear one is elder's largest error after his proposal (read from the
+    tables, which may cost more in such a hand)."""
+    from analysis.cards import parse_card
+    from analysis.ecarte.reference.cards import rank_of, suit_of
+    from analysis.ecarte.review import review
+    from analysis.ecarte.rules import CODEC, name_of
+
+    planted_hands = clear = 0
+    for i, rec in enumerate(ecarte_records):
+        if len(rec["exchanges"]) != 1 or rec["ending"] != "elder_plays":
+            continue
+        trump = suit_of(CODEC.code_of(parse_card(rec["turnup"])))
+        hand = [CODEC.code_of(parse_card(c)) for c in rec["elder"]]
+        k = len(rec["exchanges"][0]["elder_discard"])
+        best_first = sorted(hand, key=lambda c: (suit_of(c) == trump, rank_of(c)), reverse=True)
+        if sum(suit_of(c) == trump for c in hand) < 2:
+            continue
+        planted = {**rec, "exchanges": [{**rec["exchanges"][0], "elder_discard": [name_of(c) for c in best_first[:k]]}]}
+        hands, trump_suit, _, _ = ecarte_play_start(planted)
+        king = 8 * trump_suit + 7
+        planted["announced"] = [s for s in ("elder", "dealer") if hands[s] >> king & 1]
+        planted, _ = ecarte_open_play(planted)
+        rv = review(planted, i, player="dd")
+        exchange = next(d for d in rv.decisions if d.seat == "elder" and d.kind == "exchange")
+        planted_hands += 1
+        if exchange.loss and exchange.ci95[0] > 0:
+            clear += 1
+            worst = max((d for d in rv.decisions if d.seat == "elder" and d.kind != "proposal" and d.loss is not None
+                         and not d.forced), key=lambda d: d.loss)
+            assert worst is exchange and exchange.best != exchange.chosen
+    assert planted_hands >= 2 and clear >= planted_hands / 2, (clear, planted_hands)

@@ -21,7 +21,7 @@ from analysis.bezique.reference.deal_state import DealState
 from analysis.bezique.reference.records import SCHEMA, replay, trick_play
 from analysis.bezique.reference.solver import option_values
 from analysis.bezique.rules import name_of
-from analysis.review import DealReview, Decision, exact_loss
+from analysis.review import MARGIN, DealReview, Decision, exact_loss
 
 SEATS = (ELDER, DEALER)
 DEFAULT_SAMPLES = 200
@@ -149,7 +149,9 @@ class _Kernel:
             self.streams[0] = np.uint64(sample_diffs(self.scr, self.r, s, self.rules, self.rp, self.streams[0], cands,
                                                      k0, n, self.diff, self.diff_sq, self.pool))
             means = self.diff[:m] / n
-            best = int(np.argmax(means)) if means.max() > 0 else k0
+            var = np.maximum(self.diff_sq[:m] / n - means ** 2, 0.0) * n / max(n - 1, 1)
+            k = int(np.argmax(means))
+            best = k if means[k] > MARGIN * np.sqrt(var[k] / n) and means[k] > 0 else k0  # as review.choose_best
             if best == k0:
                 out = (words, k0, best, 0.0, (0.0, 0.0))
             else:

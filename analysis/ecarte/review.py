@@ -12,7 +12,13 @@
   played measured on another. The open-hands reviewer (``dd``) sees the other's hand: the loss is
   exact, and along the play the losses add up to the open-hands value at the first lead minus the
   result.
-- The discards are not rated yet (the review says so).
+- Each discard: the cards the player could not see (the other's hand, his earlier discards, the
+  stock's order) are drawn uniformly from the rest; every legal discard is drawn to and played on
+  the same layouts: the rest of the exchanges by salon's heuristic for both players, then the
+  tricks with both hands open (the open hands after the exchange, as Piquet's exchange review
+  does), the king announced; the best is chosen on one set of layouts and its gain over the discard
+  made measured on another (``DISCARD_SAMPLES`` each). With ``dd`` the other's hand and the
+  stock's recorded cards are the record's own (the cards it never drew are still shuffled).
 """
 from __future__ import annotations
 
@@ -41,9 +47,12 @@ MAX_TRIES = 200_000
 """Draws of the hidden cards before a decision is left unrated (a record whose play no hand fits
 cannot pass the replay, so this only bounds the time)."""
 RATED = ("Elder's first propose-or-play and the dealer's first accept-or-refuse are read from the shipped "
-         "equilibrium tables (held-out values); each card by the reviewer (sampled hidden hands, each solved exactly, "
-         "or open hands); the king's point exactly; discards and later rounds are not rated yet.")
-DISCARDS_NOTE = "discards are not rated yet"
+         "equilibrium tables (held-out values); each discard on layouts of the hidden cards, the rest of the exchanges "
+         "by salon's heuristic and the tricks with open hands after it; each card by the reviewer (sampled hidden "
+         "hands, each solved exactly, or open hands); the king's point exactly; later rounds' proposals are not rated "
+         "yet.")
+DISCARD_SAMPLES = 64
+"""Layouts a discard is chosen on, and as many again it is measured on."""
 LATER_ROUND_NOTE = "the shipped equilibrium solves the first proposal only; later rounds are not rated"
 
 
@@ -213,8 +222,8 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
         for s in SEATS:
             thrown = mask_of_codes(SCHEMA.cards(exchanges[rnd][f"{s}_discard"], "discard"))
             k = bin(thrown).count("1")
-            decisions.append(Decision(s, "exchange", step, f"throw {_cards(thrown)}" if k else "stand pat",
-                                      note=DISCARDS_NOTE))
+            spot = _Exchange(hands, discards, stock, drawn, turnup, rules, rnd)
+            decisions.append(spot.rate(s, thrown, step, player, np.random.default_rng([seed, index, 13, rnd, s == DEALER])))
             hands[s] = hands[s] & ~thrown | mask_of_codes(stock[drawn:drawn + k])
             discards[s] |= thrown
             drawn += k
@@ -261,6 +270,102 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
     return DealReview(decisions, words, SEATS,
                       extra={"net": net, "open_hands_value_at_first_lead": start_value,
                              "trick_net": int(_table_net(table, result["tricks"][ELDER]))})
+
+
+class _Exchange:
+    """One discard rated: the position before it (both hands, the discards so far, the stock drawn
+    from, the round) and the continuation that values a discard on a layout of the hidden cards."""
+
+    def __init__(self, hands, discards, stock, drawn, turnup, rules, rnd):
+        self.hands, self.discards, self.stock, self.drawn = dict(hands), dict(discards), stock, drawn
+        self.turnup, self.rules, self.rnd = turnup, rules, rnd
+        self.trump = suit_of(turnup)
+
+    def options(self, seat: str) -> list[int]:
+        """The legal discards of ``seat`` now, as masks (EC-PROPOSE, EC-DEALER-MIN, EC-STOCK)."""
+        from analysis.ecarte.reference.cards import dealer_discard_bounds, elder_discard_bounds
+
+        left = STOCK_SIZE - self.drawn
+        lo, hi = elder_discard_bounds(left) if seat == ELDER else dealer_discard_bounds(left, self.rules)
+        codes = [c for c in range(32) if self.hands[seat] >> c & 1]
+        return [sum(1 << codes[i] for i in range(5) if m >> i & 1) for m in range(32) if lo <= bin(m).count("1") <= hi]
+
+    def layout(self, seat: str, rng, open_hands: bool = False) -> tuple[int, list[int]]:
+        """The other's hand and the stock from here (in order) as ``seat`` may imagine them: the
+        cards he cannot see dealt uniformly to the other's hand, the other's discards and the stock.
+        With ``open_hands``: the other's hand and discards as they were, the stock's recorded cards
+        in their order, the cards the record never drew after them in a random order."""
+        o = DEALER if seat == ELDER else ELDER
+        if open_hands:
+            known = self.stock[self.drawn:]
+            rest = [c for c in range(32) if not (self.hands[ELDER] | self.hands[DEALER] | self.discards[ELDER]
+                                                 | self.discards[DEALER] | 1 << self.turnup) >> c & 1
+                    and c not in self.stock]
+            return self.hands[o], known + [rest[i] for i in rng.permutation(len(rest))]
+        unseen = [c for c in range(32) if not (self.hands[seat] | self.discards[seat] | 1 << self.turnup) >> c & 1]
+        order = [unseen[i] for i in rng.permutation(len(unseen))]
+        out_of_play = bin(self.discards[o]).count("1")
+        return sum(1 << c for c in order[:5]), order[5 + out_of_play:]
+
+    def value(self, seat: str, thrown: int, other: int, stock: list[int]) -> int:
+        """Elder's net points of the hand after ``seat`` throws ``thrown`` and draws from ``stock``:
+        the rest of the exchanges by salon's heuristic, the kings announced, the tricks with open hands."""
+        from analysis.ecarte.players.solver import solve, value_table
+        from analysis.ecarte.policies import HeuristicPolicy
+        from analysis.ecarte.reference.cards import (
+            dealer_discard_bounds,
+            elder_discard_bounds,
+            turnup_king_points,
+        )
+        from analysis.ecarte.reference.policies import Decisions
+
+        o = DEALER if seat == ELDER else ELDER
+        hands = {seat: self.hands[seat], o: other}
+        k = bin(thrown).count("1")
+        hands[seat] = hands[seat] & ~thrown | mask_of_codes(stock[:k])
+        pos = k
+        player = Decisions(HeuristicPolicy(), None, self.trump)
+        rnd, left = self.rnd, STOCK_SIZE - self.drawn - k
+        if seat == ELDER and left > 0:  # the dealer's discard of this round
+            lo, hi = dealer_discard_bounds(left, self.rules)
+            d = mask_of_codes(player.discard(hands[DEALER], lo, hi))
+            n = bin(d).count("1")
+            hands[DEALER] = hands[DEALER] & ~d | mask_of_codes(stock[pos:pos + n])
+            pos, left = pos + n, left - n
+        refused = None
+        while True:
+            rnd += 1
+            if left == 0 or not player.propose(hands[ELDER]):
+                break
+            if not player.accept(hands[DEALER]):
+                refused = rnd
+                break
+            for s in SEATS:
+                lo, hi = elder_discard_bounds(left) if s == ELDER else dealer_discard_bounds(left, self.rules)
+                d = mask_of_codes(player.discard(hands[s], lo, hi)) if hi > 0 else 0
+                n = bin(d).count("1")
+                hands[s] = hands[s] & ~d | mask_of_codes(stock[pos:pos + n])
+                pos, left = pos + n, left - n
+        pen = penalised_side(False, refused, self.rules)
+        table = value_table(int(pen == ELDER), int(pen == DEALER), self.rules.to_array())
+        net = solve(hands[ELDER], hands[DEALER], self.trump, True, 0, bool(self.rules.must_trump_when_void), table)
+        kings = int(can_announce_king(hands[ELDER], self.trump)) - int(can_announce_king(hands[DEALER], self.trump))
+        return int(net) + kings - turnup_king_points(self.turnup)
+
+    def rate(self, seat: str, thrown: int, step: str, player: str, rng) -> Decision:
+        """The discard ``thrown`` of ``seat`` rated among the legal ones (the class docstring)."""
+        words = f"throw {_cards(thrown)}" if thrown else "stand pat"
+        options = self.options(seat)
+        if len(options) == 1:
+            return Decision(seat, "exchange", step, words, forced=True)
+        sign = 1 if seat == ELDER else -1
+        col = options.index(thrown)
+        layouts = [self.layout(seat, rng, player == "dd") for _ in range(2 * DISCARD_SAMPLES)]
+        v = np.array([[sign * self.value(seat, d, other, stock) for d in options] for other, stock in layouts],
+                     dtype=float)
+        best, loss, ci = sampled_loss(v[:DISCARD_SAMPLES], v[DISCARD_SAMPLES:], col)
+        return Decision(seat, "exchange", step, words, f"throw {_cards(options[best])}" if options[best] else "stand pat",
+                        loss, ci)
 
 
 def _lead(hl, trump, elder_leads, et, must, table):
