@@ -14,10 +14,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-PLAYERS = ("search", "dd")
-"""The reviewers: ``search`` samples the hidden cards from what the deciding player knew and
-solves each world; ``dd`` sees every card (the open-hands bound)."""
-
 PLAYER_WORDS = {"search": "the searching player (the hidden cards drawn from what the player knew, each drawn "
                           "deal played out by the game's strongest method)",
                 "dd": "the open-hands player (every card seen: a bound, not a legal player)"}

@@ -142,19 +142,14 @@ def test_ecarte_elder_who_proposes_with_five_top_trumps_is_the_largest_error():
     assert worst.ci95[0] > 0
 
 
-def test_ecarte_searching_reviewer_sees_only_what_the_player_knew(ecarte_records):
-    """Two records that differ only in the cards a player cannot see get the same review of his
-    first lead; the open-hands reviewer tells them apart."""
+def test_ecarte_review_is_reproducible(ecarte_records):
+    """The same record and seed give the same numbers, card by card."""
     from analysis.ecarte.review import review
 
     rec = next(r for r in ecarte_records if r["ending"] == "elder_plays" and not r["exchanges"])
-    rv = review(rec, 0)
-    first = next(d for d in rv.decisions if d.kind == "lead")
-    assert first.seat == "elder" and first.loss is not None
-    # The dealer's hand swapped for unseen cards that fit no different public play cannot be
-    # built in general; instead: the same record twice gives the same numbers (reproducible).
-    again = next(d for d in review(rec, 0).decisions if d.kind == "lead")
-    assert (again.loss, again.ci95, again.best) == (first.loss, first.ci95, first.best)
+    first = [(d.loss, d.ci95, d.best) for d in review(rec, 0).decisions]
+    assert any(d[1] is not None for d in first)  # some card rated on sampled hands
+    assert first == [(d.loss, d.ci95, d.best) for d in review(rec, 0).decisions]
 
 
 # ----------------------------------------------------------------------------------- Piquet

@@ -129,7 +129,7 @@ class _Play:
         self.rules = rules
         self.seen = {s: discards[s] | (1 << turnup) for s in SEATS}  # out of the other's hand, for s
         self.king_with = dict(announced)
-        self.plays: dict[str, list[tuple[int, int, int | None]]] = {s: [] for s in SEATS}  # (trick, card, led)
+        self.plays: dict[str, list[tuple[int, int | None]]] = {s: [] for s in SEATS}  # (card, card it followed)
         self.played = {s: 0 for s in SEATS}
         self.all_played = 0
 
@@ -137,12 +137,12 @@ class _Play:
     def other(seat):
         return DEALER if seat == ELDER else ELDER
 
-    def play(self, seat: str, trick: int, card: int, led: int | None = None) -> None:
-        """``seat`` plays ``card`` in ``trick`` (``led``: the card he followed, None for a lead)."""
+    def play(self, seat: str, card: int, led: int | None = None) -> None:
+        """``seat`` plays ``card`` (``led``: the card he followed, None for a lead)."""
         self.hands[seat] &= ~(1 << card)
         self.played[seat] |= 1 << card
         self.all_played |= 1 << card
-        self.plays[seat].append((trick, card, led))
+        self.plays[seat].append((card, led))
 
     def fits(self, seat: str, hand: int) -> bool:
         """Whether ``hand`` (the other's cards now) fits everything ``seat`` saw him do: the king he
@@ -151,7 +151,7 @@ class _Play:
         if self.king_with[o] and not (hand | self.played[o]) >> trump_king(self.trump) & 1:
             return False
         held = hand | self.played[o]  # his hand at the first trick; the cards leave it in order
-        for _, card, led in self.plays[o]:
+        for card, led in self.plays[o]:
             if led is not None and not legal_follows(held, led, self.trump, self.rules) >> card & 1:
                 return False
             held &= ~(1 << card)
@@ -254,14 +254,14 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
         decisions.append(_rate(play, leader, f"trick {n}", "lead", options, led, rng, player, samples,
                                _lead(hl, trump, elder_leads, et, must, table),
                                hf, bin(hf).count("1")))
-        play.play(leader, n, led)
+        play.play(leader, led)
         legal = legal_follows(hf, led, trump, rules)
         options = [c for c in range(32) if legal >> c & 1]
         rest = play.hands[leader]
         decisions.append(_rate(play, follower, f"trick {n}", "follow", options, fol, rng, player, samples,
                                _follow(hf, led, trump, elder_leads, et, must, table),
                                rest, bin(rest).count("1")))
-        play.play(follower, n, fol, led)
+        play.play(follower, fol, led)
         leader = follower if follower_wins(led, fol, trump) else leader
         et += leader == ELDER
     net = result["scores"][ELDER] - result["scores"][DEALER]
@@ -277,9 +277,13 @@ class _Exchange:
     from, the round) and the continuation that values a discard on a layout of the hidden cards."""
 
     def __init__(self, hands, discards, stock, drawn, turnup, rules, rnd):
+        from analysis.ecarte.policies import HeuristicPolicy
+        from analysis.ecarte.reference.policies import Decisions
+
         self.hands, self.discards, self.stock, self.drawn = dict(hands), dict(discards), stock, drawn
         self.turnup, self.rules, self.rnd = turnup, rules, rnd
         self.trump = suit_of(turnup)
+        self.player = Decisions(HeuristicPolicy(), None, self.trump)  # both seats' continuation
 
     def options(self, seat: str) -> list[int]:
         """The legal discards of ``seat`` now, as masks (EC-PROPOSE, EC-DEALER-MIN, EC-STOCK)."""
@@ -311,20 +315,18 @@ class _Exchange:
         """Elder's net points of the hand after ``seat`` throws ``thrown`` and draws from ``stock``:
         the rest of the exchanges by salon's heuristic, the kings announced, the tricks with open hands."""
         from analysis.ecarte.players.solver import solve, value_table
-        from analysis.ecarte.policies import HeuristicPolicy
         from analysis.ecarte.reference.cards import (
             dealer_discard_bounds,
             elder_discard_bounds,
             turnup_king_points,
         )
-        from analysis.ecarte.reference.policies import Decisions
 
         o = DEALER if seat == ELDER else ELDER
         hands = {seat: self.hands[seat], o: other}
         k = bin(thrown).count("1")
         hands[seat] = hands[seat] & ~thrown | mask_of_codes(stock[:k])
         pos = k
-        player = Decisions(HeuristicPolicy(), None, self.trump)
+        player = self.player
         rnd, left = self.rnd, STOCK_SIZE - self.drawn - k
         if seat == ELDER and left > 0:  # the dealer's discard of this round
             lo, hi = dealer_discard_bounds(left, self.rules)
