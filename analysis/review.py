@@ -290,10 +290,11 @@ def review_file(q: ReviewQuestion, verbose: bool = False) -> tuple[dict, str]:
     return res, text(res, g.unit, verbose)
 
 
-def guide_example(game: str, seed: int) -> dict:
+def guide_example(game: str, seed: int, share: float = 1.0) -> dict:
     """The guide's example of ``game`` (its "Reviewing your own deals"): deal 0 of ``seed`` played
     by salon's heuristic player on both sides, in the text notation, reviewed by the searching
-    reviewer at the game's default samples: the JSON review and its text."""
+    reviewer at ``share`` of the game's default samples (the quick guide's budget takes fewer):
+    the JSON review and the command that reviews it again."""
     from analysis.games import GAMES
 
     g = GAMES[game]
@@ -301,11 +302,12 @@ def guide_example(game: str, seed: int) -> dict:
     record = g.record(seed, 0, rules, g.policy("heuristic"))
     record.pop("source", None)
     module = g.review.load()
-    samples = module.DEFAULT_SAMPLES
+    samples = max(1, round(module.DEFAULT_SAMPLES * share))
     res = file_json(game, rules.name, "search", samples, seed, [module.review(record, 0, None, "search", samples, seed,
                                                                                None)], g.seats, module.RATED)
+    again = "" if samples == module.DEFAULT_SAMPLES else f" --samples {samples}"
     return {"notation": g.notation.load().to_text(record), "review": res, "played_by": "salon's heuristic player",
-            "command": f"salon review deal.txt --seed {seed}"}
+            "command": f"salon review deal.txt --seed {seed}{again}"}
 
 
 def review_text(text_: str, game: str | None = None, player: str = "search", samples: int | None = None,

@@ -4,6 +4,7 @@ import os
 import time
 from pathlib import Path
 
+import compile_log
 import pytest
 
 from reference_pool import open_pool
@@ -107,6 +108,15 @@ def pytest_configure(config):
     inherit the environment) and printed in the header so that a failing sample can be repeated."""
     if not hasattr(config, "workerinput") and not os.environ.get("SALON_VECTOR_SEED"):
         os.environ["SALON_VECTOR_SEED"] = str(int(time.time()) % 1_000_000)
+    if os.environ.get("SALON_COMPILE_LOG"):
+        compile_log.install(os.environ["SALON_COMPILE_LOG"])
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """The compile log (tests/compile_log.py) names the test that compiled."""
+    compile_log.CURRENT[0] = item.nodeid
+    yield
 
 
 def pytest_report_header(config):

@@ -13,6 +13,7 @@ from analysis.bezique.studies.tips import bz_t5_search_deals, study_deals
 from analysis.ecarte.report import exact_values
 from analysis.games import GAMES
 from analysis.report.build import build_report, load_context, write_report
+from analysis.review import review_text
 from analysis.stats import Estimate
 from analysis.tips import evaluate_tips, tips_text
 from analysis.tips_registry import TIPS
@@ -283,6 +284,14 @@ def test_report_is_written_with_exact_values_and_verdicts(quick_report):
     assert set(re.findall(r"\]\(#([^)]+)\)", md)) <= anchors
     for src in re.findall(r"!\[[^]]*\]\(([^)]+)\)", md):
         assert (tmp_path / src).exists(), src
+    # The reviewed example deals, at the quick budget's quarter of the reviewer's samples; the command
+    # the guide prints reviews the printed deal again to the same numbers.
+    for text in (md, html):
+        assert "Reviewing your own deals" in text and "salon review deal.txt --seed 2 --samples 50" in text
+    example = load_context(str(tmp_path))["sections"]["ecarte"]["review_example"]
+    assert example["review"]["reviewer"]["samples"] == 50
+    again = json.loads(json.dumps(review_text(example["notation"], samples=50, seed=TIP_SEED)))
+    assert again["deals"] == example["review"]["deals"]
     # The saved context renders the same report again without a study.
     again = write_report(load_context(str(tmp_path)), str(tmp_path / "again"))
     for kind in ("markdown", "html"):

@@ -30,7 +30,7 @@ def _review_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict
     """The guide's reviewed example deal (analysis.review.guide_example)."""
     from analysis.review import guide_example
 
-    return {"review_example": guide_example("bezique", seed)}
+    return {"review_example": guide_example("bezique", seed, budget.get("review_share", 1.0))}
 
 
 PARTS = {"review": _review_part}

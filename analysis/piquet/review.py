@@ -39,7 +39,8 @@ DEFAULT_SAMPLES = 96
 EXCHANGE_CANDIDATES = 6
 """The race's leaders played out with open hands beside the exchange made."""
 EXCHANGE_DEALS = 1_000
-"""Deals each of those is played on to choose the best, and as many again to measure it."""
+"""Deals each of those is played on to choose the best, and as many again to measure it, at the
+default samples (in proportion to other samples)."""
 EXCHANGE_RACE = 2_000
 """The heuristic race's most deals (``salon piquet discard --budget quick``)."""
 RATED = ("Each exchange among the heuristic race's leaders played out with open hands after it, on deals drawn "
@@ -64,7 +65,7 @@ class _Choices:
 
 
 def review_exchange(seat: str, dealt: int, discard: list[int], rules, elder_took: int, seed: int,
-                    threads: int | None = None) -> Decision:
+                    threads: int | None = None, deals: int = EXCHANGE_DEALS) -> Decision:
     """The exchange ``discard`` from ``dealt`` rated among the race's leaders (module docstring)."""
     from analysis.piquet.policies import DoubleDummyPolicy
     from analysis.piquet.studies.discards.analyser import Racing, analyse_hand
@@ -86,8 +87,8 @@ def review_exchange(seat: str, dealt: int, discard: list[int], rules, elder_took
         return Decision(seat, "exchange", "exchange", chosen_words, forced=True)
     arr = np.array(masks, dtype=np.int64)
     pe, py = policy_arrays(DoubleDummyPolicy(), younger, elder_took)
-    choose, _ = play_options(dealt, younger, arr, rules, pe, py, seed + 7_000_003, EXCHANGE_DEALS, threads)
-    report, _ = play_options(dealt, younger, arr, rules, pe, py, seed + 8_000_003, EXCHANGE_DEALS, threads)
+    choose, _ = play_options(dealt, younger, arr, rules, pe, py, seed + 7_000_003, deals, threads)
+    report, _ = play_options(dealt, younger, arr, rules, pe, py, seed + 8_000_003, deals, threads)
     col = masks.index(mask)
     best, loss, ci = sampled_loss(choose.astype(float), report.astype(float), col)
     best_codes = [c for c in range(32) if masks[best] >> c & 1]
@@ -113,7 +114,8 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
     decisions: list[Decision] = []
     for s in SEATS:
         decisions.append(review_exchange(s, mask_of_codes(dealt[s]), disc[s], rules, k,
-                                         seed + 1_000 * index + (s == YOUNGER), threads))
+                                         seed + 1_000 * index + (s == YOUNGER), threads,
+                                         max(1, EXCHANGE_DEALS * samples // DEFAULT_SAMPLES)))
     sink = {s: frozenset(record[s].get("sink", ())) for s in SEATS}
     for s in SEATS:
         for category in sorted(sink[s]):

@@ -28,7 +28,7 @@ BUDGETS = {
               "bezique_advice_deals": 0,
               "strategy_deals_per_hand": 0, "strategy_rounds": 2, "strategy_discard_deals": 0,
               "piquet_dd_hands": 0, "piquet_dd_race_samples": 300, "piquet_dd_candidates": 6, "piquet_dd_deals": 60,
-              "tips": "quick", "tip_deals": 150_000, "tip_ids": QUICK_TIPS},
+              "tips": "quick", "tip_deals": 150_000, "tip_ids": QUICK_TIPS, "review_share": 0.25},
     "full": {"hands": 20_000_000, "per_class": 50_000, "piquet_deals": 5_000_000, "piquet_search_deals": 40_000,
              "bezique_deals": 1_000_000,
              "bezique_games": 20_000, "bezique_search_deals": 4_000, "bezique_search_games": 100,
@@ -36,10 +36,11 @@ BUDGETS = {
              "strategy_deals_per_hand": 300, "strategy_rounds": 3,
              "strategy_discard_deals": 0,
              "piquet_dd_hands": 200, "piquet_dd_race_samples": 1_000, "piquet_dd_candidates": 10,
-             "piquet_dd_deals": 400, "tips": "full"},
+             "piquet_dd_deals": 400, "tips": "full", "review_share": 1.0},
 }
 """Deals and rounds per study; 0 leaves a part out, and the guide says it was not run at that budget
-(``piquet_search_deals``: the Piquet players' table plays that many deals
+(``review_share``: the share of the reviewer's default samples the reviewed example deals take;
+``piquet_search_deals``: the Piquet players' table plays that many deals
 with the search player, ten times as many with dd and the heuristic). The Écarté strategy tables play every one of the 38,304 hand classes
 ``strategy_deals_per_hand`` times both ways in each evaluation (two per best-response round, one
 more at the end when the rounds do not converge). ``strategy_discard_deals`` > 0 chooses the discards
