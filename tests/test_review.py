@@ -142,6 +142,29 @@ def test_ecarte_elder_who_proposes_with_five_top_trumps_is_the_largest_error():
     assert worst.ci95[0] > 0
 
 
+def test_ecarte_later_rounds_proposals_and_answers_are_rated_on_layouts(ecarte_records):
+    """Beyond the first round (which the tables answer) each propose-or-play and accept-or-refuse
+    is rated on layouts of the hidden cards: a best, a loss inside its interval, none when the best
+    is the choice. Under seed-de any refusal penalises elder, so the heuristic dealer who accepts a
+    second proposal with a weak hand (hand 3 of seed 5) is told to refuse, clearly."""
+    from analysis.ecarte.api import record
+    from analysis.ecarte.policies import get_policy
+    from analysis.ecarte.review import review
+    from analysis.ecarte.rules import get_rules
+
+    later = []
+    for i, rec in enumerate(ecarte_records[:20]):
+        later += [d for d in review(rec, i).decisions if d.kind == "proposal" and d.step != "round 1" and not d.forced]
+    assert len(later) >= 10 and all(d.rated and d.ci95[0] <= d.loss <= d.ci95[1] for d in later)
+    assert all(d.loss == 0 for d in later if d.best == d.chosen) and {d.seat for d in later} == {"elder", "dealer"}
+    rec = record(5, 3, get_rules("seed-de"), get_policy())
+    rv = review(rec, 3)
+    worst = max((d for d in rv.decisions if d.kind == "proposal"), key=lambda d: d.loss or 0)
+    assert (worst.seat, worst.step, worst.chosen, worst.best) == ("dealer", "round 2", "accept", "refuse")
+    assert worst.ci95[0] > 0.5
+    assert [(d.best, d.loss) for d in review(rec, 3).decisions] == [(d.best, d.loss) for d in rv.decisions]
+
+
 def test_ecarte_review_is_reproducible(ecarte_records):
     """The same record and seed give the same numbers, card by card."""
     from analysis.ecarte.review import review

@@ -2,8 +2,9 @@
 
 - Elder's first propose-or-play and the dealer's first accept-or-refuse are read from the shipped
   equilibrium tables: the solution's choice and the held-out value of the other action, per hand
-  for elder and per proposal met for the dealer. Later rounds are not rated (the tables solve the
-  first round).
+  for elder and per proposal met for the dealer.
+- Later rounds' propose-or-play and accept-or-refuse (the tables solve the first round only): on
+  layouts of the hidden cards as a discard is (below), both answers played out the same way.
 - The king of trumps: keeping it quiet gives up its point.
 - Each card: the deciding player's hidden cards are drawn uniformly among those the public play
   allows (the cards he has not seen; the other's announced king; every card the other played
@@ -49,11 +50,10 @@ cannot pass the replay, so this only bounds the time)."""
 RATED = ("Elder's first propose-or-play and the dealer's first accept-or-refuse are read from the shipped "
          "equilibrium tables (held-out values); each discard on layouts of the hidden cards, the rest of the exchanges "
          "by salon's heuristic and the tricks with open hands after it; each card by the reviewer (sampled hidden "
-         "hands, each solved exactly, or open hands); the king's point exactly; later rounds' proposals are not rated "
-         "yet.")
+         "hands, each solved exactly, or open hands); the king's point exactly; later rounds' proposals and answers "
+         "on the discards' layouts, the rest by salon's heuristic and the tricks with open hands.")
 DISCARD_SAMPLES = 64
 """Layouts a discard is chosen on, and as many again it is measured on."""
-LATER_ROUND_NOTE = "the shipped equilibrium solves the first proposal only; later rounds are not rated"
 
 
 def _cards(mask: int) -> str:
@@ -212,11 +212,11 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
             if proposed:
                 decisions.append(_first_decision(tables, DEALER, codes[DEALER], turnup, rnd == len(exchanges), step))
         else:
-            decisions.append(Decision(ELDER, "proposal", step, "propose" if proposed else "play",
-                                      note=LATER_ROUND_NOTE))
+            spot = _Exchange(hands, discards, stock, drawn, turnup, rules, rnd)
+            rng = np.random.default_rng([seed, index, 17, rnd])
+            decisions.append(spot.rate_answer(ELDER, proposed, step, player, rng))
             if proposed:
-                decisions.append(Decision(DEALER, "proposal", step, "accept" if rnd < len(exchanges) else "refuse",
-                                          note=LATER_ROUND_NOTE))
+                decisions.append(spot.rate_answer(DEALER, rnd < len(exchanges), step, player, rng))
         if rnd == len(exchanges):
             break
         for s in SEATS:
@@ -314,40 +314,66 @@ class _Exchange:
     def value(self, seat: str, thrown: int, other: int, stock: list[int]) -> int:
         """Elder's net points of the hand after ``seat`` throws ``thrown`` and draws from ``stock``:
         the rest of the exchanges by salon's heuristic, the kings announced, the tricks with open hands."""
-        from analysis.ecarte.players.solver import solve, value_table
-        from analysis.ecarte.reference.cards import (
-            dealer_discard_bounds,
-            elder_discard_bounds,
-            turnup_king_points,
-        )
+        from analysis.ecarte.reference.cards import dealer_discard_bounds
 
         o = DEALER if seat == ELDER else ELDER
         hands = {seat: self.hands[seat], o: other}
         k = bin(thrown).count("1")
         hands[seat] = hands[seat] & ~thrown | mask_of_codes(stock[:k])
         pos = k
-        player = self.player
-        rnd, left = self.rnd, STOCK_SIZE - self.drawn - k
+        left = STOCK_SIZE - self.drawn - k
         if seat == ELDER and left > 0:  # the dealer's discard of this round
             lo, hi = dealer_discard_bounds(left, self.rules)
-            d = mask_of_codes(player.discard(hands[DEALER], lo, hi))
+            d = mask_of_codes(self.player.discard(hands[DEALER], lo, hi))
             n = bin(d).count("1")
             hands[DEALER] = hands[DEALER] & ~d | mask_of_codes(stock[pos:pos + n])
             pos, left = pos + n, left - n
+        return self._rounds(hands, stock, pos, left, self.rnd + 1)
+
+    def answer_value(self, seat: str, yes: bool, other: int, stock: list[int]) -> int:
+        """Elder's net points of the hand when round ``rnd`` opens and ``seat`` answers ``yes``
+        (elder: propose; the dealer, after a proposal: accept) or no (play; refuse), the other's hand
+        and the stock as given: the rest by salon's heuristic, the tricks with open hands."""
+        o = DEALER if seat == ELDER else ELDER
+        hands = {seat: self.hands[seat], o: other}
+        left = STOCK_SIZE - self.drawn
+        if not yes:
+            return self._net(hands, None if seat == ELDER else self.rnd)
+        if seat == ELDER and not self.player.accept(hands[DEALER]):
+            return self._net(hands, self.rnd)
+        pos, left = self._exchange_both(hands, stock, 0, left)
+        return self._rounds(hands, stock, pos, left, self.rnd + 1)
+
+    def _exchange_both(self, hands, stock, pos: int, left: int) -> tuple[int, int]:
+        """One round's discards by salon's heuristic, elder first, each drawn from ``stock[pos:]``."""
+        from analysis.ecarte.reference.cards import dealer_discard_bounds, elder_discard_bounds
+
+        for s in SEATS:
+            lo, hi = elder_discard_bounds(left) if s == ELDER else dealer_discard_bounds(left, self.rules)
+            d = mask_of_codes(self.player.discard(hands[s], lo, hi)) if hi > 0 else 0
+            n = bin(d).count("1")
+            hands[s] = hands[s] & ~d | mask_of_codes(stock[pos:pos + n])
+            pos, left = pos + n, left - n
+        return pos, left
+
+    def _rounds(self, hands, stock, pos: int, left: int, rnd: int) -> int:
+        """Elder's net points from the opening of round ``rnd`` (that many exchanges made): every
+        proposal, answer and discard by salon's heuristic, then the tricks with open hands."""
         refused = None
-        while True:
-            rnd += 1
-            if left == 0 or not player.propose(hands[ELDER]):
-                break
-            if not player.accept(hands[DEALER]):
+        while left > 0 and self.player.propose(hands[ELDER]):
+            if not self.player.accept(hands[DEALER]):
                 refused = rnd
                 break
-            for s in SEATS:
-                lo, hi = elder_discard_bounds(left) if s == ELDER else dealer_discard_bounds(left, self.rules)
-                d = mask_of_codes(player.discard(hands[s], lo, hi)) if hi > 0 else 0
-                n = bin(d).count("1")
-                hands[s] = hands[s] & ~d | mask_of_codes(stock[pos:pos + n])
-                pos, left = pos + n, left - n
+            pos, left = self._exchange_both(hands, stock, pos, left)
+            rnd += 1
+        return self._net(hands, refused)
+
+    def _net(self, hands, refused: int | None) -> int:
+        """Elder's net points of the tricks played with open hands (after a refusal in round
+        ``refused``, EC-PENALTY), the kings announced, less the dealer's turned-up king."""
+        from analysis.ecarte.players.solver import solve, value_table
+        from analysis.ecarte.reference.cards import turnup_king_points
+
         pen = penalised_side(False, refused, self.rules)
         table = value_table(int(pen == ELDER), int(pen == DEALER), self.rules.to_array())
         net = solve(hands[ELDER], hands[DEALER], self.trump, True, 0, bool(self.rules.must_trump_when_void), table)
@@ -368,6 +394,17 @@ class _Exchange:
         best, loss, ci = sampled_loss(v[:DISCARD_SAMPLES], v[DISCARD_SAMPLES:], col)
         return Decision(seat, "exchange", step, words, f"throw {_cards(options[best])}" if options[best] else "stand pat",
                         loss, ci)
+
+    def rate_answer(self, seat: str, yes: bool, step: str, player: str, rng) -> Decision:
+        """A later round's propose-or-play (elder) or accept-or-refuse (the dealer) rated on the
+        layouts a discard is (the class docstring)."""
+        words = (("propose", "play") if seat == ELDER else ("accept", "refuse"))
+        sign = 1 if seat == ELDER else -1
+        layouts = [self.layout(seat, rng, player == "dd") for _ in range(2 * DISCARD_SAMPLES)]
+        v = np.array([[sign * self.answer_value(seat, a, other, stock) for a in (True, False)]
+                      for other, stock in layouts], dtype=float)
+        best, loss, ci = sampled_loss(v[:DISCARD_SAMPLES], v[DISCARD_SAMPLES:], 0 if yes else 1)
+        return Decision(seat, "proposal", step, words[0 if yes else 1], words[best], loss, ci)
 
 
 def _lead(hl, trump, elder_leads, et, must, table):
