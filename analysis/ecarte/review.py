@@ -273,8 +273,9 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
 
 
 class _Exchange:
-    """One discard rated: the position before it (both hands, the discards so far, the stock drawn
-    from, the round) and the continuation that values a discard on a layout of the hidden cards."""
+    """A discard, or a later round's proposal or answer, rated: the position before it (both hands,
+    the discards so far, the stock drawn from, the round) and the continuation that values a choice
+    on a layout of the hidden cards."""
 
     def __init__(self, hands, discards, stock, drawn, turnup, rules, rnd):
         from analysis.ecarte.policies import HeuristicPolicy
