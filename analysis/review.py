@@ -82,22 +82,37 @@ def sampled_loss(values_choose: np.ndarray, values_report: np.ndarray, chosen: i
     if best == chosen:
         return best, 0.0, (0.0, 0.0)
     d = values_report[:, best] - values_report[:, chosen]
-    n = len(d)
     m = float(d.mean())
-    half = 1.96 * float(d.std(ddof=1)) / np.sqrt(n) if n > 1 else float("inf")
-    return best, m, (m - half, m + half)
+    return best, m, normal_interval(m, float(d.std(ddof=1)) if len(d) > 1 else float("inf"), len(d))
 
 
 def choose_best(diffs: np.ndarray, chosen: int) -> int:
     """The best option on a sample of paired differences to the chosen one (rows: worlds): the one
     of highest mean if that mean exceeds MARGIN standard errors, else ``chosen``."""
     n = diffs.shape[0]
-    means = diffs.mean(axis=0)
-    k = int(np.argmax(means))
-    if n < 2 or means[k] <= 1e-12:
+    if n < 2:
         return int(chosen)
-    se = float(diffs[:, k].std(ddof=1)) / np.sqrt(n)
-    return k if means[k] > MARGIN * se else int(chosen)
+    return best_of_means(diffs.mean(axis=0), diffs.std(axis=0, ddof=1) / np.sqrt(n), chosen)
+
+
+def best_of_means(means: np.ndarray, se: np.ndarray, chosen: int) -> int:
+    """MARGIN's rule on the mean differences to the chosen option and their standard errors: the
+    option of highest mean when that mean is positive and exceeds MARGIN standard errors, else
+    ``chosen`` (``choose_best`` on worlds; Bezique's review on the kernel's sums)."""
+    k = int(np.argmax(means))
+    return k if means[k] > 1e-12 and means[k] > MARGIN * se[k] else int(chosen)
+
+
+def sums_moments(sums: np.ndarray, sums_sq: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(means, sample standard deviations) of ``n`` draws from their sums and sums of squares."""
+    means = sums / n
+    return means, np.sqrt(np.maximum(sums_sq / n - means ** 2, 0.0) * n / max(n - 1, 1))
+
+
+def normal_interval(mean: float, sd: float, n: int) -> tuple[float, float]:
+    """The normal 95% interval of a mean of ``n`` draws of standard deviation ``sd``."""
+    half = 1.96 * sd / np.sqrt(n)
+    return (mean - half, mean + half)
 
 
 def exact_loss(values: np.ndarray, chosen: int) -> tuple[int, float]:
@@ -268,26 +283,36 @@ class ReviewQuestion:
 
 def review_file(q: ReviewQuestion, verbose: bool = False) -> tuple[dict, str]:
     """The review of every record in ``q.path`` as JSON and as text."""
+    from tqdm.auto import tqdm
+
     from analysis.games import GAMES
     from analysis.record_text import load_any
 
     records = load_any(q.path, q.game)
     name = game_of(records, q.game)
     g = GAMES[name]
-    module = g.review.load()
     rules = g.rules(q.rules, q.rule) if (q.rules or q.rule) else None
-    samples = None if module.DEFAULT_SAMPLES is None else q.samples or module.DEFAULT_SAMPLES
-    from tqdm.auto import tqdm
-
     bar = tqdm(total=len(records), desc=f"reviewing {g.unit}s", unit=f" {g.unit}", leave=False, disable=q.quiet)
     try:
-        reviews = review_records(records, lambda rec, i: module.review(rec, i, rules, q.player, samples, q.seed,
-                                                                       q.threads), bar)
+        res = review_json(records, name, q.player, q.samples, q.seed, rules, q.rules, q.threads, bar)
     finally:
         bar.close()
-    rules_name = q.rules or records[0].get("rules") or "seed-de"
-    res = file_json(name, rules_name, q.player, samples, q.seed, reviews, g.seats, module.RATED)
     return res, text(res, g.unit, verbose)
+
+
+def review_json(records: Sequence[dict], game: str, player: str, samples: int | None, seed: int, rules=None,
+                rules_name: str | None = None, threads: int | None = None, progress=None) -> dict:
+    """The review of ``records`` of ``game`` (``salon review --json``'s object) by ``player`` at
+    ``samples`` (None: the game's default), under ``rules`` named ``rules_name`` (None: each
+    record's own, named by the first)."""
+    from analysis.games import GAMES
+
+    g = GAMES[game]
+    module = g.review.load()
+    samples = None if module.DEFAULT_SAMPLES is None else samples or module.DEFAULT_SAMPLES
+    reviews = review_records(records, lambda rec, i: module.review(rec, i, rules, player, samples, seed, threads),
+                             progress)
+    return file_json(game, rules_name or records[0].get("rules") or "seed-de", player, samples, seed, reviews, g.seats, module.RATED)
 
 
 def guide_example(game: str, seed: int, share: float = 1.0) -> dict:
@@ -298,32 +323,32 @@ def guide_example(game: str, seed: int, share: float = 1.0) -> dict:
     from analysis.games import GAMES
 
     g = GAMES[game]
-    rules = g.rules()
-    record = g.record(seed, 0, rules, g.policy("heuristic"))
+    record = g.record(seed, 0, g.rules(), g.policy("heuristic"))
     record.pop("source", None)
-    module = g.review.load()
-    samples = max(1, round(module.DEFAULT_SAMPLES * share))
-    res = file_json(game, rules.name, "search", samples, seed, [module.review(record, 0, None, "search", samples, seed,
-                                                                               None)], g.seats, module.RATED)
-    again = "" if samples == module.DEFAULT_SAMPLES else f" --samples {samples}"
-    return {"notation": g.notation.load().to_text(record), "review": res, "played_by": "salon's heuristic player",
-            "command": f"salon review deal.txt --seed {seed}{again}"}
+    default = g.review.load().DEFAULT_SAMPLES
+    samples = max(1, round(default * share))
+    again = "" if samples == default else f" --samples {samples}"
+    return {"notation": g.notation.load().to_text(record), "review": review_json([record], game, "search", samples, seed),
+            "played_by": "salon's heuristic player", "command": f"salon review deal.txt --seed {seed}{again}"}
+
+
+def guide_part(game: str) -> Callable:
+    """``game``'s report part of the guide's reviewed example (its ``PARTS["review"]``): at the
+    budget's ``review_share`` of the reviewer's samples."""
+    def part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
+        return {"review_example": guide_example(game, seed, budget.get("review_share", 1.0))}
+
+    return part
 
 
 def review_text(text_: str, game: str | None = None, player: str = "search", samples: int | None = None,
                 seed: int = 0) -> dict:
     """The review (``salon review --json``'s object) of deals typed in the text notation: the
     notebooks' entry point."""
-    from analysis.games import GAMES
     from analysis.record_text import parse_text
 
     records = parse_text(text_, game)
-    name = game_of(records, game)
-    g = GAMES[name]
-    module = g.review.load()
-    samples = None if module.DEFAULT_SAMPLES is None else samples or module.DEFAULT_SAMPLES
-    reviews = review_records(records, lambda rec, i: module.review(rec, i, None, player, samples, seed, None))
-    return file_json(name, records[0].get("rules", "seed-de"), player, samples, seed, reviews, g.seats, module.RATED)
+    return review_json(records, game_of(records, game), player, samples, seed)
 
 
 def decisions_frame(res: dict):

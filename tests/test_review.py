@@ -457,7 +457,7 @@ def test_review_page_reads_in_a_browser(salon, tmp_path, ecarte_records):
             browser.close()
 
 
-def test_the_examples_of_docs_records_md_replay_and_review():
+def test_the_examples_of_docs_records_md_are_legal_deals_of_their_games():
     """Each game's full example in docs/records.md is a legal deal of that game."""
     import pathlib
     import re

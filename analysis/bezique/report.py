@@ -7,6 +7,7 @@ import math
 import os
 
 from analysis.report.guide import effect_text
+from analysis.review import guide_part
 from analysis.stats import compare_with_exact
 
 EXACT = {"turnup_seven": (1, 8)}
@@ -22,18 +23,11 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
                                       search_deals, budget.get("bezique_search_games", 2)) if search_deals else None)
     advice_deals = budget.get("bezique_advice_deals", 20)
     res["advice"] = advice_section(advice_deals, seed) if advice_deals else None
-    res.update(_review_part(out_dir, fig_dir, budget, seed, threads, tips, res))
+    res.update(PARTS["review"](out_dir, fig_dir, budget, seed, threads, tips, res))
     return res
 
 
-def _review_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
-    """The guide's reviewed example deal (analysis.review.guide_example)."""
-    from analysis.review import guide_example
-
-    return {"review_example": guide_example("bezique", seed, budget.get("review_share", 1.0))}
-
-
-PARTS = {"review": _review_part}
+PARTS = {"review": guide_part("bezique")}
 """Parts that ``salon report --from-saved --refresh bezique.PART`` computes again into a saved report:
 ``part(out_dir, fig_dir, budget, seed, threads, tips, section)`` returns the section's entries it replaces."""
 

@@ -21,7 +21,7 @@ from analysis.bezique.reference.deal_state import DealState
 from analysis.bezique.reference.records import SCHEMA, replay, trick_play
 from analysis.bezique.reference.solver import option_values
 from analysis.bezique.rules import name_of
-from analysis.review import MARGIN, DealReview, Decision, exact_loss
+from analysis.review import DealReview, Decision, best_of_means, exact_loss, normal_interval, sums_moments
 
 SEATS = (ELDER, DEALER)
 DEFAULT_SAMPLES = 200
@@ -148,19 +148,15 @@ class _Kernel:
             n = self.samples
             self.streams[0] = np.uint64(sample_diffs(self.scr, self.r, s, self.rules, self.rp, self.streams[0], cands,
                                                      k0, n, self.diff, self.diff_sq, self.pool))
-            means = self.diff[:m] / n
-            var = np.maximum(self.diff_sq[:m] / n - means ** 2, 0.0) * n / max(n - 1, 1)
-            k = int(np.argmax(means))
-            best = k if means[k] > MARGIN * np.sqrt(var[k] / n) and means[k] > 0 else k0  # as review.choose_best
+            means, sd = sums_moments(self.diff[:m], self.diff_sq[:m], n)
+            best = best_of_means(means, sd / np.sqrt(n), k0)
             if best == k0:
                 out = (words, k0, best, 0.0, (0.0, 0.0))
             else:
                 self.streams[1] = np.uint64(sample_diffs(self.scr, self.r, s, self.rules, self.rp, self.streams[1],
                                                          cands, k0, n, self.diff, self.diff_sq, self.pool))
-                mean = self.diff[best] / n
-                var = max(self.diff_sq[best] / n - mean * mean, 0.0) * n / max(n - 1, 1)
-                half = 1.96 * (var / n) ** 0.5
-                out = (words, k0, best, float(mean), (mean - half, mean + half))
+                means, sd = sums_moments(self.diff[:m], self.diff_sq[:m], n)
+                out = (words, k0, best, float(means[best]), normal_interval(float(means[best]), float(sd[best]), n))
         self.scr.pos[Q_FORCED] = cands[k0]
         return out
 

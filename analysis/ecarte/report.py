@@ -7,6 +7,7 @@ import os
 from math import comb
 
 from analysis.report.guide import anchor
+from analysis.review import guide_part
 from analysis.stats import compare_with_exact
 
 VARIANTS = ("seed-de", "classic")
@@ -57,7 +58,7 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
         })
     out = {"policy": policy.describe(), "hands": budget["hands"], "per_class": budget["per_class"],
            "variants": variants}
-    out.update(_review_part(out_dir, fig_dir, budget, seed, threads, tips, out))
+    out.update(PARTS["review"](out_dir, fig_dir, budget, seed, threads, tips, out))
     return out
 
 
@@ -69,14 +70,7 @@ def _equilibrium_part(out_dir, fig_dir, budget, seed, threads, tips, section) ->
                          for v in section["variants"]]}
 
 
-def _review_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
-    """The guide's reviewed example deal (analysis.review.guide_example)."""
-    from analysis.review import guide_example
-
-    return {"review_example": guide_example("ecarte", seed, budget.get("review_share", 1.0))}
-
-
-PARTS = {"equilibrium": _equilibrium_part, "review": _review_part}
+PARTS = {"equilibrium": _equilibrium_part, "review": guide_part("ecarte")}
 """Parts that ``salon report --from-saved --refresh ecarte.PART`` computes again into a saved report
 (``part(out_dir, fig_dir, budget, seed, threads, tips, section)`` returns the section's entries it
 replaces): ``equilibrium``, each variant's view of the shipped equilibrium tables."""

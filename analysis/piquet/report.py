@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from analysis.report.guide import anchor
+from analysis.review import guide_part
 from analysis.stats import compare_with_exact
 
 EXACT = {"carte_blanche_elder": (323, 578956), "carte_blanche_younger": (323, 578956)}
@@ -21,7 +22,7 @@ def section(out_dir: str, fig_dir: str, budget: dict, seed: int, threads: int | 
                       if budget["piquet_search_deals"] else None)  # 0: not run at this budget
     out["discards"] = discard_section(out_dir, fig_dir, tips["deals_per_study"], seed)
     out["strong_discards"] = strong_discard_section(out_dir, budget, seed, out["discards"])
-    out.update(_review_part(out_dir, fig_dir, budget, seed, threads, tips, out))
+    out.update(PARTS["review"](out_dir, fig_dir, budget, seed, threads, tips, out))
     return out
 
 
@@ -33,14 +34,7 @@ def _players_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dic
     return {"players": players_section(out_dir, budget["piquet_search_deals"], seed, threads)}
 
 
-def _review_part(out_dir, fig_dir, budget, seed, threads, tips, section) -> dict:
-    """The guide's reviewed example deal (analysis.review.guide_example)."""
-    from analysis.review import guide_example
-
-    return {"review_example": guide_example("piquet", seed, budget.get("review_share", 1.0))}
-
-
-PARTS = {"strong_discards": _strong_part, "players": _players_part, "review": _review_part}
+PARTS = {"strong_discards": _strong_part, "players": _players_part, "review": guide_part("piquet")}
 """Parts that ``salon report --from-saved --refresh piquet.PART`` computes again into a saved report:
 ``part(out_dir, fig_dir, budget, seed, threads, tips, section)`` returns the section's entries it replaces."""
 
