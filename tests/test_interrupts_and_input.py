@@ -26,7 +26,7 @@ def run(args, capsys):
 
 def one_error_line(err: str) -> str:
     """The single line of stderr, which is an ``error:`` line."""
-    assert "Traceback" not in err
+    assert "Traceback" not in err, err
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1, err
     assert lines[0].startswith("error: "), err
@@ -62,7 +62,7 @@ def test_ctrl_c_stops_at_once_says_what_was_kept_and_exits_130(name, tmp_path):
     finally:
         p.kill()
     assert p.returncode == 130, err
-    assert "Traceback" not in err
+    assert "Traceback" not in err, err
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("interrupted: "), err
     assert "kept in the result store" in lines[0] or "nothing was stored" in lines[0], err
