@@ -23,6 +23,9 @@
 """
 from __future__ import annotations
 
+import functools
+from types import SimpleNamespace
+
 import numpy as np
 
 from analysis.ecarte.reference.cards import (
@@ -278,13 +281,11 @@ class _Exchange:
     on a layout of the hidden cards."""
 
     def __init__(self, hands, discards, stock, drawn, turnup, rules, rnd):
-        from analysis.ecarte.policies import HeuristicPolicy
-        from analysis.ecarte.reference.policies import Decisions
-
         self.hands, self.discards, self.stock, self.drawn = dict(hands), dict(discards), stock, drawn
         self.turnup, self.rules, self.rnd = turnup, rules, rnd
         self.trump = suit_of(turnup)
-        self.player = Decisions(HeuristicPolicy(), None, self.trump)  # both seats' continuation
+        self.player = _continuation(self.trump)  # both seats'
+        self.tables = {}
 
     def options(self, seat: str) -> list[int]:
         """The legal discards of ``seat`` now, as masks (EC-PROPOSE, EC-DEALER-MIN, EC-STOCK)."""
@@ -325,7 +326,7 @@ class _Exchange:
         left = STOCK_SIZE - self.drawn - k
         if seat == ELDER and left > 0:  # the dealer's discard of this round
             lo, hi = dealer_discard_bounds(left, self.rules)
-            d = mask_of_codes(self.player.discard(hands[DEALER], lo, hi))
+            d = self.player.discard(hands[DEALER], lo, hi)
             n = bin(d).count("1")
             hands[DEALER] = hands[DEALER] & ~d | mask_of_codes(stock[pos:pos + n])
             pos, left = pos + n, left - n
@@ -351,7 +352,7 @@ class _Exchange:
 
         for s in SEATS:
             lo, hi = elder_discard_bounds(left) if s == ELDER else dealer_discard_bounds(left, self.rules)
-            d = mask_of_codes(self.player.discard(hands[s], lo, hi)) if hi > 0 else 0
+            d = self.player.discard(hands[s], lo, hi) if hi > 0 else 0
             n = bin(d).count("1")
             hands[s] = hands[s] & ~d | mask_of_codes(stock[pos:pos + n])
             pos, left = pos + n, left - n
@@ -375,8 +376,10 @@ class _Exchange:
         from analysis.ecarte.players.solver import solve, value_table
         from analysis.ecarte.reference.cards import turnup_king_points
 
-        pen = penalised_side(False, refused, self.rules)
-        table = value_table(int(pen == ELDER), int(pen == DEALER), self.rules.to_array())
+        if refused not in self.tables:
+            pen = penalised_side(False, refused, self.rules)
+            self.tables[refused] = value_table(int(pen == ELDER), int(pen == DEALER), self.rules.to_array())
+        table = self.tables[refused]
         net = solve(hands[ELDER], hands[DEALER], self.trump, True, 0, bool(self.rules.must_trump_when_void), table)
         kings = int(can_announce_king(hands[ELDER], self.trump)) - int(can_announce_king(hands[DEALER], self.trump))
         return int(net) + kings - turnup_king_points(self.turnup)
@@ -406,6 +409,18 @@ class _Exchange:
                       for other, stock in layouts], dtype=float)
         best, loss, ci = sampled_loss(v[:DISCARD_SAMPLES], v[DISCARD_SAMPLES:], 0 if yes else 1)
         return Decision(seat, "proposal", step, words[0 if yes else 1], words[best], loss, ci)
+
+
+@functools.lru_cache(maxsize=4)
+def _continuation(trump: int) -> SimpleNamespace:
+    """salon's heuristic for both seats after a rated choice, its answers remembered: it is
+    deterministic and the layouts put the same hands to it again and again. ``discard`` gives a mask."""
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.reference.policies import Decisions
+
+    player = Decisions(HeuristicPolicy(), None, trump)
+    return SimpleNamespace(propose=functools.cache(player.propose), accept=functools.cache(player.accept),
+                           discard=functools.cache(lambda hand, lo, hi: mask_of_codes(player.discard(hand, lo, hi))))
 
 
 def _lead(hl, trump, elder_leads, et, must, table):
