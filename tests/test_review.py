@@ -227,6 +227,43 @@ def test_piquet_elder_who_throws_his_point_suit_makes_the_largest_error_of_the_d
     assert "AH" not in worst.best and "KH" not in worst.best
 
 
+def test_piquet_sinking_is_rated_by_its_points_with_open_hands(quick_exchanges):
+    """PQ-POINT, PQ-REPIQUE (tests/test_piquet_sinking.py's hand-made deal): younger sinks his point
+    of six, which would have scored and stopped elder's repique. With open hands hiding is worth
+    nothing, so the open-hands reviewer rates the sinking by the points it gave up: the deal played
+    in full minus the deal played sunk (the same cards), for younger. The searching reviewer lists
+    it unrated, saying why."""
+    from analysis.piquet.policies import get_policy
+    from analysis.piquet.reference.cards import YOUNGER
+    from analysis.piquet.reference.deal import play_cards
+    from analysis.piquet.reference.records import record_from_deal, replay
+    from analysis.piquet.review import review, review_sink
+    from analysis.piquet.rules import get_rules
+    from analysis.rng import Stream
+
+    r = get_rules("seed-de")
+    deck = piquet_deck("AH KH QH JH 10H AS AD AC KS KD JC 7S", "KC QC 10C 9C 8C 7C 9H 8H 7H QS 9S 8S",
+                       "7D JS 10S QD JD 10D 9D 8D")
+    dd = get_policy("dd")
+
+    def played(sink):
+        return play_cards(deck, r, dd, dd, Stream(4, 0, 1), elder_discard=piquet_deck("7S", "", ""),
+                          younger_discard=[], sink=sink)
+
+    full, sunk = played(None), played({YOUNGER: lambda hand, rules: {"point"}})
+    assert full.tricks == sunk.tricks  # open hands: the declarations change no card
+    given_up = (full.younger_total - full.elder_total) - (sunk.younger_total - sunk.elder_total)
+    assert given_up == 6 + 5 + 60  # his point; elder's point and repique
+    record = record_from_deal(sunk, r)
+    record["younger"]["sink"] = ["point"]
+    rv = review(record, 0, player="dd")
+    [d] = [d for d in rv.decisions if d.kind == "declarations"]
+    assert (d.seat, d.chosen, d.best, d.loss, d.ci95) == ("younger", "sink the point", "show the point", given_up, None)
+    assert largest(rv) == d
+    unrated = review_sink(record, replay(record), YOUNGER, "point", r, "search")
+    assert unrated.loss is None and "--player dd" in unrated.note
+
+
 # ----------------------------------------------------------------------------------- Bezique
 
 def bezique_end_game(rec, plant=None):

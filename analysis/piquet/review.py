@@ -12,7 +12,11 @@
   over the card played measured on the other half. The open-hands reviewer (``dd``) sees both
   hands: the loss is exact, and along the play the losses add up to the open-hands value at the
   first lead minus the play's result.
-- Sinking a declaration is listed where the record sank one, not rated yet.
+- Sinking a declaration (where the record sank one): with open hands (``dd``) hiding a combination
+  tells the other nothing, so sinking changes only the score; it is rated exactly, against the
+  record re-scored with that category shown (its points, or the other's, pique and repique
+  included; the tricks as played). What hiding is worth against a player who reads declarations
+  needs both players' play after each choice: not rated yet by the searching reviewer.
 """
 from __future__ import annotations
 
@@ -45,8 +49,10 @@ EXCHANGE_RACE = 2_000
 """The heuristic race's most deals (``salon piquet discard --budget quick``)."""
 RATED = ("Each exchange among the heuristic race's leaders played out with open hands after it, on deals drawn "
          "from what the player knew; each card by the reviewer (the search player's hidden hands, consistent with "
-         "the declarations and the play, each solved exactly, or open hands); sinking is not rated yet.")
-SINK_NOTE = "sinking a declaration is not rated yet"
+         "the declarations and the play, each solved exactly, or open hands); sinking by its points with open "
+         "hands only.")
+SINK_NOTE = "sinking is rated by the open-hands reviewer only (--player dd): what hiding is worth is not rated yet"
+SINK_DD_NOTE = "with open hands hiding is worth nothing: the points sinking gave up, against showing it"
 EXCHANGE_NOTE = "exchanges valued with open-hands play after the exchange, on deals drawn from what the player knew"
 
 
@@ -96,6 +102,22 @@ def review_exchange(seat: str, dealt: int, discard: list[int], rules, elder_took
                     note=EXCHANGE_NOTE)
 
 
+def review_sink(record: dict, result: dict, seat: str, category: str, rules, player: str) -> Decision:
+    """The record's sinking of ``category`` by ``seat`` against showing it (module docstring);
+    ``result``: the record's replay."""
+    words = f"sink the {category}"
+    if player != "dd":
+        return Decision(seat, "declarations", "declarations", words, note=SINK_NOTE)
+    shown = {**record, seat: {**record[seat], "sink": [c for c in record[seat]["sink"] if c != category]}}
+
+    def net(res: dict) -> float:
+        return res["scores"][seat]["total"] - res["scores"][other(seat)]["total"]
+
+    best, loss = exact_loss(np.array([net(result), net(replay(shown, rules))], dtype=float), 0)
+    return Decision(seat, "declarations", "declarations", words, (words, f"show the {category}")[best], loss, None,
+                    note=SINK_DD_NOTE)
+
+
 def review(record: dict, index: int, rules=None, player: str = "search", samples: int = DEFAULT_SAMPLES,
                 seed: int = 0, threads: int | None = None) -> DealReview:
     """Every decision of a Piquet deal record (checked by ``replay`` first)."""
@@ -119,7 +141,7 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
     sink = {s: frozenset(record[s].get("sink", ())) for s in SEATS}
     for s in SEATS:
         for category in sorted(sink[s]):
-            decisions.append(Decision(s, "declarations", "declarations", f"sink the {category}", note=SINK_NOTE))
+            decisions.append(review_sink(record, result, s, category, rules, player))
 
     policy = DoubleDummyPolicy() if player == "dd" else SearchPolicy(samples=2 * samples)
     rng = np.random.default_rng([seed, index, 11])
