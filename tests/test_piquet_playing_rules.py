@@ -91,8 +91,41 @@ def test_under_open_hands_play_every_exchange_is_costed_on_deals_that_did_not_ch
     assert res["players"]["trick_play"].startswith("dd (open hands") and "open-hands" in res["against"]
     heuristic = cost(parse("elder-exchange", BOOK["keep-point"][0]), RULES, hands=2, samples=300, held_out=40)
     assert heuristic["cost"] != res["cost"]  # other players, other deals
-    with pytest.raises(InputError, match="one of heuristic, dd"):
-        cost(parse("elder-exchange", "take all"), RULES, hands=2, play="search")
+    with pytest.raises(InputError, match="one of heuristic, dd, search"):
+        cost(parse("elder-exchange", "take all"), RULES, hands=2, play="perfect")
+
+
+def test_under_the_searching_player_the_open_hands_leaders_and_the_named_exchanges_are_chosen_and_costed_apart(
+        monkeypatch):
+    """--player search: the open-hands stage narrows each hand to its leaders, then searching players
+    play those and the named exchanges on deals that choose the best and on other deals that cost them."""
+    import analysis.piquet.studies.discards.analyser_search as A
+    import analysis.piquet.studies.playing_rules as P
+    from analysis.piquet.policies import P_KIND, DoubleDummyPolicy, SearchPolicy
+
+    monkeypatch.setattr(P, "DD_DEALS", 40)
+    monkeypatch.setattr(P, "DD_CANDIDATES", 4)
+    monkeypatch.setattr(P, "SEARCH_DEALS", 6)
+    played = []
+    real = A.play_options
+
+    def spy(hand, younger, masks, rules, pe, py, seed, n, threads, bar=None):
+        played.append((seed, n, [int(m) for m in masks], int(pe[P_KIND])))
+        return real(hand, younger, masks, rules, pe, py, seed, n, threads, bar)
+
+    monkeypatch.setattr(A, "play_options", spy)
+    rule = parse("elder-exchange", BOOK["keep-point"][0])
+    res = cost(rule, RULES, hands=2, samples=300, play="search")
+    assert res["play"] == "search" and res["cost"] == res["book"]["keep-point"]["cost"]
+    assert res["deals"]["search_candidates"] == P.SEARCH_TOP and res["deals"]["search_report_per_hand"] == 6
+    assert res["players"]["trick_play"].startswith("search (") and "searching" in res["against"]
+    searched = [p for p in played if p[1] == 6]
+    assert len(searched) == 4  # per hand: the choosing deals, then the costing deals
+    for choose, report in (searched[:2], searched[2:]):
+        assert choose[0] != report[0] and choose[2] == report[2]  # other deals, the same exchanges
+        assert len(choose[2]) <= P.SEARCH_TOP + len(P.BOOK) + 1
+    assert {p[3] for p in searched} == {int(SearchPolicy().to_array()[P_KIND])} != {int(DoubleDummyPolicy().to_array()[P_KIND])}
+    assert "searching player" in P.text(res) and "{" not in P.text(res)
 
 
 def test_the_command_line_contract(salon):
@@ -111,7 +144,7 @@ def test_the_command_line_contract(salon):
                        (["rule", "piquet", "younger-exchange", "take 4", "--deals", "2"], "younger may take"),
                        (["rule", "piquet", "elder-exchange", "take 5", "--deals", "1"], "at least 2"),
                        (["rule", "ecarte", "elder", "otherwise play", "--player", "dd"], "does not apply"),
-                       (["rule", "piquet", "elder-exchange", "take all", "--player", "search"], "heuristic, dd"),
+                       (["rule", "piquet", "elder-exchange", "take all", "--player", "perfect"], "heuristic, dd, search"),
                        (["rule", "bezique", "lead", "otherwise low"], "not built yet")):
         code, out, err = salon(args)
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, (args, err)

@@ -19,7 +19,10 @@ Under open-hands play (``play="dd"``, ``salon rule ... --player dd``) the race's
 leaders, the rule's and the books' exchanges are played by double-dummy players on DD_DEALS deals
 that choose each hand's best and DD_DEALS others that cost every exchange against it (the discard
 study's ``study_search``): what a rule gives up when the cards are played well. The open-hands
-player is a bound on good play, not a legal player."""
+player is a bound on good play, not a legal player. Under the searching player (``play="search"``)
+that open-hands choice first narrows each hand to its SEARCH_TOP leaders; those, the rule's and the
+books' exchanges are then played by searching players (a legal player: it sees only its own cards)
+on SEARCH_DEALS deals that choose the best and SEARCH_DEALS others that cost them."""
 from __future__ import annotations
 
 import re
@@ -158,30 +161,54 @@ def parse(decision: str, text: str) -> ExchangeRule:
     return ExchangeRule(seat, keep, take, throw)
 
 
-PLAYS = ("heuristic", "dd")
+PLAYS = ("heuristic", "dd", "search")
 DD_CANDIDATES = 12
 DD_DEALS = 200
+SEARCH_TOP = 4
+"""The open-hands choice's leaders the searching players play beside the named exchanges."""
+SEARCH_DEALS = 200
+SEARCH_HANDS = 30
+"""The dealt hands costed under the searching player by default (about seven seconds each on 2 threads)."""
+SEARCH_CHOOSE_OFFSET, SEARCH_REPORT_OFFSET = 13_000_003, 14_000_003
 
 
-def _dd_lost(a, masks: list[int], rules, seed: int, h: int, threads: int | None) -> tuple[np.ndarray, bool]:
-    """Open-hands play of hand ``a``'s race leaders and the named exchanges ``masks``: each named
-    exchange's cost against the best (chosen on one set of deals, costed on another), and whether
-    the first named is the best."""
-    from analysis.piquet.studies.discards.study_search import dd_choose_and_report
-
-    played = list(dict.fromkeys([int(m) for m in a.options[a.table["option"].to_numpy()[:DD_CANDIDATES]]] + masks))
-    chose, net, _ = dd_choose_and_report(a.hand, a.spec["seat"] == "younger", np.array(played, dtype=np.int64), rules,
-                                         seed, h, DD_DEALS, 5, threads)
+def _named_lost(played: list[int], masks: list[int], chose: np.ndarray, net: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Each named exchange's cost against the best of ``played`` (chosen on the ``chose`` deals,
+    costed on the ``net`` deals), and whether the first named is the best."""
     best = int(np.argmax(chose.mean(axis=0)))
     named = [played.index(m) for m in masks]
     return (net[:, best:best + 1] - net[:, named]).mean(axis=0), named[0] == best
+
+
+def _strong_lost(a, masks: list[int], rules, seed: int, h: int, threads: int | None,
+                 play: str) -> tuple[np.ndarray, bool]:
+    """Hand ``a``'s race leaders and the named exchanges ``masks`` played with open hands, then
+    (``play="search"``) the open-hands leaders and the named ones by searching players: each named
+    exchange's cost against the best, and whether the first named is the best."""
+    from analysis.piquet.policies import SearchPolicy
+    from analysis.piquet.studies.discards.analyser_search import play_options, policy_arrays
+    from analysis.piquet.studies.discards.study_search import dd_choose_and_report
+
+    younger = a.spec["seat"] == "younger"
+    played = list(dict.fromkeys([int(m) for m in a.options[a.table["option"].to_numpy()[:DD_CANDIDATES]]] + masks))
+    chose, net, _ = dd_choose_and_report(a.hand, younger, np.array(played, dtype=np.int64), rules,
+                                         seed, h, DD_DEALS, 5, threads)
+    if play == "dd":
+        return _named_lost(played, masks, chose, net)
+    leaders = np.argsort(-chose.mean(axis=0), kind="stable")[:SEARCH_TOP]
+    played = list(dict.fromkeys([played[j] for j in leaders] + masks))
+    arr = np.array(played, dtype=np.int64)
+    pe, py = policy_arrays(SearchPolicy(), younger, 5)
+    chose, _ = play_options(a.hand, younger, arr, rules, pe, py, seed + SEARCH_CHOOSE_OFFSET + h, SEARCH_DEALS, threads)
+    net, _ = play_options(a.hand, younger, arr, rules, pe, py, seed + SEARCH_REPORT_OFFSET + h, SEARCH_DEALS, threads)
+    return _named_lost(played, masks, chose, net)
 
 
 def cost(rule: ExchangeRule, rules, hands: int = HANDS, seed: int = 0, samples: int = SAMPLES,
          held_out: int = HELD_OUT, threads: int | None = None, play: str = "heuristic") -> dict:
     """The rule's cost per deal against each hand's best exchange, with the books' rules costed on
     the same hands and held-out deals (paired), and the rule's agreement with the best; the trick
-    play by the heuristic or (``play="dd"``) by open-hands players."""
+    play by the heuristic, by open-hands players (``play="dd"``) or by searching players (``"search"``)."""
     from analysis.piquet.studies.discards.analyser import Racing, analyse_hand
     from analysis.piquet.studies.discards.study import (
         HELD_OUT_OFFSET,
@@ -206,8 +233,8 @@ def cost(rule: ExchangeRule, rules, hands: int = HANDS, seed: int = 0, samples: 
         masks = {name: r.discard(hand, rules) for name, r in named.items()}
         a = analyse_hand(hand, rule.seat, rules, samples=samples, seed=seed + 1 + h,
                          race=Racing(keep=tuple(masks.values())), threads=threads)
-        if play == "dd":
-            lost, agrees = _dd_lost(a, [int(m) for m in masks.values()], rules, seed, h, threads)
+        if play != "heuristic":
+            lost, agrees = _strong_lost(a, [int(m) for m in masks.values()], rules, seed, h, threads, play)
         else:
             best = int(a.table.iloc[0]["option"])
             options = [best] + [int(np.flatnonzero(a.options == m)[0]) for m in masks.values()]
@@ -225,6 +252,8 @@ def cost(rule: ExchangeRule, rules, hands: int = HANDS, seed: int = 0, samples: 
     def value(e) -> dict:
         return {"value": e.value, "ci95": [e.lo, e.hi]}
 
+    from analysis.piquet.policies import SearchPolicy
+
     return {"game": "piquet", "decision": f"{rule.seat}-exchange", "rules": rules.name, "rule": rule.text(),
             "words": rule.words(), "cost": value(estimate["rule"]),
             "exploitability": {"value": None, "ci95": None},
@@ -235,19 +264,28 @@ def cost(rule: ExchangeRule, rules, hands: int = HANDS, seed: int = 0, samples: 
                      for name in BOOK},
             "against": AGAINST[play],
             "players": {"trick_play": {"heuristic": "heuristic, both players",
-                                       "dd": "dd (open hands, a bound, not a legal player), both players"}[play],
-                        "opponent_exchange": "heuristic", "not_yet": "the searching player's costs of a rule"},
+                                       "dd": "dd (open hands, a bound, not a legal player), both players",
+                                       "search": f"search (the searching player, {SearchPolicy().samples} hidden hands "
+                                                 "drawn a card, each solved), both players"}[play],
+                        "opponent_exchange": "heuristic",
+                        **({"search": SearchPolicy().describe()} if play == "search" else {})},
             "deals": {"hands": hands, "race_samples": samples,
                       **({"held_out_per_hand": held_out} if play == "heuristic" else
                          {"dd_candidates": DD_CANDIDATES, "dd_choose_per_hand": DD_DEALS,
-                          "dd_report_per_hand": DD_DEALS})}, "seed": seed, "play": play}
+                          "dd_report_per_hand": DD_DEALS}),
+                      **({"search_candidates": SEARCH_TOP, "search_choose_per_hand": SEARCH_DEALS,
+                          "search_report_per_hand": SEARCH_DEALS} if play == "search" else {})},
+            "seed": seed, "play": play}
 
 
 AGAINST = {"heuristic": "each hand's best exchange: every legal exchange raced on sampled deals, the best and the "
                         "rule's then played on other deals (held out)",
            "dd": f"each hand's best exchange under open-hands play: the race's {DD_CANDIDATES} leaders and the named "
                  f"exchanges played by double-dummy players on {DD_DEALS} deals that choose the best and "
-                 f"{DD_DEALS} others that cost them"}
+                 f"{DD_DEALS} others that cost them",
+           "search": f"each hand's best exchange under the searching player: the {SEARCH_TOP} best of the race's "
+                     f"{DD_CANDIDATES} leaders under open-hands play and the named exchanges played by searching "
+                     f"players on {SEARCH_DEALS} deals that choose the best and {SEARCH_DEALS} others that cost them"}
 
 
 def text(res: dict) -> str:
@@ -256,26 +294,29 @@ def text(res: dict) -> str:
     seat = res["decision"].split("-")[0]
     lines = [f"Piquet, {seat}'s exchange ({res['rules']}):"] + ["  " + ln for ln in res["words"].splitlines()]
     lines += [f"Gives up {c['value']:+.2f} points per deal [{c['ci95'][0]:+.2f}, {c['ci95'][1]:+.2f}] against "
-              f"each hand's best exchange{' under open-hands play' if res.get('play') == 'dd' else ''}, on "
+              f"each hand's best exchange{UNDER[res['play']]}, on "
               f"{res['deals']['hands']} dealt hands.",
               f"Throws what the best exchange throws on {a['by_hands']:.0%} of hands "
               f"({a['by_stake']:.0%} by the points at stake).", "On the same hands and deals:"]
     for b in res["book"].values():
         lines.append(f"  {b['words']}: gives up {b['cost']['value']:+.2f} "
                      f"[{b['cost']['ci95'][0]:+.2f}, {b['cost']['ci95'][1]:+.2f}]")
-    if res.get("play") == "dd":
-        lines.append("Both players play their tricks with open hands (a bound on good play, not a legal player); "
-                     "the costs under the searching player are not measured for rules yet.")
-    else:
-        lines.append("Both players play their tricks as salon's rule-of-thumb player (--player dd: with open "
-                     "hands); the costs under the searching player are not measured for rules yet.")
+    lines.append({"heuristic": "Both players play their tricks as salon's rule-of-thumb player (--player search: a "
+                               "strong searching player; --player dd: with open hands).",
+                  "dd": "Both players play their tricks with open hands (a bound on good play, not a legal player).",
+                  "search": "Both players play their tricks as salon's strong searching player (it sees only its own "
+                            "cards)."}[res["play"]])
     return "\n".join(lines)
+
+
+UNDER = {"heuristic": "", "dd": " under open-hands play", "search": " under the searching player"}
 
 
 def rule_answer(name: str, text_: str, rules, deals: int | None = None, seed: int = 0,
                 player: str | None = None) -> tuple[dict, str]:
     """``salon rule piquet DECISION RULE``: (JSON, text); ``deals``: the dealt hands costed;
-    ``player``: the trick play (heuristic, or dd: open hands)."""
-    res = cost(parse(name, text_), rules, hands=HANDS if deals is None else deals, seed=seed,
-               play=player or "heuristic")
+    ``player``: the trick play (heuristic, dd: open hands, or search)."""
+    play = player or "heuristic"
+    default = SEARCH_HANDS if play == "search" else HANDS
+    res = cost(parse(name, text_), rules, hands=default if deals is None else deals, seed=seed, play=play)
     return res, text(res)
