@@ -381,6 +381,56 @@ def test_bezique_stock_phase_is_rated_on_layouts_of_the_hidden_cards_reproducibl
     assert [d.loss for d in other.decisions] != [d.loss for d in rv.decisions]
 
 
+def exchange_chances(rec) -> list[tuple[str, str]]:
+    """(trick, seat) wherever the record's winner of a stock trick could exchange the seven of
+    trumps (the reference's DealState, BZ-SEVEN), in order."""
+    from analysis.bezique.reference.cards import N_STOCK_TRICKS
+    from analysis.bezique.reference.checks import assign_copies, resolve_meld, resolve_play
+    from analysis.bezique.reference.deal_state import DealState
+    from analysis.bezique.reference.records import SCHEMA, trick_play
+
+    rules = SCHEMA.rules_of(rec, None)
+    st = DealState(rules, assign_copies(SCHEMA.cards(rec["elder"], "elder"), SCHEMA.cards(rec["dealer"], "dealer"),
+                                        SCHEMA.card(rec["turn_up"], "turn_up"), SCHEMA.cards(rec["stock"], "stock")))
+    chances = []
+    for n, entry in enumerate(rec["tricks"][:N_STOCK_TRICKS], 1):
+        t, _ = trick_play(entry, n)
+        for seat, card, table in ((st.leader, t.lead, t.lead_from_table), (None, t.follow, t.follow_from_table)):
+            seat = seat or ("dealer" if st.leader == "elder" else "elder")
+            st.play(seat, resolve_play(st, seat, card, table, f"trick {n}"))
+        winner = st.pending.winner
+        if st.can_exchange(winner):
+            chances.append((f"trick {n}", winner))
+        if t.exchange:
+            st.exchange(winner)
+        if t.meld_hand or t.meld_table:
+            st.meld(winner, resolve_meld(st, winner, t.meld_hand, t.meld_table, f"trick {n}"))
+        st.draw()
+    return chances
+
+
+def test_bezique_seven_exchange_is_rated_wherever_the_winner_could_exchange():
+    """The seven's exchange, or keeping it for now, is rated by the rollouts at every won stock trick
+    where the rules allow it (the reference's DealState says where), whether the record exchanged
+    there (salon's heuristic, at the first chance) or kept it (the same player told never to)."""
+    from analysis.bezique.api import record
+    from analysis.bezique.policies import get_policy
+    from analysis.bezique.review import SEVEN_WORDS, review
+    from analysis.bezique.rules import get_rules
+
+    seen = {SEVEN_WORDS[0]: 0, SEVEN_WORDS[1]: 0}
+    for params in ([], ["exchange_seven=false"]):
+        for i in range(4):
+            rec = record(2, i, get_rules(), get_policy("heuristic", params))
+            rated = [d for d in review(rec, i, samples=16).decisions if d.chosen in SEVEN_WORDS]
+            assert [(d.step, d.seat) for d in rated] == exchange_chances(rec)
+            assert all(d.kind == "meld" and d.best in SEVEN_WORDS and d.ci95[0] <= d.loss <= d.ci95[1] for d in rated)
+            assert all(d.loss == 0 for d in rated if d.best == d.chosen)
+            for d in rated:
+                seen[d.chosen] += 1
+    assert seen[SEVEN_WORDS[1]] >= 2 and seen[SEVEN_WORDS[0]] >= 3
+
+
 # ----------------------------------------------------------------------------------- the command line
 
 def test_review_command_json_contract_and_text(salon, tmp_path, ecarte_records):

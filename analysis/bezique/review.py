@@ -6,8 +6,10 @@
   the stock's order, uniformly: nothing else is revealed in the stock phase), plays every candidate
   to the end of the deal with the search player's rollout policy and compares it with the choice
   made on the same layouts; the best is chosen on one set of layouts and its gain measured on
-  another. The seven's exchange is not rated yet. ``--player dd`` has no meaning before the end
-  game (the stock's order is unknown to both): the stock phase is then not rated.
+  another. The seven's exchange likewise, wherever the winner of a trick held the seven of trumps
+  and could exchange it: exchanging now against keeping it for now (the rollouts then exchange it
+  at the next trick they win). ``--player dd`` has no meaning before the end game (the stock's
+  order is unknown to both): the stock phase is then not rated.
 - The end game (the last eight tricks, after the stock): every card is known to both players, so
   each lead and reply is rated exactly by the end-game solver (``reference.solver``: brisques and
   the last trick), with either reviewer; along the end game the losses add up to the solver's value
@@ -28,9 +30,12 @@ DEFAULT_SAMPLES = 200
 """Layouts of the hidden cards a stock-phase choice is chosen on, and as many again it is measured on."""
 RATED = ("Each stock-phase lead, follow and meld by the search player's rollouts (its heuristic to the end of the "
          "stock, then the exact end game) on layouts of the cards the player could not see; the end game's cards exactly by the end-game "
-         "solver (every card is known to both players then); the seven's exchange is not rated yet.")
+         "solver (every card is known to both players then); the seven's exchange, now or later, by the same rollouts.")
 STOCK_NOTE = "the stock phase has no open-hands bound (the stock's order is hidden from both): not rated"
-SEVEN_NOTE = "the seven's exchange is not rated yet"
+PAUSE_EVERYWHERE = 0b1111
+"""The kernel's stop mask: both seats' cards and melds (bits 0, 1) and seven's exchanges (bits 2, 3)."""
+SEVEN_WORDS = ("keep the seven of trumps for now", "exchange the seven of trumps")
+"""Keeping the seven (0) and exchanging it (1): the kernel's forced choice at its exchange pause."""
 
 
 def review(record: dict, index: int, rules=None, player: str = "search", samples: int = DEFAULT_SAMPLES,
@@ -55,11 +60,16 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
             decisions.append(_stock(kernel, leader, "lead", step, st, lead))
             st.play(leader, lead)
             fol = resolve_play(st, follower, t.follow, t.follow_from_table, step)
-            decisions.append(_stock(kernel, follower, "follow", step, st, fol, exchange=bool(t.exchange)))
+            decisions.append(_stock(kernel, follower, "follow", step, st, fol))
             st.play(follower, fol)
             winner = st.pending.winner
+            if kernel is not None and kernel.at_exchange():
+                decisions.append(_seven(kernel, winner, step, bool(t.exchange)))
+            elif kernel is None and t.exchange:
+                decisions.append(Decision(winner, "meld", step, SEVEN_WORDS[1], note=STOCK_NOTE))
+            elif t.exchange:
+                raise AssertionError(f"{step}: the kernel's replay found no exchange of the seven")
             if t.exchange:
-                decisions.append(Decision(winner, "meld", step, "exchange the seven of trumps", note=SEVEN_NOTE))
                 st.exchange(winner)
             meld = resolve_meld(st, winner, t.meld_hand, t.meld_table, step) if t.meld_hand or t.meld_table else None
             if st.melds_for(winner):
@@ -126,21 +136,30 @@ class _Kernel:
 
         from analysis.bezique.players.trick_loop import PAUSE, play_on
 
-        _, gw = play_on(self.scr, np.uint64(0), self.rules, self.pe, self.pd, 0, 0, self.target, 3)
+        _, gw = play_on(self.scr, np.uint64(0), self.rules, self.pe, self.pd, 0, 0, self.target, PAUSE_EVERYWHERE)
         return gw == PAUSE
 
-    def rate(self, seat: str, chosen_k, describe) -> tuple:
+    def at_exchange(self) -> bool:
+        """Paused where the winner of the trick may exchange the seven of trumps."""
+        from analysis.bezique.players.trick_loop import PH_EXCHANGE, Q_PHASE
+
+        return self.paused and self.scr.pos[Q_PHASE] == PH_EXCHANGE
+
+    def rate(self, seat: str, chosen_k, describe, cands=None) -> tuple:
         """(candidates' words, the recorded choice's index, the best's, loss, ci95) at the pause:
         ``chosen_k(cands)`` is the recorded choice's index, ``describe(cands)`` the candidates' words
-        (read before the rollouts reuse the meld arrays); None for a forced choice's best."""
+        (read before the rollouts reuse the meld arrays); None for a forced choice's best.
+        ``cands``: the choices when they are not a card or a meld (the seven's exchange)."""
         import numpy as np
 
         from analysis.bezique.players.search import candidates, sample_diffs
         from analysis.bezique.players.trick_loop import Q_FORCED
 
         s = 0 if seat == ELDER else 1
-        m = candidates(self.scr, s, self.rules, self.p, self.cands)
-        cands = self.cands[:m].copy()
+        if cands is None:
+            m = candidates(self.scr, s, self.rules, self.p, self.cands)
+            cands = self.cands[:m].copy()
+        m = len(cands)
         k0 = chosen_k(cands)
         words = describe(cands)
         out = (words, k0, None, None, None)
@@ -160,13 +179,8 @@ class _Kernel:
         self.scr.pos[Q_FORCED] = cands[k0]
         return out
 
-    def play(self, exchange: bool | None = None) -> None:
-        """Resume after the recorded choice (``exchange``: the seven's exchange the record made
-        after this trick, which the kernel takes from the policy's slot)."""
-        from analysis.bezique.policies import P_EXCHANGE_SEVEN
-
-        if exchange is not None:
-            self.pe[P_EXCHANGE_SEVEN] = self.pd[P_EXCHANGE_SEVEN] = int(exchange)
+    def play(self) -> None:
+        """Resume after the recorded choice."""
         self.paused = self._resume()
 
 
@@ -178,7 +192,17 @@ def _meld_words(cards) -> str:
     return "meld " + " ".join(name_of(c) for c in sorted(cards, key=face))
 
 
-def _stock(kernel, seat: str, kind: str, step: str, st, chosen, exchange: bool | None = None) -> Decision:
+def _seven(kernel, seat: str, step: str, exchanged: bool) -> Decision:
+    """The seven's exchange or keeping it for now, rated in the kernel as a card is."""
+    import numpy as np
+
+    words, _, best, loss, ci = kernel.rate(seat, lambda cands: int(exchanged), lambda cands: list(SEVEN_WORDS),
+                                           np.array([0, 1], dtype=np.int64))
+    kernel.play()
+    return Decision(seat, "meld", step, SEVEN_WORDS[exchanged], words[best], loss, ci)
+
+
+def _stock(kernel, seat: str, kind: str, step: str, st, chosen) -> Decision:
     """A stock-phase decision rated in the kernel (``chosen``: the card's code, or the Meld or None)."""
     from analysis.bezique.engine.layout import S_HAND
     from analysis.bezique.players.trick_loop import NO_MELD
@@ -218,7 +242,7 @@ def _stock(kernel, seat: str, kind: str, step: str, st, chosen, exchange: bool |
                 for c in cands.tolist()]
 
     words, _, best, loss, ci = kernel.rate(seat, index, describe)
-    kernel.play(exchange)
+    kernel.play()
     if best is None:
         return Decision(seat, kind, step, chosen_words, forced=True)
     return Decision(seat, kind, step, chosen_words, words[best], loss, ci)

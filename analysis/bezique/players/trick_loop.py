@@ -1,8 +1,9 @@
 """The trick loop of a Bezique deal in numba, resumable: the shuffle and the deal's setup, then
 ``play_on``, which plays from the position saved in ``scr.pos`` (trick, phase within the trick,
 leader, draws, turn-up, the card led) to the end of the deal, or until a seat in ``stop_mask``
-has a stock-phase decision to make (a lead, a follow, or a meld after a won trick): it then saves the
-position and returns ``PAUSE``. A forced decision (``pos[Q_FORCED]``) is played first on resuming.
+has a stock-phase decision to make (a lead, a follow, or a meld after a won trick; with bits 2 and 3,
+also the seven's exchange): it then saves the position and returns ``PAUSE``. A forced decision
+(``pos[Q_FORCED]``) is played first on resuming.
 
 ``play.deal.run_deal`` plays a whole deal with it (no stops); the search player
 (``players/search.py``) stops at its own decisions and plays rollouts from copies of the position.
@@ -161,7 +162,9 @@ def setup_from_deck(scr, rules, pe, pd, start_d, target):
 def play_on(scr, sto, rules, pe, pd, start_e, start_d, target, stop_mask):
     """Play on from the saved position to the end of the deal (returns ``(sto, -1)``), until the
     game target is reached in the stock phase (``(sto, winner)``), or until a seat in
-    ``stop_mask`` (bit 0 elder, bit 1 dealer) must decide (``(sto, PAUSE)``, position saved)."""
+    ``stop_mask`` (bit 0 elder, bit 1 dealer) must decide a card or a meld (``(sto, PAUSE)``,
+    position saved); bits 2 and 3 pause the same way when elder or the dealer may exchange the
+    seven (``pos[Q_FORCED]`` then says 1 exchange, 0 not, when play resumes)."""
     deck, S, ms, fo, nopt, order, out, tt, pos = scr
     n = pos[Q_TRICK]
     phase = pos[Q_PHASE]
@@ -261,7 +264,13 @@ def play_on(scr, sto, rules, pe, pd, start_e, start_d, target, stop_mask):
         if phase == PH_EXCHANGE:
             # BZ-SEVEN: the exchange.
             if (turnup & 7) != SEVEN and (S[S_HAND + w] & sevens) != 0:
-                if pw[P_KIND] == KIND_RANDOM:
+                if forced >= 0:
+                    ex = forced == 1
+                    forced = -1
+                elif (stop_mask >> (2 + w)) & 1:
+                    _save(pos, n, phase, leader, drawn, nplayed, turnup, gw, led)
+                    return sto, PAUSE
+                elif pw[P_KIND] == KIND_RANDOM:
                     sto, x = below(sto, 2)
                     ex = x == 1
                 else:
