@@ -129,6 +129,7 @@ def stop() -> None:
     exit with code 130. Runs once, in whichever thread comes first."""
     if not _stopping.acquire(blocking=False):
         return  # the other thread is already stopping the process
+    err = _silence_stderr()
     quiet = _state.get("quiet", False)
     store = sys.modules.get("analysis.store")
     lock = getattr(store, "WRITE_LOCK", None)
@@ -152,11 +153,26 @@ def stop() -> None:
         except Exception:  # noqa: BLE001 - the exit must not fail on the message
             line = "interrupted"
         try:  # straight to the descriptor: sys.stderr's lock may be held by the parked main thread
-            prefix = "\r\x1b[K" if os.isatty(2) else ""  # over a progress bar's line
-            os.write(2, (prefix + line + "\n").encode())
+            prefix = "\r\x1b[K" if os.isatty(err) else ""  # over a progress bar's line
+            os.write(err, (prefix + line + "\n").encode())
         except OSError:
             pass
     os._exit(EXIT_CODE)
+
+
+def _silence_stderr() -> int:
+    """A copy of the standard error for the exit's one line; the standard error itself goes to
+    /dev/null from now on, and threads' uncaught errors are not printed: the work the exit cuts
+    short (a process pool's manager thread reading from a worker it ends) prints no traceback."""
+    threading.excepthook = lambda args: None
+    try:
+        saved = os.dup(2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+        return saved
+    except OSError:
+        return 2
 
 
 def _flush_stdout() -> None:

@@ -76,6 +76,32 @@ def test_ctrl_c_stops_at_once_says_what_was_kept_and_exits_130(name, tmp_path):
         assert "run the same command again to resume" in lines[0]
 
 
+STOPPED_MID_WORK = """
+import os, signal, sys, threading, time
+from analysis import interrupts
+interrupts.install()
+cut_short = threading.Event()
+
+def worker():  # a thread whose work the exit cuts short (a process pool's manager reading a dead worker)
+    cut_short.wait()
+    raise EOFError("the worker it was reading from has gone")
+
+threading.Thread(target=worker, daemon=True).start()
+interrupts.on_stop(lambda: (cut_short.set(), time.sleep(0.3)))
+os.kill(os.getpid(), signal.SIGINT)
+time.sleep(30)
+"""
+
+
+def test_what_the_exit_cuts_short_prints_no_traceback():
+    """Threads of the process that fail while Ctrl-C ends it print nothing: the one line is all
+    (a report stopped mid-run once printed a pool thread's traceback beside it)."""
+    p = subprocess.run([sys.executable, "-c", STOPPED_MID_WORK], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 130, p.stderr
+    assert "Traceback" not in p.stderr and "EOFError" not in p.stderr, p.stderr
+    assert p.stderr.strip().startswith("interrupted: ") and len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
 def test_the_line_counts_what_worker_processes_wrote(tmp_path, monkeypatch):
     """The report computes the games in processes of their own: the chunks they stored count too."""
     from analysis import interrupts, runner, store
