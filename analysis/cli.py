@@ -260,8 +260,8 @@ def bench(game, full, deals, reference_deals, repeats, as_json):
                    "exchange rule is costed on [60]; Bezique: deals in both seats [single-bezique 300, win 100,000].")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the deals the rule is costed on.")
 @click.option("--player", default=None,
-              help="Piquet: who plays the tricks, heuristic (default), search (the strong searching player: 12 hands "
-                   "by default, minutes) or dd (open hands, a bound on good play).")
+              help="Piquet: who plays the tricks, heuristic (default), search (the strong searching player: 30 hands "
+                   "by default, a few minutes) or dd (open hands, a bound on good play).")
 @click.option("--json", "as_json", is_flag=True)
 def rule_cmd(game, decision, text, rules, rule, deals, seed, player, as_json):
     """What a playing RULE for one DECISION gives up against the best play salon knows: Écarté's
