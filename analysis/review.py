@@ -309,7 +309,7 @@ def review_json(records: Sequence[dict], game: str, player: str, samples: int | 
 
     g = GAMES[game]
     module = g.review.load()
-    samples = None if module.DEFAULT_SAMPLES is None else samples or module.DEFAULT_SAMPLES
+    samples = samples or module.DEFAULT_SAMPLES
     reviews = review_records(records, lambda rec, i: module.review(rec, i, rules, player, samples, seed, threads),
                              progress)
     return file_json(game, rules_name or records[0].get("rules") or "seed-de", player, samples, seed, reviews, g.seats, module.RATED)

@@ -33,12 +33,15 @@ from analysis.ecarte.reference.cards import (
     ELDER,
     STOCK_SIZE,
     can_announce_king,
+    dealer_discard_bounds,
+    elder_discard_bounds,
     follower_wins,
     legal_follows,
     mask_of_codes,
     penalised_side,
     suit_of,
     trump_king,
+    turnup_king_points,
 )
 from analysis.ecarte.reference.records import SCHEMA, replay
 from analysis.ecarte.rules import name_of
@@ -289,8 +292,6 @@ class _Exchange:
 
     def options(self, seat: str) -> list[int]:
         """The legal discards of ``seat`` now, as masks (EC-PROPOSE, EC-DEALER-MIN, EC-STOCK)."""
-        from analysis.ecarte.reference.cards import dealer_discard_bounds, elder_discard_bounds
-
         left = STOCK_SIZE - self.drawn
         lo, hi = elder_discard_bounds(left) if seat == ELDER else dealer_discard_bounds(left, self.rules)
         codes = [c for c in range(32) if self.hands[seat] >> c & 1]
@@ -316,8 +317,6 @@ class _Exchange:
     def value(self, seat: str, thrown: int, other: int, stock: list[int]) -> int:
         """Elder's net points of the hand after ``seat`` throws ``thrown`` and draws from ``stock``:
         the rest of the exchanges by salon's heuristic, the kings announced, the tricks with open hands."""
-        from analysis.ecarte.reference.cards import dealer_discard_bounds
-
         o = DEALER if seat == ELDER else ELDER
         hands = {seat: self.hands[seat], o: other}
         k = bin(thrown).count("1")
@@ -338,18 +337,15 @@ class _Exchange:
         and the stock as given: the rest by salon's heuristic, the tricks with open hands."""
         o = DEALER if seat == ELDER else ELDER
         hands = {seat: self.hands[seat], o: other}
-        left = STOCK_SIZE - self.drawn
         if not yes:
             return self._net(hands, None if seat == ELDER else self.rnd)
         if seat == ELDER and not self.player.accept(hands[DEALER]):
             return self._net(hands, self.rnd)
-        pos, left = self._exchange_both(hands, stock, 0, left)
+        pos, left = self._exchange_both(hands, stock, 0, STOCK_SIZE - self.drawn)
         return self._rounds(hands, stock, pos, left, self.rnd + 1)
 
     def _exchange_both(self, hands, stock, pos: int, left: int) -> tuple[int, int]:
         """One round's discards by salon's heuristic, elder first, each drawn from ``stock[pos:]``."""
-        from analysis.ecarte.reference.cards import dealer_discard_bounds, elder_discard_bounds
-
         for s in SEATS:
             lo, hi = elder_discard_bounds(left) if s == ELDER else dealer_discard_bounds(left, self.rules)
             d = self.player.discard(hands[s], lo, hi) if hi > 0 else 0
@@ -374,7 +370,6 @@ class _Exchange:
         """Elder's net points of the tricks played with open hands (after a refusal in round
         ``refused``, EC-PENALTY), the kings announced, less the dealer's turned-up king."""
         from analysis.ecarte.players.solver import solve, value_table
-        from analysis.ecarte.reference.cards import turnup_king_points
 
         if refused not in self.tables:
             pen = penalised_side(False, refused, self.rules)
