@@ -367,7 +367,8 @@ def report(quick, jobs, out, seed, quiet, from_saved, refresh):
   salon simulate ecarte --deals 5 --records hands.json --quiet
   salon review hands.json
   salon review deals.json --game piquet --player dd --json
-  salon review deal.txt --html review.html""")
+  salon review deal.txt --html review.html
+  salon review partie.txt              # a whole partie or game: the score at each deal""")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--game", type=click.Choice(list(GAMES)), default=None, help="The records' game [read from them].")
 @click.option("--player", type=click.Choice(["search", "dd"]), default="search", show_default=True,
@@ -388,7 +389,9 @@ def report(quick, jobs, out, seed, quiet, from_saved, refresh):
 def review(file, game, player, samples, seed, rules, rule, threads, as_json, html, quiet, verbose):
     """Review every decision of the recorded deals in FILE (JSON records, or the text notation of
     docs/records.md; '-': standard input), for both players: what was chosen, the reviewer's best
-    choice and the expected points it lost, then each player's summary."""
+    choice and the expected points it lost, then each player's summary. A whole partie or game is
+    reviewed with the score at each deal, the decisions played for the score also rated in its own
+    currency (Piquet's margin, Écarté's chance of winning the game), each player summed over both seats."""
     from analysis.review import ReviewQuestion, review_file
 
     res, words = review_file(ReviewQuestion(file, game, player, samples, seed, rules, rule, threads, quiet),

@@ -93,6 +93,9 @@ def _load_json(path):
 
 def checked_records(data, path: str):
     """JSON data that holds one record object or a non-empty list of them (else an input error)."""
+    if isinstance(data, dict) and "deals" in data:
+        raise InputError(f"{path} holds a whole partie or game (\"deals\"): salon review and salon record convert "
+                         "read it; this command reads deal records")
     for i, item in enumerate(data if isinstance(data, list) else [data]):
         if not isinstance(item, dict):
             kind = type(item).__name__

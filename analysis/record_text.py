@@ -86,39 +86,86 @@ def module_of(game: str):
     return DESCRIPTORS[game].notation.load()
 
 
-def load_any(path, game: str | None = None) -> list[dict]:
-    """The records of a file (``-``: standard input): JSON records, or deals in the notation."""
+def load_any(path, game: str | None = None):
+    """What a file (``-``: standard input) holds: a list of deal records (JSON records, or deals in
+    the notation), or a whole partie or game (``match_records.Match``)."""
     return read_records(path, game)[0]
 
 
-def read_records(path, game: str | None = None) -> tuple[list[dict], bool]:
-    """(records, whether the file was the notation) of a file (``-``: standard input)."""
+def read_records(path, game: str | None = None) -> tuple:
+    """(records or a Match, whether the file was the notation) of a file (``-``: standard input)."""
+    from analysis import match_records
     from analysis.record_files import checked_records, parse_json, read_text
 
     name = "standard input" if path == "-" else str(path)
     text = read_text(path, name)
     if looks_like_text(text):
-        return parse_text(text, game), True
-    data = checked_records(parse_json(text, name), name)
+        return parse_any_text(text, game), True
+    data = parse_json(text, name)
+    if match_records.is_match(data):
+        return match_records.from_json(data, name, game), False
+    data = checked_records(data, name)
     return (data if isinstance(data, list) else [data]), False
+
+
+MATCH_HEADER = ("game", "rules", "players", "comment")
+"""The keys of a partie's or game's first block (docs/records.md, "A partie or a game")."""
+
+
+def parse_any_text(text: str, game: str | None = None):
+    """The deals of a text file as JSON records, or, when its first block names the ``players:``,
+    the whole partie or game they make (``match_records.Match``)."""
+    from analysis import match_records
+
+    blocks = deals(text)
+    head = blocks[0]
+    later = next((ln for b in blocks[1:] for ln in b if ln.key == "players"), None)
+    if later is not None:
+        later.fail("only the first block of a file names the players (the partie's or game's header)")
+    if not any(ln.key == "players" for ln in head):
+        return parse_text(text, game)
+    keys = Keys(head, ("players",), ("game", "rules", "comment"))
+    name = game_of(head, game)
+    if len(blocks) == 1:
+        raise InputError(f"line {head[0].number}: the header names the players but no deal follows it")
+    players = keys.get("players")
+    pair = [p.strip() for p in players.value.split(",")]
+    try:
+        players_pair = match_records.players_of(pair, "players")
+    except InputError:
+        players.fail("expected two different names separated by a comma, the first deal's elder first")
+    rules = keys.get("rules").value if keys.get("rules") else "seed-de"
+    records = []
+    for lines in blocks[1:]:
+        rules_line = next((ln for ln in lines if ln.key == "rules"), None)
+        if rules_line is not None and rules_line.value != rules:
+            rules_line.fail(f"{rules_line.value!r}, but the header says {rules!r}")
+        records.append(_parse_deal(lines, name, rules))
+    comment = keys.get("comment")
+    return match_records.Match(name, rules, players_pair, records, comment.value if comment else None)
 
 
 def parse_text(text: str, game: str | None = None) -> list[dict]:
     """The JSON records of a text file's deals (each game's ``from_lines``), each checked by its
     game's replay: a broken rule is reported on the line of the step that broke it."""
+    return [_parse_deal(lines, game) for lines in deals(text)]
+
+
+def _parse_deal(lines: list[Line], game: str | None, rules: str | None = None) -> dict:
+    """One text deal's JSON record (under the variant ``rules`` when given: a partie's header's),
+    checked by its game's replay: a broken rule is reported on the line of the step that broke it."""
     from analysis.games import GAMES as DESCRIPTORS
 
-    out = []
-    for lines in deals(text):
-        name = game_of(lines, game)
-        module = module_of(name)
-        record = module.from_lines(lines)
-        try:
-            DESCRIPTORS[name].replay(record, None)
-        except InputError as e:
-            raise InputError(f"line {_line_of(str(e), lines, getattr(module, 'STEP_KEYS', {}))}: {e}") from None
-        out.append(record)
-    return out
+    name = game_of(lines, game)
+    module = module_of(name)
+    record = module.from_lines(lines)
+    if rules is not None:
+        record["rules"] = rules
+    try:
+        DESCRIPTORS[name].replay(record, None)
+    except InputError as e:
+        raise InputError(f"line {_line_of(str(e), lines, getattr(module, 'STEP_KEYS', {}))}: {e}") from None
+    return record
 
 
 def _line_of(message: str, lines: list[Line], aliases: dict[str, str]) -> int:
@@ -142,11 +189,15 @@ def to_text(records: list[dict], game: str | None = None) -> str:
 def convert_file(path, to: str | None, game: str | None, out: str) -> None:
     """``salon record convert``: the deals of ``path`` written to ``out`` in the other format (or
     ``to``), all of them checked by the replay before anything is written."""
+    from analysis import match_records
     from analysis.games import GAMES as DESCRIPTORS
     from analysis.record_files import write_text
     from analysis.review import game_of as records_game
 
     records, was_text = read_records(path, game)
+    if isinstance(records, match_records.Match):
+        _convert_match(records, to or ("json" if was_text else "text"), out)
+        return
     name = records_game(records, game)
     if (to or ("json" if was_text else "text")) == "text":
         write_text(out, to_text(records, name))
@@ -157,6 +208,37 @@ def convert_file(path, to: str | None, game: str | None, out: str) -> None:
         except InputError as e:
             raise InputError(f"record {i + 1}: {e}" if len(records) > 1 else str(e)) from None
     DESCRIPTORS[name].save_records(records[0] if len(records) == 1 else records, out)
+
+
+def _convert_match(match, to: str, out: str) -> None:
+    """A partie or game written in ``to`` ("text" or "json"), every deal replayed and the score
+    checked (a deal after its end is an error) before anything is written."""
+    import importlib
+    import json
+
+    from analysis import match_records
+    from analysis.games import GAMES as DESCRIPTORS
+    from analysis.record_files import write_text
+
+    g = DESCRIPTORS[match.game]
+    match_records.scores(match, g.seats, g.review.load().match_step, g.replay)
+    if to == "json":
+        obj = match.to_json()
+        schema = importlib.import_module(f"analysis.{match.game}.reference.records").SCHEMA
+        head = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in obj.items() if k != "deals"]
+        deals = ",\n".join(schema.dump(d, "    ") for d in obj["deals"])
+        write_text(out, "{\n" + ",\n".join(head) + ',\n  "deals": [\n' + deals + "\n  ]\n}\n")
+        return
+    write_text(out, match_text(match))
+
+
+def match_text(match) -> str:
+    """A partie or game in the notation: its header block (game, rules, players), then its deals."""
+    head = [f"game: {match.game}", f"rules: {match.rules}", f"players: {match.players[0]}, {match.players[1]}"]
+    if match.comment:
+        head.append(f"comment: {match.comment}")
+    module = module_of(match.game)
+    return "\n\n".join(["\n".join(head), *(module.to_text(r) for r in match.records)]) + "\n"
 
 
 class Keys:

@@ -43,6 +43,9 @@ class Decision:
     ci95: tuple[float, float] | None = None
     forced: bool = False
     note: str | None = None
+    score_loss: float | None = None
+    score_ci95: tuple[float, float] | None = None
+    score_best: str | None = None
 
     @property
     def rated(self) -> bool:
@@ -57,6 +60,11 @@ class Decision:
              "forced": self.forced}
         if self.note:
             d["note"] = self.note
+        if self.score_loss is not None:
+            d["score_loss"] = {"value": round(float(self.score_loss), 4),
+                               "ci95": None if self.score_ci95 is None else [round(float(x), 4) for x in self.score_ci95]}
+        if self.score_best is not None:
+            d["score_best"] = self.score_best
         return d
 
 
@@ -134,12 +142,21 @@ def seat_summary(decisions: Sequence[Decision], seat: str, deal_of: Sequence[int
                if any(d.kind == k for d in rated)}
     where = dict(zip(map(id, decisions), deal_of, strict=True)) if deal_of is not None else {}
     largest = sorted((d for d in rated if d.loss > 0), key=lambda d: -d.loss)[:3]
+    in_score = [d for d in mine if d.score_loss is not None and not d.forced]
+    score = {}
+    if in_score:
+        total_s = float(sum(d.score_loss for d in in_score))
+        half_s = 1.96 * float(sum(((d.score_ci95[1] - d.score_ci95[0]) / 3.92) ** 2
+                                  for d in in_score if d.score_ci95 is not None)) ** 0.5
+        score = {"score_loss": {"value": round(total_s, 4), "ci95": [round(total_s - half_s, 4),
+                                                                     round(total_s + half_s, 4)],
+                                "decisions": len(in_score)}}
     return {"seat": seat, "loss": {"value": round(total, 4), "ci95": [round(total - half, 4), round(total + half, 4)]},
             "by_kind": by_kind,
             "largest": [{**d.to_json(), **({"deal": where[id(d)]} if where else {})} for d in largest],
             "choices": len(rated), "forced": sum(d.forced for d in mine),
             "unrated": sum(1 for d in mine if not d.rated),
-            "error_rate": round(total / len(rated), 4) if rated else None}
+            "error_rate": round(total / len(rated), 4) if rated else None, **score}
 
 
 def deal_json(review: DealReview) -> dict:
@@ -179,24 +196,28 @@ def text(res: dict, unit: str, verbose: bool = False) -> str:
     then each player's summary."""
     lines = [f"{res['game'].capitalize() if res['game'] != 'ecarte' else 'Écarté'} review, rules {res['rules']}: "
              f"points lost against {_reviewer_short(res['reviewer'])}."]
+    match = res.get("match")
+    if match:
+        lines.append(match_words(res["game"], match))
     notes: dict[str, int] = {}
     for i, deal in enumerate(res["deals"], 1):
         lines.append("")
-        lines.append(f"{unit.capitalize()} {i}: {deal['result']}")
+        lines.append(f"{unit.capitalize()} {i}: {deal_where(deal)}{deal['result']}")
         for d in deal["decisions"]:
             best = "" if d["forced"] or d["best"] in (None, d["chosen"]) else f"   best: {d['best']}"
             mark = ""
             if d.get("note") and d["loss"] is None:
                 notes.setdefault(d["note"], len(notes) + 1)
                 mark = f" ({notes[d['note']]})"
-            lines.append(f"  {d['seat']:<8}{d['step']:<14}{d['chosen']:<28}{_loss_words(d)}{mark}{best}")
+            in_score = score_words(res["game"], d)
+            lines.append(f"  {d['seat']:<8}{d['step']:<14}{d['chosen']:<28}{_loss_words(d)}{mark}{best}{in_score}")
         for seat, s in deal["summary"].items():
             lines.append("  " + _summary_words(seat, s))
     if len(res["deals"]) > 1:
         lines.append("")
-        lines.append(f"All {len(res['deals'])} {unit}s:")
+        lines.append(f"All {len(res['deals'])} {unit}s" + (" (each player in both seats)" if match else "") + ":")
         for seat, s in res["summary"].items():
-            lines.append("  " + _summary_words(seat, s))
+            lines.append("  " + _summary_words(seat, s) + _score_total_words(res["game"], s))
             for d in s["largest"]:
                 lines.append(f"    largest: {unit} {d['deal']}, {d['step']}, {d['chosen']} instead of {d['best']}: "
                              f"{_loss_words(d)}")
@@ -208,6 +229,60 @@ def text(res: dict, unit: str, verbose: bool = False) -> str:
                                                     "to measure its loss" if r["samples"] else "")
                      + f", seed {r['seed']}. {r['rated']}")
     return "\n".join(lines)
+
+
+_SCORE_WORDS = {"piquet": ("the partie's margin", "{:.1f}"), "ecarte": ("the chance of winning the game", "{:.1%}")}
+"""How each game's decisions in a partie or game are rated beside points: the currency, its format."""
+
+
+def deal_where(deal: dict) -> str:
+    """Who sat where in a deal of a partie or game and the score before it ("" for a lone deal)."""
+    m = deal.get("match")
+    if not m:
+        return ""
+    return (", ".join(f"{p} {seat}" for seat, p in m["players"].items()) + "; score before: "
+            + ", ".join(f"{p} {t}" for p, t in m["before"].items()) + ". ")
+
+
+def match_words(game: str, match: dict) -> str:
+    """The match's line: the players, the final score and its outcome, the currency beside points."""
+    a, b = match["players"]
+    kind = "partie" if game == "piquet" else "game"
+    totals = ", ".join(f"{p} {t}" for p, t in match["totals"].items())
+    if not match["over"]:
+        outcome = f"not over after these deals ({totals})"
+    elif match.get("winner") is None:
+        outcome = f"drawn ({totals})"
+    else:
+        outcome = f"won by {match['winner']} ({totals}" + (
+            f"; margin {match['margin']}" + (", rubicon" if match.get("rubiconed") else "") if "margin" in match
+            else "") + ")"
+    currency = (f"; the decisions played for the score are also rated in {_SCORE_WORDS[game][0]}"
+                if match["score_unit"] else "")
+    return f"A {kind} between {a} and {b} ({a} elder in the first {'deal' if game != 'ecarte' else 'hand'}): {outcome}{currency}."
+
+
+def score_words(game: str, d: dict) -> str:
+    """A decision's loss in the match's currency, where rated."""
+    if d["forced"]:
+        return ""
+    if "score_loss" not in d:
+        return f"   (at this score: {d['score_best']})" if d.get("score_best") else ""
+    what, fmt = _SCORE_WORDS[game]
+    v, ci = d["score_loss"]["value"], d["score_loss"]["ci95"]
+    best = f", best {d['score_best']}" if d.get("score_best") not in (None, d["chosen"]) else ""
+    if v == 0 and ci in (None, [0.0, 0.0]):
+        return f"   (in {what}: best)" if not best else f"   (in {what}{best})"
+    return (f"   (in {what}: lost {fmt.format(v)}" + (f" [{fmt.format(ci[0])}, {fmt.format(ci[1])}]" if ci else "")
+            + f"{best})")
+
+
+def _score_total_words(game: str, s: dict) -> str:
+    if "score_loss" not in s:
+        return ""
+    what, fmt = _SCORE_WORDS[game]
+    v, (lo, hi) = s["score_loss"]["value"], s["score_loss"]["ci95"]
+    return f"; in {what}: lost {fmt.format(v)} [{fmt.format(lo)}, {fmt.format(hi)}] in {s['score_loss']['decisions']} decisions"
 
 
 def _reviewer_short(r: dict) -> str:
@@ -286,15 +361,21 @@ def review_file(q: ReviewQuestion, verbose: bool = False) -> tuple[dict, str]:
     from tqdm.auto import tqdm
 
     from analysis.games import GAMES
+    from analysis.match_records import Match
     from analysis.record_text import load_any
 
-    records = load_any(q.path, q.game)
-    name = game_of(records, q.game)
+    got = load_any(q.path, q.game)
+    match = got if isinstance(got, Match) else None
+    records = match.records if match else got
+    name = match.game if match else game_of(records, q.game)
     g = GAMES[name]
     rules = g.rules(q.rules, q.rule) if (q.rules or q.rule) else None
     bar = tqdm(total=len(records), desc=f"reviewing {g.unit}s", unit=f" {g.unit}", leave=False, disable=q.quiet)
     try:
-        res = review_json(records, name, q.player, q.samples, q.seed, rules, q.rules, q.threads, bar)
+        if match:
+            res = review_match(match, q.player, q.samples, q.seed, rules, q.rules, q.threads, bar)
+        else:
+            res = review_json(records, name, q.player, q.samples, q.seed, rules, q.rules, q.threads, bar)
     finally:
         bar.close()
     return res, text(res, g.unit, verbose)
@@ -313,6 +394,33 @@ def review_json(records: Sequence[dict], game: str, player: str, samples: int | 
     reviews = review_records(records, lambda rec, i: module.review(rec, i, rules, player, samples, seed, threads),
                              progress)
     return file_json(game, rules_name or records[0].get("rules") or "seed-de", player, samples, seed, reviews, g.seats, module.RATED)
+
+
+def review_match(match, player: str, samples: int | None, seed: int, rules=None, rules_name: str | None = None,
+                 threads: int | None = None, progress=None) -> dict:
+    """The review of a whole partie or game (``match_records.Match``): every deal as
+    :func:`review_json` reviews one, each told its place in the match (the score before it, and
+    whether it was played for the score, where the game rates decisions in the match's currency too),
+    then each player's summary over every deal, whichever seat he held."""
+    from analysis import match_records
+    from analysis.games import GAMES
+
+    g = GAMES[match.game]
+    module = g.review.load()
+    samples = samples or module.DEFAULT_SAMPLES
+    scores = match_records.scores(match, g.seats, module.match_step, g.replay, rules)
+    reviews = review_records(match.records, lambda rec, i: module.review(rec, i, rules, player, samples, seed,
+                                                                         threads, score=scores[i]), progress)
+    res = file_json(match.game, rules_name or match.rules, player, samples, seed, reviews, g.seats,
+                    f"{module.RATED} {module.SCORE_RATED}")
+    for deal, sc in zip(res["deals"], scores, strict=True):
+        deal["match"] = {"players": sc.seats, "before": sc.before, "after": sc.after, "for_score": sc.for_score}
+    rules_used = rules or g.rules(match.rules)
+    res["match"] = {"players": list(match.players), "score_unit": module.SCORE_UNIT,
+                    "totals": scores[-1].after, "over": scores[-1].over,
+                    **(module.match_result(scores[-1].after, rules_used) if scores[-1].over else {})}
+    res["summary"] = match_records.summary_by_player(match, g.seats, reviews, scores, seat_summary)
+    return res
 
 
 def guide_example(game: str, seed: int, share: float = 1.0) -> dict:
@@ -343,12 +451,15 @@ def guide_part(game: str) -> Callable:
 
 def review_text(text_: str, game: str | None = None, player: str = "search", samples: int | None = None,
                 seed: int = 0) -> dict:
-    """The review (``salon review --json``'s object) of deals typed in the text notation: the
-    notebooks' entry point."""
-    from analysis.record_text import parse_text
+    """The review (``salon review --json``'s object) of deals typed in the text notation, or of a
+    whole partie or game: the notebooks' entry point."""
+    from analysis.match_records import Match
+    from analysis.record_text import parse_any_text
 
-    records = parse_text(text_, game)
-    return review_json(records, game_of(records, game), player, samples, seed)
+    got = parse_any_text(text_, game)
+    if isinstance(got, Match):
+        return review_match(got, player, samples, seed)
+    return review_json(got, game_of(got, game), player, samples, seed)
 
 
 def decisions_frame(res: dict):

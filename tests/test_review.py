@@ -549,12 +549,21 @@ def test_the_examples_of_docs_records_md_are_legal_deals_of_their_games():
     import pathlib
     import re
 
-    from analysis.record_text import parse_text
+    from analysis.match_records import Match
+    from analysis.record_text import parse_any_text
     from analysis.review import game_of
 
     doc = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "records.md").read_text()
-    blocks = re.findall(r"```\n(game:.*?)```", doc, re.S)
-    assert [game_of(parse_text(b), None) for b in blocks] == ["ecarte", "piquet", "bezique"]
+    blocks = [parse_any_text(b) for b in re.findall(r"```\n(game:.*?)```", doc, re.S)]
+    assert [game_of(b, None) for b in blocks[:3]] == ["ecarte", "piquet", "bezique"]
+    # ... and its partie (an Écarté game) is a whole game, ended by its last hand.
+    assert len(blocks) == 4 and isinstance(blocks[3], Match) and blocks[3].game == "ecarte"
+    from analysis.ecarte.review import match_step
+    from analysis.games import GAMES
+    from analysis.match_records import scores
+
+    played = scores(blocks[3], GAMES["ecarte"].seats, match_step, GAMES["ecarte"].replay)
+    assert played[-1].over and not any(s.over for s in played[:-1])
 
 
 def test_ecarte_elder_who_throws_his_trumps_is_told_so(ecarte_records):

@@ -38,9 +38,31 @@ SEVEN_WORDS = ("keep the seven of trumps for now", "exchange the seven of trumps
 """Keeping the seven (0) and exchanging it (1): the kernel's forced choice at its exchange pause."""
 
 
+SCORE_UNIT = None
+"""salon's Bezique players do not play for the game's score: a game's decisions are rated in points."""
+SCORE_RATED = ("In a game the score is shown at each deal; salon's Bezique players do not play for it, so every "
+               "decision is rated in points.")
+
+
+def match_step(result: dict, before: dict[str, int], rules, number: int) -> tuple[dict[str, int], bool, bool]:
+    """A game's deal (BZ-GAME): the totals after it by seat; the game is over when a total reaches
+    the target and the totals differ. The deals of a game record are complete: a win the moment the
+    target is reached in a stock phase is read at the deal's end."""
+    after = {s: before[s] + result["scores"][s]["total"] for s in SEATS}
+    return after, False, max(after.values()) >= rules.target and after[ELDER] != after[DEALER]
+
+
+def match_result(totals: dict[str, int], rules) -> dict:
+    """The game's outcome from the players' totals: the higher once one has reached the target."""
+    (a, ta), (b, tb) = totals.items()
+    over = max(ta, tb) >= rules.target and ta != tb
+    return {"winner": (a if ta > tb else b) if over else None, "target": rules.target}
+
+
 def review(record: dict, index: int, rules=None, player: str = "search", samples: int = DEFAULT_SAMPLES,
-           seed: int = 0, threads: int | None = None) -> DealReview:
-    """Every decision of a Bezique deal record (checked by ``replay`` first)."""
+           seed: int = 0, threads: int | None = None, score=None) -> DealReview:
+    """Every decision of a Bezique deal record (checked by ``replay`` first); ``score`` (its place in
+    a game) changes nothing: salon's players do not play for the game's score."""
     result = replay(record, rules)
     rules = SCHEMA.rules_of(record, rules)
     deck = assign_copies(SCHEMA.cards(record["elder"], "elder"), SCHEMA.cards(record["dealer"], "dealer"),

@@ -60,6 +60,58 @@ RATED = ("Elder's first propose-or-play and the dealer's first accept-or-refuse 
          "on the discards' layouts, the rest by salon's heuristic and the tricks with open hands.")
 DISCARD_SAMPLES = 64
 """Layouts a discard is chosen on, and as many again it is measured on."""
+SCORE_UNIT = "the deciding player's chance of winning the game (EC-GAME), from the solved game by score"
+SCORE_RATED = ("In a game, each card is also rated in the chance of winning the game: each world's trick points "
+               "added to the score after the kings, and the chance read from the shipped equilibrium by score "
+               "(the next hand dealt by the other); elder's first proposal names the decision at the score where "
+               "the solution by score changes it; the discards and later answers in points only.")
+
+
+def match_step(result: dict, before: dict[str, int], rules, number: int) -> tuple[dict[str, int], bool, bool]:
+    """A game's hand (EC-GAME): the scores after it by seat, each point counted in the order it is
+    scored (the dealer's turned-up king, the kings announced, elder's first, then the tricks) and the
+    game over the moment one reaches the target; every hand is played for the score."""
+    after = dict(before)
+    b = result["breakdown"]
+    for seat, part in ((DEALER, "turnup_king"), (ELDER, "king"), (DEALER, "king"), (ELDER, "tricks"),
+                       (DEALER, "tricks")):
+        after[seat] += b[seat][part]
+        if after[seat] >= rules.target:
+            return after, True, True
+    return after, True, False
+
+
+def match_result(totals: dict[str, int], rules) -> dict:
+    """The game's outcome from the players' scores: the first to the target wins."""
+    won = [p for p, t in totals.items() if t >= rules.target]
+    return {"winner": won[0] if won else None, "target": rules.target}
+
+
+@functools.lru_cache(maxsize=4)
+def _win_chances(rules) -> np.ndarray | None:
+    """W[e, d]: elder's chance of winning the game from elder e, dealer d (below the target), under
+    the shipped equilibrium by score; None when none ships for these rules."""
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.studies.equilibrium.tables import shipped
+
+    got = shipped(rules, HeuristicPolicy())
+    if got is None or not got[1].get("by_score") or got[1]["by_score"]["target"] != rules.target:
+        return None
+    w = np.full((rules.target, rules.target), np.nan)
+    for r in got[1]["by_score"]["scores"]:
+        w[r["elder_score"], r["dealer_score"]] = r["win"]
+    return w
+
+
+def elder_chance(w: np.ndarray, elder: int, dealer: int) -> float:
+    """Elder's chance of winning the game when the hand ends at these scores: the next hand is dealt
+    by him, so the dealer is then elder (W read from the other side)."""
+    target = w.shape[0]
+    if elder >= target:
+        return 1.0
+    if dealer >= target:
+        return 0.0
+    return 1.0 - float(w[dealer, elder])
 
 
 def _cards(mask: int) -> str:
@@ -189,9 +241,11 @@ class _Play:
 
 
 def review(record: dict, index: int, rules=None, player: str = "search", samples: int = DEFAULT_SAMPLES,
-           seed: int = 0, threads: int | None = None) -> DealReview:
+           seed: int = 0, threads: int | None = None, score=None) -> DealReview:
     """Every decision of an Écarté hand record (checked by ``replay`` first); the worlds of record
-    ``index`` are drawn from ``seed`` (``threads`` is not used: a hand takes a fraction of a second)."""
+    ``index`` are drawn from ``seed`` (``threads`` is not used: a hand takes a fraction of a second).
+    ``score``: the hand's place in a game (``match_records.DealScore``): its cards also rated in the
+    chance of winning the game, elder's first proposal at the score."""
     from analysis.ecarte.players.solver import solve, value_table
 
     result = replay(record, rules)
@@ -215,6 +269,8 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
             decisions.append(Decision(ELDER, "proposal", step, "play", forced=True))
         elif rnd == 0:
             decisions.append(_first_decision(tables, ELDER, codes[ELDER], turnup, proposed, step))
+            if score is not None:
+                decisions[-1].score_best = _at_score(codes[ELDER], turnup, rules, score.seat_totals())
             if proposed:
                 decisions.append(_first_decision(tables, DEALER, codes[DEALER], turnup, rnd == len(exchanges), step))
         else:
@@ -245,6 +301,7 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
                                len(exchanges) if ending == "dealer_refuses" else None, rules)
     table = value_table(int(penalised == ELDER), int(penalised == DEALER), arr)
     must = bool(rules.must_trump_when_void)
+    chances = None if score is None else _play_chances(rules, score.seat_totals(), result["breakdown"])
     play = _Play(hands, discards, turnup, announced, rules)
     rng = np.random.default_rng([seed, index, 7])
     leader, et = ELDER, 0
@@ -258,15 +315,13 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
             start_value = int(solve(hl, hf, trump, elder_leads, 0, must, table))
         options = [c for c in range(32) if hl >> c & 1]
         decisions.append(_rate(play, leader, f"trick {n}", "lead", options, led, rng, player, samples,
-                               _lead(hl, trump, elder_leads, et, must, table),
-                               hf, bin(hf).count("1")))
+                               _lead(hl, trump, elder_leads, et, must, table), hf, chances))
         play.play(leader, led)
         legal = legal_follows(hf, led, trump, rules)
         options = [c for c in range(32) if legal >> c & 1]
         rest = play.hands[leader]
         decisions.append(_rate(play, follower, f"trick {n}", "follow", options, fol, rng, player, samples,
-                               _follow(hf, led, trump, elder_leads, et, must, table),
-                               rest, bin(rest).count("1")))
+                               _follow(hf, led, trump, elder_leads, et, must, table), rest, chances))
         play.play(follower, fol, led)
         leader = follower if follower_wins(led, fol, trump) else leader
         et += leader == ELDER
@@ -439,20 +494,60 @@ def _table_net(table, etricks):
 
 
 def _rate(play: _Play, seat: str, step: str, kind: str, options: list[int], chosen: int, rng, player: str,
-          samples: int, value, other_now: int, other_size: int) -> Decision:
-    """One card decision of ``seat`` rated: ``value(card, other hand)`` is elder's net after it."""
+          samples: int, value, other_now: int, chances=None) -> Decision:
+    """One card decision of ``seat`` rated: ``value(card, other hand)`` is elder's net after it, the
+    other's hand now ``other_now`` (its size all a sampled world keeps); ``chances`` (elder's net ->
+    elder's chance of winning the game) also rates it in the game."""
     words = name_of(chosen)
     if len(options) == 1:
         return Decision(seat, kind, step, words, forced=True)
     sign = 1 if seat == ELDER else -1
     col = options.index(chosen)
     if player == "dd":
-        v = np.array([sign * value(c, other_now) for c in options], dtype=float)
-        best, loss = exact_loss(v, col)
-        return Decision(seat, kind, step, words, name_of(options[best]), loss, None)
-    worlds = play.draw(seat, other_size, rng, 2 * samples)
-    if worlds is None:
-        return Decision(seat, kind, step, words, note="no hidden hand fits the play so far within the draws allowed")
-    v = np.array([[sign * value(c, int(h)) for c in options] for h in worlds], dtype=float)
-    best, loss, ci = sampled_loss(v[:samples], v[samples:], col)
-    return Decision(seat, kind, step, words, name_of(options[best]), loss, ci)
+        nets = np.array([[value(c, other_now) for c in options]], dtype=float)
+        best, loss = exact_loss(sign * nets[0], col)
+        d = Decision(seat, kind, step, words, name_of(options[best]), loss, None)
+    else:
+        worlds = play.draw(seat, bin(other_now).count("1"), rng, 2 * samples)
+        if worlds is None:
+            return Decision(seat, kind, step, words, note="no hidden hand fits the play so far within the draws allowed")
+        nets = np.array([[value(c, int(h)) for c in options] for h in worlds], dtype=float)
+        best, loss, ci = sampled_loss(sign * nets[:samples], sign * nets[samples:], col)
+        d = Decision(seat, kind, step, words, name_of(options[best]), loss, ci)
+    if chances is not None:
+        won = np.vectorize(chances)(nets)
+        won = won if seat == ELDER else 1.0 - won
+        if player == "dd":
+            best, d.score_loss = exact_loss(won[0], col)
+        else:
+            best, d.score_loss, d.score_ci95 = sampled_loss(won[:samples], won[samples:], col)
+        d.score_best = name_of(options[best])
+    return d
+
+
+def _play_chances(rules, before: dict[str, int], breakdown: dict):
+    """Elder's net trick points -> elder's chance of winning the game, from the scores before the
+    hand by seat and the kings scored before the tricks; None when no table by score ships for these
+    rules or the game was over before the tricks."""
+    w = _win_chances(rules)
+    if w is None:
+        return None
+    e = before[ELDER] + breakdown[ELDER]["king"]
+    d = before[DEALER] + breakdown[DEALER]["turnup_king"] + breakdown[DEALER]["king"]
+    if max(e, d) >= rules.target:
+        return None
+    return lambda net: elder_chance(w, e + max(int(net), 0), d + max(-int(net), 0))
+
+
+def _at_score(codes, turnup: int, rules, before: dict[str, int]) -> str | None:
+    """Elder's first decision at this score by the solution by score where it differs from the
+    points solution, else None."""
+    from analysis.ecarte.policies import HeuristicPolicy
+    from analysis.ecarte.studies.equilibrium.tables import answer
+
+    if max(before.values()) >= rules.target:
+        return None
+    got = answer(codes, turnup, rules, HeuristicPolicy(), (before[ELDER], before[DEALER]))
+    if got is None or got.get("recommendation") == got.get("points_recommendation"):
+        return None
+    return got["recommendation"]

@@ -54,6 +54,33 @@ RATED = ("Each exchange among the heuristic race's leaders played out with open 
 SINK_NOTE = "sinking is rated by the open-hands reviewer only (--player dd): what hiding is worth is not rated yet"
 SINK_DD_NOTE = "with open hands hiding is worth nothing: the points sinking gave up, against showing it"
 EXCHANGE_NOTE = "exchanges valued with open-hands play after the exchange, on deals drawn from what the player knew"
+SCORE_UNIT = ("the partie's margin (PQ-RUBICON: the winner's total less the loser's, or plus it when the loser is "
+              "rubiconed, and the bonus), from the deciding player's side")
+SCORE_RATED = ("In the partie's deciding deals (the last, and any tie deal) each card is also rated in the partie's "
+               "margin: each world completed along the open-hands line after the card and the partie scored as "
+               "ending with the deal, as salon's searching player playing for the margin does; the other deals and "
+               "decisions in points only.")
+MARGIN_WORLDS = 24
+"""Worlds (of the card's own, from each half) a card's margin is chosen and measured on: completing
+a world along the open-hands line takes about a millisecond, the points' solve a few microseconds."""
+
+
+def match_step(result: dict, before: dict[str, int], rules, number: int) -> tuple[dict[str, int], bool, bool]:
+    """A partie's deal ``number`` (1-based, PQ-PARTIE, PQ-TIE): the totals after it by seat, whether
+    it is a deciding deal (the last of the partie, or a tie deal) and whether the partie is over."""
+    after = {s: before[s] + result["scores"][s]["total"] for s in SEATS}
+    last = rules.partie_deals
+    over = (number == last and after[ELDER] != after[YOUNGER]) or number == last + rules.tie_extra_deals
+    return after, number >= last, over
+
+
+def match_result(totals: dict[str, int], rules) -> dict:
+    """The partie's outcome from the players' totals (PQ-RUBICON)."""
+    from analysis.piquet.reference.deal import partie_outcome
+
+    (a, ta), (b, tb) = totals.items()
+    winner, margin, rubiconed = partie_outcome(ta, tb, rules)
+    return {"winner": {"A": a, "B": b}.get(winner), "margin": margin, "rubiconed": rubiconed}
 
 
 def _cards(codes) -> str:
@@ -119,8 +146,10 @@ def review_sink(record: dict, result: dict, seat: str, category: str, rules, pla
 
 
 def review(record: dict, index: int, rules=None, player: str = "search", samples: int = DEFAULT_SAMPLES,
-                seed: int = 0, threads: int | None = None) -> DealReview:
-    """Every decision of a Piquet deal record (checked by ``replay`` first)."""
+           seed: int = 0, threads: int | None = None, score=None) -> DealReview:
+    """Every decision of a Piquet deal record (checked by ``replay`` first); ``score``: the deal's
+    place in a partie (``match_records.DealScore``), its cards also rated in the partie's margin
+    when it is a deciding deal."""
     from analysis.piquet.policies import DoubleDummyPolicy, SearchPolicy
     from analysis.piquet.reference.deal import sunk_categories
     from analysis.piquet.reference.search import StrongPlayer, open_table
@@ -151,6 +180,7 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
         players[s].start_play(hands[s], disc[s], seen)
     table = open_table(players, rules, dict(hands), dealt[ELDER], dealt[YOUNGER], None,
                        sunk_categories({s: (lambda h, r, c=sink[s]: c) for s in SEATS}, hands, rules))
+    partie = score.seat_totals() if score is not None and score.for_score else None
     start_value = None
     leader = ELDER
     for n, pair in enumerate(record["tricks"], 1):
@@ -160,9 +190,9 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
             v = table.solve(table.hands[ELDER], table.hands[YOUNGER], ELDER, None)
             start_value = int(max(v[c] for c in range(32) if table.hands[ELDER] >> c & 1))
         decisions.append(_rate(players[leader], table, f"trick {n}", "lead", table.hands[leader], led, None,
-                               player, samples))
+                               player, samples, partie))
         decisions.append(_rate(players[follower], table, f"trick {n}", "follow",
-                               legal_follows(table.hands[follower], led), fol, led, player, samples))
+                               legal_follows(table.hands[follower], led), fol, led, player, samples, partie))
         winner = follower if follower_wins(led, fol) else leader
         players[leader].observe(led, fol, True)
         players[follower].observe(led, fol, False)
@@ -181,8 +211,9 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
 
 
 def _rate(p, table, step: str, kind: str, legal: int, chosen: int, led: int | None, player: str,
-          samples: int) -> Decision:
-    """One card of player ``p`` rated among its ``legal`` cards (module docstring)."""
+          samples: int, partie: dict[str, int] | None = None) -> Decision:
+    """One card of player ``p`` rated among its ``legal`` cards (module docstring); ``partie``: the
+    partie's totals by seat before a deciding deal (the card then also rated in the margin)."""
     seat = p.seat
     words = name_of(chosen)
     options = [c for c in range(32) if legal >> c & 1]
@@ -197,6 +228,32 @@ def _rate(p, table, step: str, kind: str, legal: int, chosen: int, led: int | No
                        for v in (table.solve(e, y, leader, led) for e, y in worlds)], dtype=float)
     if player == "dd":
         best, loss = exact_loss(values[0], col)
-        return Decision(seat, kind, step, words, name_of(options[best]), loss, None)
-    best, loss, ci = sampled_loss(values[:samples], values[samples:], col)
-    return Decision(seat, kind, step, words, name_of(options[best]), loss, ci)
+        d = Decision(seat, kind, step, words, name_of(options[best]), loss, None)
+    else:
+        best, loss, ci = sampled_loss(values[:samples], values[samples:], col)
+        d = Decision(seat, kind, step, words, name_of(options[best]), loss, ci)
+    if partie is None:
+        return d
+    if player == "dd":
+        best, d.score_loss = exact_loss(_margins(table, worlds, options, seat, leader, led, partie)[0], col)
+    else:
+        k = min(MARGIN_WORLDS, samples)
+        m = _margins(table, worlds[:k] + worlds[samples:samples + k], options, seat, leader, led, partie)
+        best, d.score_loss, d.score_ci95 = sampled_loss(m[:k], m[k:], col)
+    d.score_best = name_of(options[best])
+    return d
+
+
+def _margins(table, worlds, options: list[int], seat: str, leader: str, led: int | None,
+             partie: dict[str, int]) -> np.ndarray:
+    """The partie's margin to ``seat`` (rows: worlds, columns: options) when he plays each option
+    and the deal is completed along the open-hands line, the partie ending with it."""
+    from analysis.piquet.reference.partie import complete_line, partie_value
+
+    out = np.empty((len(worlds), len(options)))
+    for i, (e, y) in enumerate(worlds):
+        for j, c in enumerate(options):
+            fe, fy = complete_line(table, e, y, leader, led, c, True)
+            mine, his = (partie[ELDER] + fe, partie[YOUNGER] + fy)[:: 1 if seat == ELDER else -1]
+            out[i, j] = partie_value("margin", mine, his, table.rules)
+    return out
