@@ -231,13 +231,14 @@ def test_piquet_sinking_is_rated_by_its_points_with_open_hands(quick_exchanges):
     """PQ-POINT, PQ-REPIQUE (tests/test_piquet_sinking.py's hand-made deal): younger sinks his point
     of six, which would have scored and stopped elder's repique. With open hands hiding is worth
     nothing, so the open-hands reviewer rates the sinking by the points it gave up: the deal played
-    in full minus the deal played sunk (the same cards), for younger. The searching reviewer lists
-    it unrated, saying why."""
+    in full minus the deal played sunk (the same cards), for younger. The searching reviewer rates it
+    on the hands elder could hold after what he declared, the play after it with open hands: showing
+    is clearly better, and the note says what hiding gained is not counted."""
     from analysis.piquet.policies import get_policy
     from analysis.piquet.reference.cards import YOUNGER
     from analysis.piquet.reference.deal import play_cards
-    from analysis.piquet.reference.records import record_from_deal, replay
-    from analysis.piquet.review import review, review_sink
+    from analysis.piquet.reference.records import record_from_deal
+    from analysis.piquet.review import review
     from analysis.piquet.rules import get_rules
     from analysis.rng import Stream
 
@@ -260,8 +261,10 @@ def test_piquet_sinking_is_rated_by_its_points_with_open_hands(quick_exchanges):
     [d] = [d for d in rv.decisions if d.kind == "declarations"]
     assert (d.seat, d.chosen, d.best, d.loss, d.ci95) == ("younger", "sink the point", "show the point", given_up, None)
     assert largest(rv) == d
-    unrated = review_sink(record, replay(record), YOUNGER, "point", r, "search")
-    assert unrated.loss is None and "--player dd" in unrated.note
+    [d] = [d for d in review(record, 0, player="search", samples=24).decisions if d.kind == "declarations"]
+    assert (d.seat, d.chosen, d.best) == ("younger", "sink the point", "show the point") and d.ci95[0] > 0
+    assert "not counted" in d.note
+    assert d.loss == given_up  # here what elder declared pins down every hand that matters
 
 
 # ----------------------------------------------------------------------------------- Bezique

@@ -15,10 +15,14 @@
 - Sinking a declaration (where the record sank one): with open hands (``dd``) hiding a combination
   tells the other nothing, so sinking changes only the score; it is rated exactly, against the
   record re-scored with that category shown (its points, or the other's, pique and repique
-  included; the tricks as played). What hiding is worth against a player who reads declarations
-  needs both players' play after each choice: not rated yet by the searching reviewer.
+  included; the tricks as played). The searching reviewer rates it on the hands the player could
+  think the other held (drawn as for his first card): in each, both choices scored, the play after
+  it valued with open hands. What hiding gained against a player who reads declarations is not
+  counted (it needs both players' play after each choice), so that loss is at most the one shown.
 """
 from __future__ import annotations
+
+import copy
 
 import numpy as np
 
@@ -49,9 +53,10 @@ EXCHANGE_RACE = 2_000
 """The heuristic race's most deals (``salon piquet discard --budget quick``)."""
 RATED = ("Each exchange among the heuristic race's leaders played out with open hands after it, on deals drawn "
          "from what the player knew; each card by the reviewer (the search player's hidden hands, consistent with "
-         "the declarations and the play, each solved exactly, or open hands); sinking by its points with open "
-         "hands only.")
-SINK_NOTE = "sinking is rated by the open-hands reviewer only (--player dd): what hiding is worth is not rated yet"
+         "the declarations and the play, each solved exactly, or open hands); sinking by the points it gave up, on "
+         "the reviewer's worlds with the play after it by open hands.")
+SINK_NOTE = ("the points sinking gave up on the hands the other might hold, the play after it with open hands: what "
+             "hiding gained against a player who reads declarations is not counted, so the loss is at most this")
 SINK_DD_NOTE = "with open hands hiding is worth nothing: the points sinking gave up, against showing it"
 EXCHANGE_NOTE = "exchanges valued with open-hands play after the exchange, on deals drawn from what the player knew"
 SCORE_UNIT = ("the partie's margin (PQ-RUBICON: the winner's total less the loser's, or plus it when the loser is "
@@ -129,12 +134,36 @@ def review_exchange(seat: str, dealt: int, discard: list[int], rules, elder_took
                     note=EXCHANGE_NOTE)
 
 
+def review_sink_sampled(table, worlds: list[tuple[int, int]], seat: str, category: str, sink: dict,
+                        samples: int) -> Decision:
+    """The sinking of ``category`` by ``seat`` against showing it, by the searching reviewer: in each
+    world (the hands the player could think the other held, after the exchanges) both choices are
+    scored, the declarations re-scored and the play valued with open hands from the first lead (its
+    pique state from the declarations'); best chosen on the first ``samples`` worlds, measured on the
+    rest. Hiding has no value in open-hands play, so what it gained in the play is not counted."""
+    from analysis.piquet.reference.scoring import Scoresheet, score_carte_blanche, score_categories
+
+    words = (f"sink the {category}", f"show the {category}")
+    base = table.sheet
+    cb = {s: any(e.category == "carte_blanche" and e.seat == s for e in base.events) for s in SEATS}
+    values = np.empty((len(worlds), 2))
+    for i, (e, y) in enumerate(worlds):
+        for j, shown in enumerate((False, True)):
+            line = copy.copy(table)
+            line.sheet = Scoresheet(table.rules)
+            score_carte_blanche(line.sheet, cb[ELDER], cb[YOUNGER])
+            score_categories(line.sheet, e, y, {**sink, seat: sink[seat] - {category}} if shown else sink)
+            lead = max(int(v) for c, v in enumerate(line.solve(e, y, ELDER, None)) if e >> c & 1)
+            net = line.sheet.running[ELDER] - line.sheet.running[YOUNGER] + lead
+            values[i, j] = net if seat == ELDER else -net
+    best, loss, ci = sampled_loss(values[:samples], values[samples:], 0)
+    return Decision(seat, "declarations", "declarations", words[0], words[best], loss, ci, note=SINK_NOTE)
+
+
 def review_sink(record: dict, result: dict, seat: str, category: str, rules, player: str) -> Decision:
-    """The record's sinking of ``category`` by ``seat`` against showing it (module docstring);
-    ``result``: the record's replay."""
+    """The record's sinking of ``category`` by ``seat`` against showing it with open hands (module
+    docstring); ``result``: the record's replay."""
     words = f"sink the {category}"
-    if player != "dd":
-        return Decision(seat, "declarations", "declarations", words, note=SINK_NOTE)
     shown = {**record, seat: {**record[seat], "sink": [c for c in record[seat]["sink"] if c != category]}}
 
     def net(res: dict) -> float:
@@ -168,9 +197,10 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
                                          seed + 1_000 * index + (s == YOUNGER), threads,
                                          max(1, EXCHANGE_DEALS * samples // DEFAULT_SAMPLES)))
     sink = {s: frozenset(record[s].get("sink", ())) for s in SEATS}
-    for s in SEATS:
-        for category in sorted(sink[s]):
-            decisions.append(review_sink(record, result, s, category, rules, player))
+    if player == "dd":
+        for s in SEATS:
+            for category in sorted(sink[s]):
+                decisions.append(review_sink(record, result, s, category, rules, player))
 
     policy = DoubleDummyPolicy() if player == "dd" else SearchPolicy(samples=2 * samples)
     rng = np.random.default_rng([seed, index, 11])
@@ -180,6 +210,11 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
         players[s].start_play(hands[s], disc[s], seen)
     table = open_table(players, rules, dict(hands), dealt[ELDER], dealt[YOUNGER], None,
                        sunk_categories({s: (lambda h, r, c=sink[s]: c) for s in SEATS}, hands, rules))
+    if player != "dd":
+        for s in SEATS:
+            for category in sorted(sink[s]):
+                decisions.append(review_sink_sampled(table, players[s].worlds(table.hands[s], None), s, category,
+                                                     sink, samples))
     partie = score.seat_totals() if score is not None and score.for_score else None
     start_value = None
     leader = ELDER
