@@ -120,7 +120,8 @@ def scores(match: Match, seats: tuple[str, str], step, replay, rules=None) -> li
         where = match.seats(n, seats)
         before = {s: totals[p] for s, p in where.items()}
         after, for_score, over = step(result, before, rules or _rules(record), n)
-        new = {p: after[s] for p in match.players for s in where if where[s] == p}
+        seat_of = {p: s for s, p in where.items()}
+        new = {p: after[seat_of[p]] for p in match.players}
         out.append(DealScore(n, where, dict(totals), new, for_score, over))
         totals = new
     return out
@@ -132,7 +133,7 @@ def _rules(record: dict):
     return GAMES[record["game"]].rules(record["rules"])
 
 
-def summary_by_player(match: Match, seats: tuple[str, str], reviews, deal_scores, seat_summary) -> dict:
+def summary_by_player(match: Match, reviews, deal_scores, seat_summary) -> dict:
     """Each player's summary over the whole match (``seat_summary`` of his decisions in every deal,
     whichever seat he held), keyed by his name."""
     from dataclasses import replace
@@ -144,6 +145,10 @@ def summary_by_player(match: Match, seats: tuple[str, str], reviews, deal_scores
             renamed.append(replace(d, seat=score.seats[d.seat]))
             deal_of.append(score.number)
     return {p: seat_summary(renamed, p, deal_of) for p in match.players}
+
+
+MAX_DEALS = 64
+"""The most deals ``played_match`` plays (a Bezique game to 1000 takes about five)."""
 
 
 def played_match(game: str, seed: int, players: tuple[str, str] = ("A", "B"), policy: str = "heuristic",
@@ -168,7 +173,3 @@ def played_match(game: str, seed: int, players: tuple[str, str] = ("A", "B"), po
         if over:
             break
     return Match(game, rules.name, players, records)
-
-
-MAX_DEALS = 64
-"""The most deals ``played_match`` plays (a Bezique game to 1000 takes about five)."""

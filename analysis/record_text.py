@@ -123,8 +123,8 @@ def parse_any_text(text: str, game: str | None = None):
     if later is not None:
         later.fail("only the first block of a file names the players (the partie's or game's header)")
     if not any(ln.key == "players" for ln in head):
-        return parse_text(text, game)
-    keys = Keys(head, ("players",), ("game", "rules", "comment"))
+        return [_parse_deal(lines, game) for lines in blocks]
+    keys = Keys(head, ("players",), tuple(k for k in MATCH_HEADER if k != "players"))
     name = game_of(head, game)
     if len(blocks) == 1:
         raise InputError(f"line {head[0].number}: the header names the players but no deal follows it")

@@ -419,7 +419,7 @@ def review_match(match, player: str, samples: int | None, seed: int, rules=None,
     res["match"] = {"players": list(match.players), "score_unit": module.SCORE_UNIT,
                     "totals": scores[-1].after, "over": scores[-1].over,
                     **(module.match_result(scores[-1].after, rules_used) if scores[-1].over else {})}
-    res["summary"] = match_records.summary_by_player(match, g.seats, reviews, scores, seat_summary)
+    res["summary"] = match_records.summary_by_player(match, reviews, scores, seat_summary)
     return res
 
 

@@ -7,7 +7,11 @@ on 200 others (analysis/piquet/studies/rule_ladder.py), about ten minutes; Beziq
 and trick-winning rules, chosen on one seed's deals and costed on another's
 (analysis/bezique/studies/rule_ladder.py), about forty minutes. Deterministic: the same package
 gives the same file.
+With --strong (Piquet): the shipped ladders' rungs and book rules costed again with the trick play by
+open-hands and by searching players (rule_ladder.add_strong_costs: 60 and 30 of the test hands), added
+to the shipped file; about forty minutes on two cores.
 Usage: .venv/bin/python scripts/make_rule_ladders.py [--game ecarte|piquet|bezique] [--rules V ...] [--out FILE]
+       .venv/bin/python scripts/make_rule_ladders.py --game piquet --strong [--plays dd search]
 """
 from __future__ import annotations
 
@@ -27,11 +31,18 @@ def main() -> None:
     ap.add_argument("--game", choices=("ecarte", "piquet", "bezique"), default="ecarte")
     ap.add_argument("--rules", nargs="+", default=None, help="the variants (default: the game's shipped ones)")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--strong", action="store_true", help="Piquet: add the rungs' costs under strong trick play")
+    ap.add_argument("--plays", nargs="+", default=["dd", "search"], choices=("dd", "search"))
     args = ap.parse_args()
     ladders = importlib.import_module(f"analysis.{args.game}.studies.rule_ladder")
     args.out = args.out or ladders.LADDERS_FILE
     t0 = time.perf_counter()
-    res = ladders.make_ladders(args.rules or ladders.VARIANTS)
+    if args.strong:
+        if args.game != "piquet":
+            ap.error("--strong is for Piquet's ladders")
+        res = ladders.add_strong_costs(ladders.shipped_ladders(), tuple(args.plays))
+    else:
+        res = ladders.make_ladders(args.rules or ladders.VARIANTS)
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(res, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -93,6 +93,7 @@ SLOW = (
     "tests/test_dask.py::test_dask_tallies_equal_the_local_ones",
     "tests/test_piquet_partie_play.py::test_playing_for_the_margin_changes_some_parties_and_only_their_deciding_deals",
     "tests/test_piquet_rule_ladder.py::test_the_search_finds_a_planted_rule",
+    "tests/test_piquet_rule_ladder.py::test_strong_costs_pair_every_rule_on_the_same_hands",
     "tests/test_piquet_strong.py::test_playing_for_the_pique_changes_play_and_is_worth_points_to_elder",
     "tests/test_compare.py::test_same_policy_on_the_command_line_is_zero",
     "tests/test_piquet_playing_rules.py::test_the_books_rules_in_the_syntax_throw_what_the_discard_study_throws[younger",

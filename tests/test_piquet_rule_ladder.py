@@ -75,3 +75,38 @@ def test_salon_rules_piquet_answers_from_the_package(salon, shipped):
                        (["rules", "bezique", "--decision", "lead"], "not built yet")):
         code, out, err = salon(args)
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, (args, err)
+
+
+def test_the_shipped_rungs_are_costed_again_under_strong_trick_play(shipped, salon):
+    """Every rung and book rule of every shipped ladder carries its cost with the searching player
+    and with open hands playing the tricks (scripts/make_rule_ladders.py --strong), on the same hands
+    for every rule of a ladder: a rung that is a book rule word for word costs what the book costs."""
+    for lad in shipped["ladders"]:
+        entries = lad["rungs"] + lad["book"]
+        for play, hands in (("dd", 60), ("search", 30)):
+            for r in entries:
+                c = r["strong"][play]
+                assert c["hands"] == hands and c["ci95"][0] <= c["value"] <= c["ci95"][1]
+            for r in lad["rungs"]:
+                for b in lad["book"]:
+                    if r["rule"] == b["rule"]:
+                        assert r["strong"][play] == b["strong"][play]
+        assert set(lad["strong_players"]) == {"dd", "search", "opponent_exchange"}
+    code, out, _ = salon(["rules", "piquet", "--decision", "elder-exchange"])
+    assert code == 0 and "the searching player" in out and "open hands (a bound)" in out
+
+
+def test_strong_costs_pair_every_rule_on_the_same_hands():
+    """On two hands with open hands, every rule of the ladder on the same deals: a rung equal to a
+    book rule word for word costs exactly what the book costs."""
+    from analysis.piquet.studies.rule_ladder import strong_costs
+
+    lad = next(lad for lad in shipped_ladders()["ladders"] if lad["rules"] == "seed-de"
+               and lad["decision"] == "elder-exchange")
+    got = strong_costs(lad, RULES, "dd", hands=2)
+    assert len(got["rungs"]) == len(lad["rungs"]) and len(got["book"]) == len(lad["book"])
+    for r, c in zip(lad["rungs"], got["rungs"], strict=True):
+        for b, d in zip(lad["book"], got["book"], strict=True):
+            if r["rule"] == b["rule"]:
+                assert c == d
+    assert any(r["rule"] == b["rule"] for r in lad["rungs"] for b in lad["book"])

@@ -171,9 +171,28 @@ def exchange_rule_advice() -> list[dict]:
         book = min(lad["book"], key=lambda b: b["cost"]["value"])
         margins.append({"variant": lad["rules"], "effect": book["cost"],
                         "effect_name": f"the book's rule ({book['source']})", "players": RULE_PLAYERS})
+        margins += strong_margins(lad, rungs[k], book)
         text = f"As {seat}, exchange by this rule under {lad['rules']} rules: {words[0]}."
         out.append({"text": text, "short": text, "tip": None, "anchor": anchor("piquet", "discards", seat),
                     "margins": margins})
+    return out
+
+
+STRONG_PLAYERS = {"search": "search trick play (the searching player), the best of the open-hands leaders per hand",
+                  "dd": "dd trick play (open hands, a bound, not a legal player), the race's leaders per hand"}
+
+
+def strong_margins(lad: dict, rung: dict, book: dict) -> list[dict]:
+    """The rule's and the best book rule's costs with strong trick play, where the shipped ladder
+    has them (``rule_ladder.add_strong_costs``): the searching player first, the open-hands bound."""
+    out = []
+    for play in ("search", "dd"):
+        for entry, what in ((rung, "this rule"), (book, "the book's rule")):
+            cost = entry.get("strong", {}).get(play)
+            if cost:
+                out.append({"variant": lad["rules"], "effect": cost, "players": STRONG_PLAYERS[play],
+                            "effect_name": f"{what} with {'the searching player' if play == 'search' else 'open hands'}"
+                                           f" playing the tricks ({cost['hands']} of the hands)"})
     return out
 
 

@@ -180,7 +180,7 @@ def _named_lost(played: list[int], masks: list[int], chose: np.ndarray, net: np.
     return (net[:, best:best + 1] - net[:, named]).mean(axis=0), named[0] == best
 
 
-def _strong_lost(a, masks: list[int], rules, seed: int, h: int, threads: int | None,
+def strong_lost(a, masks: list[int], rules, seed: int, h: int, threads: int | None,
                  play: str) -> tuple[np.ndarray, bool]:
     """Hand ``a``'s race leaders and the named exchanges ``masks`` played with open hands, then
     (``play="search"``) the open-hands leaders and the named ones by searching players: each named
@@ -234,7 +234,7 @@ def cost(rule: ExchangeRule, rules, hands: int = HANDS, seed: int = 0, samples: 
         a = analyse_hand(hand, rule.seat, rules, samples=samples, seed=seed + 1 + h,
                          race=Racing(keep=tuple(masks.values())), threads=threads)
         if play != "heuristic":
-            lost, agrees = _strong_lost(a, [int(m) for m in masks.values()], rules, seed, h, threads, play)
+            lost, agrees = strong_lost(a, [int(m) for m in masks.values()], rules, seed, h, threads, play)
         else:
             best = int(a.table.iloc[0]["option"])
             options = [best] + [int(np.flatnonzero(a.options == m)[0]) for m in masks.values()]

@@ -136,6 +136,57 @@ def ladder(seat: str, rules, hands: int = HANDS) -> dict:
                       f"throw order and take"}
 
 
+STRONG_HANDS = {"dd": 60, "search": 30}
+"""The ladder's first test hands each rung is costed on again under open-hands and searching play."""
+
+
+def strong_costs(lad: dict, rules, play: str, hands: int | None = None, threads: int | None = None) -> dict:
+    """Each rung and book rule of ladder ``lad`` costed again with the trick play by open-hands
+    (``play="dd"``) or searching players, on the ladder's first ``hands`` test hands, as ``salon rule
+    piquet ... --player`` costs one rule (``playing_rules.strong_lost``): the same hands and deals
+    for every rule, so their order is paired. Returns {"rungs": [...], "book": [...]} of
+    {"value", "ci95", "hands"}."""
+    from analysis.piquet.studies.discards.analyser import Racing, analyse_hand
+    from analysis.piquet.studies.discards.study import dealt_hand, mean_over_hands
+    from analysis.piquet.studies.playing_rules import strong_lost
+
+    hands = hands or STRONG_HANDS[play]
+    seat = lad["decision"].split("-")[0]
+    named = [parse(lad["decision"], r["rule"]) for r in lad["rungs"] + lad["book"]]
+    lost = []
+    for h in range(hands):
+        hand = dealt_hand(TEST_SEED, h, seat)
+        masks = [int(r.discard(hand, rules)) for r in named]
+        a = analyse_hand(hand, seat, rules, samples=SAMPLES, seed=TEST_SEED + 1 + h,
+                         race=Racing(keep=tuple(dict.fromkeys(masks))), threads=threads)
+        lost.append(strong_lost(a, masks, rules, TEST_SEED, h, threads, play)[0])
+    per_rule = np.array(lost).T
+    out = []
+    for x in per_rule:
+        e = mean_over_hands(list(map(float, x)))
+        out.append({"value": e.value, "ci95": [e.lo, e.hi], "hands": hands})
+    k = len(lad["rungs"])
+    return {"rungs": out[:k], "book": out[k:]}
+
+
+def add_strong_costs(ladders: dict, plays=("dd", "search"), threads: int | None = None) -> dict:
+    """The shipped ladders with each rung's and book rule's ``strong_costs`` under each of ``plays``
+    (their ``"strong"`` entries), the players named."""
+    from analysis.piquet.policies import SearchPolicy
+    from analysis.piquet.rules import get_rules
+
+    for lad in ladders["ladders"]:
+        rules = get_rules(lad["rules"])
+        for play in plays:
+            got = strong_costs(lad, rules, play, threads=threads)
+            for entry, cost in zip(lad["rungs"] + lad["book"], got["rungs"] + got["book"], strict=True):
+                entry.setdefault("strong", {})[play] = cost
+        lad["strong_players"] = {"dd": "dd (open hands, a bound, not a legal player), both players",
+                                 "search": f"search ({SearchPolicy().samples} hidden hands drawn a card, each "
+                                           "solved), both players", "opponent_exchange": "heuristic"}
+    return ladders
+
+
 def make_ladders(variants=VARIANTS, hands: int = HANDS) -> dict:
     from analysis.piquet.rules import get_rules
 
@@ -177,16 +228,34 @@ def ladders_text(res: dict) -> str:
             c = r["cost"]
             out.append(f"  {r['lines']} line{'s' if r['lines'] > 1 else ''}: gives up {c['value']:.2f} "
                        f"[{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}], throws the best exchange on "
-                       f"{r['agreement']['by_hands']:.0%} of hands")
+                       f"{r['agreement']['by_hands']:.0%} of hands{_strong_words(r)}")
             out += ["      " + ln for ln in r["words"].splitlines()]
         out.append("  The books:")
         for r in lad["book"]:
             c = r["cost"]
-            out.append(f"    {r['source']}: gives up {c['value']:.2f} [{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}]")
+            out.append(f"    {r['source']}: gives up {c['value']:.2f} [{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}]"
+                       f"{_strong_words(r)}")
         m = lad["moonshot"]
         out.append(f"  A rule of at most 5 lines within {m['target']:.2f} (a third of the best book rule): "
                    + (f"met with {m['met_at_lines']} lines." if m["met_at_lines"] else "not met."))
         out.append("")
     out.append(f"Rules chosen on {HANDS} dealt hands and costed on {HANDS} others; both players play their tricks as "
                "salon's rule-of-thumb player.")
+    strong = next((r["strong"] for lad in res["ladders"] for r in lad["rungs"] if r.get("strong")), None)
+    if strong:
+        out.append("Then costed again with strong trick play on the first of those hands: "
+                   + "; ".join(f"{PLAY_WORDS[p]} on {c['hands']}" for p, c in strong.items())
+                   + " (the exchange's best chosen and costed on other deals under that play).")
     return "\n".join(out)
+
+
+PLAY_WORDS = {"dd": "open hands (a bound)", "search": "the searching player"}
+
+
+def _strong_words(entry: dict) -> str:
+    """A rung's costs under strong trick play, where the shipped ladder has them."""
+    strong = entry.get("strong")
+    if not strong:
+        return ""
+    return "; with strong trick play: " + ", ".join(f"{PLAY_WORDS[p]} {c['value']:.2f} [{c['ci95'][0]:.2f}, "
+                                                   f"{c['ci95'][1]:.2f}]" for p, c in strong.items())
