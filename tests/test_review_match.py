@@ -44,9 +44,17 @@ def test_the_score_follows_the_deals_by_each_games_rules(matches):
 
 def test_ecarte_points_count_in_the_order_they_are_scored():
     """EC-GAME: a point counts the moment it is scored, so a king announced at 4 wins before the
-    tricks are counted."""
-    from analysis.ecarte.review import match_step
+    tricks are counted; the chance of winning after a hand counts them in the same order."""
+    import numpy as np
+
+    from analysis.ecarte.review import hand_chance, match_step
     from analysis.ecarte.rules import get_rules
+
+    w = np.full((5, 5), 0.5)
+    assert hand_chance(w, {"elder": 4, "dealer": 4}, 1, (1, 0), -2) == 0.0  # the turned-up king first
+    assert hand_chance(w, {"elder": 4, "dealer": 3}, 1, (1, 1), -2) == 1.0  # then elder's king
+    assert hand_chance(w, {"elder": 3, "dealer": 3}, 0, (0, 1), 2) == 1.0   # the vole: 3 + 2
+    assert hand_chance(w, {"elder": 0, "dealer": 0}, 0, (0, 0), 1) == 0.5   # 1-0: the other is elder next
 
     breakdown = {"elder": {"turnup_king": 0, "king": 1, "tricks": 0},
                  "dealer": {"turnup_king": 1, "king": 0, "tricks": 2}}
@@ -99,6 +107,10 @@ def test_an_ecarte_game_is_rated_in_the_chance_of_winning_it_and_summed_by_playe
         if d["score_loss"]["value"] > 0:
             assert d["loss"]["value"] > 0
         assert 0 <= d["score_loss"]["value"] <= 1 and d["score_loss"]["ci95"] is None
+    # The discards and later answers, rated on layouts, are also rated in the game.
+    layouts = [d for deal in res["deals"] for d in deal["decisions"]
+               if (d["kind"] == "exchange" or (d["kind"] == "proposal" and d["step"] != "round 1")) and not d["forced"]]
+    assert layouts and all(-1 <= d["score_loss"]["value"] <= 1 and d["score_loss"]["ci95"] for d in layouts)
     # Each player's summary is his decisions in both seats.
     for player in ("Anne", "Bruno"):
         mine = [d["loss"]["value"] for deal in res["deals"] for d in deal["decisions"]

@@ -61,10 +61,10 @@ RATED = ("Elder's first propose-or-play and the dealer's first accept-or-refuse 
 DISCARD_SAMPLES = 64
 """Layouts a discard is chosen on, and as many again it is measured on."""
 SCORE_UNIT = "the deciding player's chance of winning the game (EC-GAME), from the solved game by score"
-SCORE_RATED = ("In a game, each card is also rated in the chance of winning the game: each world's trick points "
-               "added to the score after the kings, and the chance read from the shipped equilibrium by score "
-               "(the next hand dealt by the other); elder's first proposal names the decision at the score where "
-               "the solution by score changes it; the discards and later answers in points only.")
+SCORE_RATED = ("In a game, each card, discard and later proposal or answer is also rated in the chance of winning "
+               "the game: each world's or layout's points added to the score in the order they are scored, and the "
+               "chance read from the shipped equilibrium by score (the next hand dealt by the other); elder's first "
+               "proposal names the decision at the score where the solution by score changes it.")
 
 
 def match_step(result: dict, before: dict[str, int], rules, number: int) -> tuple[dict[str, int], bool, bool]:
@@ -101,6 +101,21 @@ def _win_chances(rules) -> np.ndarray | None:
     for r in got[1]["by_score"]["scores"]:
         w[r["elder_score"], r["dealer_score"]] = r["win"]
     return w
+
+
+def hand_chance(w: np.ndarray, before: dict[str, int], turnup_king: int, kings: tuple[int, int], net: int) -> float:
+    """Elder's chance of winning the game after a hand from the scores ``before`` it by seat: the
+    dealer's turned-up king, the kings announced (elder's, the dealer's) and elder's net trick points
+    ``net`` (the side ahead scores them) counted in the order they are scored (EC-GAME)."""
+    target = w.shape[0]
+    e, d = before[ELDER], before[DEALER] + turnup_king
+    if d >= target:
+        return 0.0
+    e += kings[0]
+    if e >= target:
+        return 1.0
+    d += kings[1]
+    return elder_chance(w, e + max(int(net), 0), d + max(-int(net), 0))
 
 
 def elder_chance(w: np.ndarray, elder: int, dealer: int) -> float:
@@ -259,6 +274,9 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
     trump = suit_of(turnup)
     decisions: list[Decision] = []
     discards = {ELDER: 0, DEALER: 0}
+    w = None if score is None else _win_chances(rules)
+    exchange_chances = None if w is None else functools.partial(hand_chance, w, score.seat_totals(),
+                                                                 turnup_king_points(turnup))
     exchanges, ending = record["exchanges"], record["ending"]
     drawn = 0
     for rnd in range(len(exchanges) + 1):
@@ -274,7 +292,7 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
             if proposed:
                 decisions.append(_first_decision(tables, DEALER, codes[DEALER], turnup, rnd == len(exchanges), step))
         else:
-            spot = _Exchange(hands, discards, stock, drawn, turnup, rules, rnd)
+            spot = _Exchange(hands, discards, stock, drawn, turnup, rules, rnd, exchange_chances)
             rng = np.random.default_rng([seed, index, 17, rnd])
             decisions.append(spot.rate_answer(ELDER, proposed, step, player, rng))
             if proposed:
@@ -284,7 +302,7 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
         for s in SEATS:
             thrown = mask_of_codes(SCHEMA.cards(exchanges[rnd][f"{s}_discard"], "discard"))
             k = bin(thrown).count("1")
-            spot = _Exchange(hands, discards, stock, drawn, turnup, rules, rnd)
+            spot = _Exchange(hands, discards, stock, drawn, turnup, rules, rnd, exchange_chances)
             decisions.append(spot.rate(s, thrown, step, player, np.random.default_rng([seed, index, 13, rnd, s == DEALER])))
             hands[s] = hands[s] & ~thrown | mask_of_codes(stock[drawn:drawn + k])
             discards[s] |= thrown
@@ -338,9 +356,10 @@ class _Exchange:
     the discards so far, the stock drawn from, the round) and the continuation that values a choice
     on a layout of the hidden cards."""
 
-    def __init__(self, hands, discards, stock, drawn, turnup, rules, rnd):
+    def __init__(self, hands, discards, stock, drawn, turnup, rules, rnd, chances=None):
         self.hands, self.discards, self.stock, self.drawn = dict(hands), dict(discards), stock, drawn
         self.turnup, self.rules, self.rnd = turnup, rules, rnd
+        self.chances = chances  # (kings, elder's net trick points) -> elder's chance of winning the game
         self.trump = suit_of(turnup)
         self.player = _continuation(self.trump)  # both seats'
         self.tables = {}
@@ -421,9 +440,10 @@ class _Exchange:
             rnd += 1
         return self._net(hands, refused)
 
-    def _net(self, hands, refused: int | None) -> int:
+    def _net(self, hands, refused: int | None) -> tuple[int, float]:
         """Elder's net points of the tricks played with open hands (after a refusal in round
-        ``refused``, EC-PENALTY), the kings announced, less the dealer's turned-up king."""
+        ``refused``, EC-PENALTY), the kings announced, less the dealer's turned-up king; and elder's
+        chance of winning the game after them (nan outside a game)."""
         from analysis.ecarte.players.solver import solve, value_table
 
         if refused not in self.tables:
@@ -431,8 +451,9 @@ class _Exchange:
             self.tables[refused] = value_table(int(pen == ELDER), int(pen == DEALER), self.rules.to_array())
         table = self.tables[refused]
         net = solve(hands[ELDER], hands[DEALER], self.trump, True, 0, bool(self.rules.must_trump_when_void), table)
-        kings = int(can_announce_king(hands[ELDER], self.trump)) - int(can_announce_king(hands[DEALER], self.trump))
-        return int(net) + kings - turnup_king_points(self.turnup)
+        kings = (int(can_announce_king(hands[ELDER], self.trump)), int(can_announce_king(hands[DEALER], self.trump)))
+        chance = self.chances(kings, int(net)) if self.chances else np.nan
+        return int(net) + kings[0] - kings[1] - turnup_king_points(self.turnup), chance
 
     def rate(self, seat: str, thrown: int, step: str, player: str, rng) -> Decision:
         """The discard ``thrown`` of ``seat`` rated among the legal ones (the class docstring)."""
@@ -443,11 +464,10 @@ class _Exchange:
         sign = 1 if seat == ELDER else -1
         col = options.index(thrown)
         layouts = [self.layout(seat, rng, player == "dd") for _ in range(2 * DISCARD_SAMPLES)]
-        v = np.array([[sign * self.value(seat, d, other, stock) for d in options] for other, stock in layouts],
-                     dtype=float)
-        best, loss, ci = sampled_loss(v[:DISCARD_SAMPLES], v[DISCARD_SAMPLES:], col)
-        return Decision(seat, "exchange", step, words, f"throw {_cards(options[best])}" if options[best] else "stand pat",
-                        loss, ci)
+        v = np.array([[self.value(seat, d, other, stock) for d in options] for other, stock in layouts], dtype=float)
+        best, loss, ci = sampled_loss(sign * v[:DISCARD_SAMPLES, :, 0], sign * v[DISCARD_SAMPLES:, :, 0], col)
+        name = [f"throw {_cards(d)}" if d else "stand pat" for d in options]
+        return self._in_game(Decision(seat, "exchange", step, words, name[best], loss, ci), v[:, :, 1], col, name)
 
     def rate_answer(self, seat: str, yes: bool, step: str, player: str, rng) -> Decision:
         """A later round's propose-or-play (elder) or accept-or-refuse (the dealer) rated on the
@@ -455,10 +475,22 @@ class _Exchange:
         words = (("propose", "play") if seat == ELDER else ("accept", "refuse"))
         sign = 1 if seat == ELDER else -1
         layouts = [self.layout(seat, rng, player == "dd") for _ in range(2 * DISCARD_SAMPLES)]
-        v = np.array([[sign * self.answer_value(seat, a, other, stock) for a in (True, False)]
+        v = np.array([[self.answer_value(seat, a, other, stock) for a in (True, False)]
                       for other, stock in layouts], dtype=float)
-        best, loss, ci = sampled_loss(v[:DISCARD_SAMPLES], v[DISCARD_SAMPLES:], 0 if yes else 1)
-        return Decision(seat, "proposal", step, words[0 if yes else 1], words[best], loss, ci)
+        col = 0 if yes else 1
+        best, loss, ci = sampled_loss(sign * v[:DISCARD_SAMPLES, :, 0], sign * v[DISCARD_SAMPLES:, :, 0], col)
+        return self._in_game(Decision(seat, "proposal", step, words[col], words[best], loss, ci), v[:, :, 1], col,
+                             list(words))
+
+    def _in_game(self, d: Decision, chances: np.ndarray, col: int, names: list[str]) -> Decision:
+        """``d`` also rated in the chance of winning the game, from elder's chances on the layouts
+        (rows; columns: the options, ``col`` the one chosen), when the hand is part of a game."""
+        if self.chances is None:
+            return d
+        mine = chances if d.seat == ELDER else 1.0 - chances
+        best, d.score_loss, d.score_ci95 = sampled_loss(mine[:DISCARD_SAMPLES], mine[DISCARD_SAMPLES:], col)
+        d.score_best = names[best]
+        return d
 
 
 @functools.lru_cache(maxsize=4)
@@ -536,7 +568,8 @@ def _play_chances(rules, before: dict[str, int], breakdown: dict):
     d = before[DEALER] + breakdown[DEALER]["turnup_king"] + breakdown[DEALER]["king"]
     if max(e, d) >= rules.target:
         return None
-    return lambda net: elder_chance(w, e + max(int(net), 0), d + max(-int(net), 0))
+    return functools.partial(hand_chance, w, before, breakdown[DEALER]["turnup_king"],
+                             (breakdown[ELDER]["king"], breakdown[DEALER]["king"]))
 
 
 def _at_score(codes, turnup: int, rules, before: dict[str, int]) -> str | None:

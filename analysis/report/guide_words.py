@@ -104,6 +104,10 @@ PLAIN_PLAYERS = {
     "dd (open hands) trick play, the heuristic race's leaders":
         "open-hands play (a bound, not a legal player), the exchanges a rule-of-thumb race chose",
     "dd with the learned exchange": "open-hands play (a bound, not a legal player) after the learned exchange",
+    "search trick play (the searching player), the best of the open-hands leaders per hand":
+        "a strong searching player's card play, the best exchanges open-hands play found per hand",
+    "dd trick play (open hands, a bound, not a legal player), the race's leaders per hand":
+        "open-hands play (a bound, not a legal player), the exchanges a rule-of-thumb race chose",
     "heuristic, exact end game, heuristic": "salon's rule-of-thumb player with an exact end game, against the same",
 }
 """The players behind the advice's numbers, in a player's words (the evidence and the tip table keep
