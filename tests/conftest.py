@@ -103,6 +103,12 @@ SLOW = (
     "tests/test_piquet_partie_play.py::test_kernel_and_reference_parties_agree[seed-de-search-margin]",
     "tests/test_piquet_partie_play.py::test_kernel_and_reference_parties_agree[seed-no-search-margin]",
     "tests/test_dask.py::test_a_killed_worker_costs_only_its_batch",
+    "tests/test_compare.py::test_the_command_line_contract",
+    "tests/test_ecarte_differential.py::test_golden_vectors_are_fresh",
+    "tests/test_ecarte_kernel_decisions.py::test_lead_and_weakest_match_reference",
+    "tests/test_piquet_learned_exchange.py::test_with_an_additive_scorer_the_choice_is_the_best_legal_exchange",
+    "tests/test_piquet_strong_reference.py::test_kernel_and_reference_strong_players_agree_deal_by_deal[seed-de-search",
+    "tests/test_report_refresh.py::test_refresh_one_tip_replaces_only_its_verdicts",
 )
 
 
