@@ -160,7 +160,7 @@ def review_sink_sampled(table, worlds: list[tuple[int, int]], seat: str, categor
     return Decision(seat, "declarations", "declarations", words[0], words[best], loss, ci, note=SINK_NOTE)
 
 
-def review_sink(record: dict, result: dict, seat: str, category: str, rules, player: str) -> Decision:
+def review_sink(record: dict, result: dict, seat: str, category: str, rules) -> Decision:
     """The record's sinking of ``category`` by ``seat`` against showing it with open hands (module
     docstring); ``result``: the record's replay."""
     words = f"sink the {category}"
@@ -197,10 +197,10 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
                                          seed + 1_000 * index + (s == YOUNGER), threads,
                                          max(1, EXCHANGE_DEALS * samples // DEFAULT_SAMPLES)))
     sink = {s: frozenset(record[s].get("sink", ())) for s in SEATS}
-    if player == "dd":
+    if player == "dd":  # rated exactly on the record; the searching reviewer's rating needs the table below
         for s in SEATS:
             for category in sorted(sink[s]):
-                decisions.append(review_sink(record, result, s, category, rules, player))
+                decisions.append(review_sink(record, result, s, category, rules))
 
     policy = DoubleDummyPolicy() if player == "dd" else SearchPolicy(samples=2 * samples)
     rng = np.random.default_rng([seed, index, 11])
