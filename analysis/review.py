@@ -372,10 +372,7 @@ def review_file(q: ReviewQuestion, verbose: bool = False) -> tuple[dict, str]:
     rules = g.rules(q.rules, q.rule) if (q.rules or q.rule) else None
     bar = tqdm(total=len(records), desc=f"reviewing {g.unit}s", unit=f" {g.unit}", leave=False, disable=q.quiet)
     try:
-        if match:
-            res = review_match(match, q.player, q.samples, q.seed, rules, q.rules, q.threads, bar)
-        else:
-            res = review_json(records, name, q.player, q.samples, q.seed, rules, q.rules, q.threads, bar)
+        res = review_any(got, name, q.player, q.samples, q.seed, rules, q.rules, q.threads, bar)
     finally:
         bar.close()
     return res, text(res, g.unit, verbose)
@@ -394,6 +391,17 @@ def review_json(records: Sequence[dict], game: str, player: str, samples: int | 
     reviews = review_records(records, lambda rec, i: module.review(rec, i, rules, player, samples, seed, threads),
                              progress)
     return file_json(game, rules_name or records[0].get("rules") or "seed-de", player, samples, seed, reviews, g.seats, module.RATED)
+
+
+def review_any(got, game: str, player: str, samples: int | None, seed: int, rules=None, rules_name: str | None = None,
+               threads: int | None = None, progress=None) -> dict:
+    """The review of what a file holds (``record_text.load_any``): deal records of ``game``, or a
+    whole partie or game."""
+    from analysis.match_records import Match
+
+    if isinstance(got, Match):
+        return review_match(got, player, samples, seed, rules, rules_name, threads, progress)
+    return review_json(got, game, player, samples, seed, rules, rules_name, threads, progress)
 
 
 def review_match(match, player: str, samples: int | None, seed: int, rules=None, rules_name: str | None = None,
@@ -457,9 +465,7 @@ def review_text(text_: str, game: str | None = None, player: str = "search", sam
     from analysis.record_text import parse_any_text
 
     got = parse_any_text(text_, game)
-    if isinstance(got, Match):
-        return review_match(got, player, samples, seed)
-    return review_json(got, game_of(got, game), player, samples, seed)
+    return review_any(got, got.game if isinstance(got, Match) else game_of(got, game), player, samples, seed)
 
 
 def decisions_frame(res: dict):

@@ -197,10 +197,6 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
                                          seed + 1_000 * index + (s == YOUNGER), threads,
                                          max(1, EXCHANGE_DEALS * samples // DEFAULT_SAMPLES)))
     sink = {s: frozenset(record[s].get("sink", ())) for s in SEATS}
-    if player == "dd":  # rated exactly on the record; the searching reviewer's rating needs the table below
-        for s in SEATS:
-            for category in sorted(sink[s]):
-                decisions.append(review_sink(record, result, s, category, rules))
 
     policy = DoubleDummyPolicy() if player == "dd" else SearchPolicy(samples=2 * samples)
     rng = np.random.default_rng([seed, index, 11])
@@ -210,11 +206,11 @@ def review(record: dict, index: int, rules=None, player: str = "search", samples
         players[s].start_play(hands[s], disc[s], seen)
     table = open_table(players, rules, dict(hands), dealt[ELDER], dealt[YOUNGER], None,
                        sunk_categories({s: (lambda h, r, c=sink[s]: c) for s in SEATS}, hands, rules))
-    if player != "dd":
-        for s in SEATS:
-            for category in sorted(sink[s]):
-                decisions.append(review_sink_sampled(table, players[s].worlds(table.hands[s], None), s, category,
-                                                     sink, samples))
+    for s in SEATS:
+        for category in sorted(sink[s]):
+            decisions.append(review_sink(record, result, s, category, rules) if player == "dd" else
+                             review_sink_sampled(table, players[s].worlds(table.hands[s], None), s, category, sink,
+                                                 samples))
     partie = score.seat_totals() if score is not None and score.for_score else None
     start_value = None
     leader = ELDER

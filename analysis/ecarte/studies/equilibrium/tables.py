@@ -4,6 +4,7 @@ used to answer one hand (``answer``: ``salon ecarte propose``)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 
@@ -124,6 +125,14 @@ def shipped_file(rules: EcarteRules, leads: str, reads: str = "none") -> tuple |
     return df, summary_
 
 
+@functools.lru_cache(maxsize=4)
+def _score_changes(path: str):
+    """A shipped table of the decisions by score, read once per process (a game's review asks it per hand)."""
+    import pandas as pd
+
+    return pd.read_parquet(path)
+
+
 def answer(codes, turnup: int, rules: EcarteRules, policy, score: tuple[int, int] | None = None) -> dict | None:
     """Elder's decision for a hand (Écarté codes) and turn-up from the shipped equilibrium, or None
     when none is shipped for these rules and policy (or, with ``score``, none by score)."""
@@ -155,9 +164,7 @@ def answer(codes, turnup: int, rules: EcarteRules, policy, score: tuple[int, int
         path = os.path.join(DATA_DIR, os.path.basename(summary_["tables"]).replace(".parquet", "_score.parquet"))
         if not os.path.exists(path):
             return None
-        import pandas as pd
-
-        ch = pd.read_parquet(path)
+        ch = _score_changes(path)
         hit = ch[(ch["side"] == "elder") & (ch["info_set"] == info) & (ch["elder_score"] == score[0])
                  & (ch["dealer_score"] == score[1])]
         out["score"] = list(score)
