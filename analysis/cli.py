@@ -249,6 +249,7 @@ def bench(game, full, deals, reference_deals, repeats, as_json):
 \b
   salon rule ecarte elder "play if trumps + plain_kings >= 3; otherwise propose"
   salon rule ecarte dealer "refuse if trumps >= 3 or guarded_suits >= 3; otherwise accept" --rules classic --json
+  salon rule ecarte discard "keep trumps, kings"
   salon rule piquet elder-exchange "keep point, sequences, sets, aces; take all" --deals 100
   salon rule bezique single-bezique "hold if stock >= 10; otherwise lay" --deals 300""")
 @click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME")
@@ -256,7 +257,8 @@ def bench(game, full, deals, reference_deals, repeats, as_json):
 @click.argument("text", metavar="RULE")
 @rules_options
 @click.option("--deals", type=int, default=None,
-              help="Écarté: deals per information set for the exploitability [32]; Piquet: the dealt hands the "
+              help="Écarté: deals per information set for the exploitability [32], dealt hands for a discard rule "
+                   "[1,000,000]; Piquet: the dealt hands the "
                    "exchange rule is costed on [60]; Bezique: deals in both seats [single-bezique 300, win 100,000].")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the deals the rule is costed on.")
 @click.option("--player", default=None,
@@ -265,12 +267,13 @@ def bench(game, full, deals, reference_deals, repeats, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def rule_cmd(game, decision, text, rules, rule, deals, seed, player, as_json):
     """What a playing RULE for one DECISION gives up against the best play salon knows: Écarté's
-    and Bezique's lines 'ACTION if CONDITION', then 'otherwise ACTION'; Piquet's 'keep CLASS, ...;
-    take N|all' (docs/playing-rules.md names each decision's features and classes)."""
+    and Bezique's lines 'ACTION if CONDITION', then 'otherwise ACTION'; Écarté's discard 'keep CLASS,
+    ...'; Piquet's 'keep CLASS, ...; take N|all' (docs/playing-rules.md names each decision's features
+    and classes)."""
     g = GAMES[game]
     if g.playing_rules is None:
         fail(f"{g.title}'s playing rules are not built yet; Écarté's, Piquet's and Bezique's are: "
-             "salon rule ecarte elder|dealer RULE, salon rule piquet elder-exchange|younger-exchange RULE, "
+             "salon rule ecarte elder|dealer|discard RULE, salon rule piquet elder-exchange|younger-exchange RULE, "
              "salon rule bezique single-bezique|win RULE")
     res, words = g.playing_rules(decision, text, g.rules(rules, rule), deals, seed, player)
     emit(res, as_json, words)
@@ -284,11 +287,12 @@ def rule_cmd(game, decision, text, rules, rule, deals, seed, player, as_json):
   salon rules bezique --rules classic""")
 @click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME")
 @click.option("--decision", default=None,
-              help="Only this decision's ladder (Écarté: elder, dealer; Piquet: elder-exchange, younger-exchange; "
+              help="Only this decision's ladder (Écarté: elder, dealer, discard; Piquet: elder-exchange, younger-exchange; "
                    "Bezique: single-bezique, win).")
 @rules_options
 @click.option("--refit", is_flag=True,
-              help="Search the ladder again (Écarté: from the shipped tables, about a minute a decision; Piquet: "
+              help="Search the ladder again (Écarté: from the shipped tables, about a minute a decision, the discard "
+                   "on new deals, about six minutes; Piquet: "
                    "racing 400 hands, several minutes a seat; Bezique: playing every rule again, minutes, about half "
                    "an hour for seed-de's single bezique).")
 @click.option("--json", "as_json", is_flag=True)

@@ -146,8 +146,16 @@ def test_ecartes_advice_leads_with_the_ladders_rules():
     eq = {"figure": "figures/eq.png", "summary": {"play_policy": "heuristic"}}
     items = ecarte_report.guide_advice({"variants": [{"name": "seed-de", "equilibrium": eq},
                                                      {"name": "classic", "equilibrium": eq}]})
+    *items, discard = items
     assert [i["text"].split(" under ")[0] for i in items] == ["As elder", "As dealer, when elder proposes"] * 2
     ladders = {(lad["rules"], lad["decision"]): lad for lad in shipped_ladders()["ladders"]}
+    # The discard last, one piece of advice for both variants: each ladder's cheapest rung in words,
+    # then what keeping one class fewer and the book's rule give up against it.
+    assert discard["text"] == ("Discarding, keep your trumps and plain kings under seed-de rules (the Britannica's "
+                               "rule), your trumps under classic rules; throw the rest.")
+    assert [m["effect"] for m in discard["margins"]] == [
+        ladders[("seed-de", "discard")]["rungs"][1]["cost"], ladders[("classic", "discard")]["book"][0]["cost"]]
+    assert all("salon's player inside the solved tables" in m["players"] for m in discard["margins"])
     for item, key in zip(items, [("seed-de", "elder"), ("seed-de", "dealer"), ("classic", "elder"),
                                  ("classic", "dealer")], strict=True):
         lad = ladders[key]

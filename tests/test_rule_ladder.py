@@ -57,8 +57,11 @@ def shipped():
 
 def test_every_variant_and_decision_has_a_ladder_that_descends_on_the_deals_that_chose_it(shipped):
     assert sorted((lad["rules"], lad["decision"]) for lad in shipped["ladders"]) == [
-        ("classic", "dealer"), ("classic", "elder"), ("seed-de", "dealer"), ("seed-de", "elder")]
+        ("classic", "dealer"), ("classic", "discard"), ("classic", "elder"), ("seed-de", "dealer"),
+        ("seed-de", "discard"), ("seed-de", "elder")]
     for lad in shipped["ladders"]:
+        if lad["decision"] == "discard":  # tests/test_ecarte_discard_rules.py
+            continue
         lines = [r["lines"] for r in lad["rungs"]]
         fits = [r["fit_cost"] for r in lad["rungs"]]
         assert lines[0] == 1 and lines == sorted(set(lines)) and max(lines) <= RL.MOST_LINES
@@ -93,7 +96,7 @@ def test_the_shipped_rungs_cost_what_salon_rule_says_on_the_held_out_deals(shipp
 
 @pytest.mark.parametrize("args, words", [
     (["rules", "bezique", "--decision", "lead"], "not built yet"),
-    (["rules", "ecarte", "--decision", "discard"], "unknown Écarté decision"),
+    (["rules", "ecarte", "--decision", "kings"], "unknown Écarté decision"),
     (["rules", "ecarte", "--rules", "nosuch"], "nosuch"),
     (["rules", "ecarte", "--rules", "classic", "--rule", "target=7"], "with target=7"),
 ])
@@ -115,6 +118,7 @@ def test_salon_rules_answers_from_the_package(salon):
     assert lad["players"]["tables"] and lad["against"].startswith("the shipped equilibrium")
     code, text, _ = salon(["rules", "ecarte", "--rules", "classic"])
     assert code == 0 and "1 line: gives up" in text and "Britannica" in text and "{" not in text
+    assert "Écarté, the discard (classic)" in text and "keep trumps" in text
 
 
 def test_refit_searches_the_same_ladder_again(shipped):

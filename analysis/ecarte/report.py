@@ -207,7 +207,40 @@ def guide_advice(section: dict) -> list[dict]:
             text = f"{DECISION_WORDS[side]} under {v['name']} rules: {rule_words(shown[0]['rule'])}."
             out.append({"text": text, "short": text, "tip": None, "anchor": anchor("ecarte", v["name"], "equilibrium"),
                         "margins": margins})
+    discards = [(v["name"], ladders[(v["name"], "discard")]) for v in section.get("variants", [])
+                if v.get("equilibrium") and (v["name"], "discard") in ladders]
+    if discards:
+        out.append(discard_advice(discards))
     return out
+
+
+def _kept(rule: str) -> str:
+    """A discard rule's kept classes in words ('trumps and plain kings')."""
+    from analysis.ecarte.studies.discard_rules import CLASS_WORDS
+
+    return " and ".join(CLASS_WORDS[c] for c in rule.removeprefix("keep ").split(", "))
+
+
+def discard_advice(ladders: list[tuple[str, dict]]) -> dict:
+    """The discard ladders' best rules (studies/discard_rules.py) as one piece of advice: per
+    variant, what keeping one class fewer and the book's rule give up against it."""
+    players = "against salon's player inside the solved tables, who discards this way; both seats, the same deals"
+    said, margins = [], []
+    for variant, lad in ladders:
+        rungs = lad["rungs"]
+        k = min(range(len(rungs)), key=lambda i: (rungs[i]["cost"]["value"], i))
+        best = rungs[k]
+        same = [b["source"].split(":")[0] for b in lad["book"] if b["rule"] == best["rule"]]
+        said.append(f"your {_kept(best['rule'])} under {variant} rules" + (f" (the {same[0]}'s rule)" if same else ""))
+        margins += [{"variant": variant, "effect": r["cost"], "players": players,
+                     "effect_name": f"points per hand given up keeping {_kept(r['rule'])} only"}
+                    for r in rungs[k - 1:k] if r["rule"] != "keep nothing"]
+        margins += [{"variant": variant, "effect": b["cost"], "players": players,
+                     "effect_name": f"the book's rule ({b['source'].split(':')[0]}: keep {_kept(b['rule'])})"}
+                    for b in lad["book"] if b["rule"] != best["rule"]]
+    text = f"Discarding, keep {', '.join(said)}; throw the rest."
+    return {"text": text, "short": text, "tip": None, "anchor": anchor("ecarte", ladders[0][0], "equilibrium"),
+            "margins": margins}
 
 
 def guide_chart(section: dict, tips: list[dict], out_dir: str | None) -> dict | None:

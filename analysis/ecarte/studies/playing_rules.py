@@ -60,7 +60,7 @@ def decision(name: str) -> Decision:
     from analysis.errors import InputError
 
     if name not in SIDES:
-        raise InputError(f"unknown Écarté decision {name!r}: one of {', '.join(SIDES)}")
+        raise InputError(f"unknown Écarté decision {name!r}: one of {', '.join(SIDES)}, discard")
     return Decision("ecarte", name, SIDES[name], _features())
 
 
@@ -310,16 +310,22 @@ def exploit_words(e: dict, other: str) -> str:
 
 def rule_answer(name: str, text_: str, rules, deals: int | None = None, seed: int = 0,
                 player: str | None = None) -> tuple[dict, str]:
-    """``salon rule ecarte DECISION RULE``: (JSON, text). The cost is read from the shipped tables
-    (their own held-out deals); ``deals`` (per information set) and ``seed`` are the
-    exploitability's samples."""
+    """``salon rule ecarte DECISION RULE``: (JSON, text). The first decisions' cost is read from the
+    shipped tables (their own held-out deals); ``deals`` (per information set) and ``seed`` are the
+    exploitability's samples. A discard rule plays ``deals`` dealt hands of ``seed``
+    (``discard_rules``)."""
     from analysis.errors import InputError
 
     if deals is not None and deals < 1:
-        raise InputError(f"--deals must be at least 1 (deals per information set), not {deals}")
+        raise InputError(f"--deals must be at least 1, not {deals}")
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
     if player is not None:
         raise InputError("Écarté's rules are costed against the solved game: --player does not apply")
+    if name == "discard":
+        from analysis.ecarte.studies import discard_rules as D
+
+        res = D.cost(D.parse(text_), rules, D.DEALS if deals is None else deals, seed)
+        return res, D.text(res)
     res = cost(parse(decision(name), text_), rules, deals=EXPLOIT_DEALS if deals is None else deals, seed=seed)
     return res, text(res)

@@ -139,9 +139,28 @@ def ladder(side: str, rules, most_lines: int = MOST_LINES, exploit_deals: int = 
             **players(t, rules)}
 
 
-def make_ladders(variants=VARIANTS) -> dict:
-    """Every decision's ladder under each variant (what ``scripts/make_rule_ladders.py`` ships)."""
-    return {"ladders": [ladder(side, get_rules(v)) for v in variants for side in SIDES]}
+DECISIONS = (*SIDES, "discard")
+"""The decisions with a ladder: the first decisions (from the tables) and the discard
+(``discard_rules``: played on new deals)."""
+
+
+def _ladder(name: str, rules) -> dict:
+    if name == "discard":
+        from analysis.ecarte.studies import discard_rules
+
+        return discard_rules.ladder(rules)
+    return ladder(name, rules)
+
+
+def make_ladders(variants=VARIANTS, decisions=DECISIONS) -> dict:
+    """The ladders of ``decisions`` under each variant (what ``scripts/make_rule_ladders.py``
+    ships), the shipped ladders of the other decisions and variants kept as they are."""
+    kept = [lad for lad in (shipped_ladders() or {"ladders": []})["ladders"]
+            if lad["decision"] not in decisions or lad["rules"] not in variants]
+    found = kept + [_ladder(d, get_rules(v)) for v in variants for d in decisions]
+    order = {v: i for i, v in enumerate(VARIANTS)}
+    return {"ladders": sorted(found, key=lambda lad: (order.get(lad["rules"], len(order)),
+                                                      DECISIONS.index(lad["decision"])))}
 
 
 def shipped_ladders() -> dict | None:
@@ -152,11 +171,11 @@ def shipped_ladders() -> dict | None:
 def ladders_answer(side: str | None, rules, refit: bool = False) -> tuple[dict, str]:
     """``salon rules ecarte``: the ladders of ``side`` (every decision when None) under ``rules``,
     read from the package (``refit``: searched again from the shipped tables), as (JSON, text)."""
-    if side is not None:
+    if side is not None and side != "discard":
         decision(side)  # an unknown decision: one line naming the valid ones
-    sides = [side] if side else list(SIDES)
+    sides = [side] if side else list(DECISIONS)
     if refit:
-        found = [ladder(s, rules) for s in sides]
+        found = [_ladder(s, rules) for s in sides]
     else:
         found = pick_ladders(shipped_ladders(), rules.name, sides, rules.switches())
         if len(found) < len(sides):
@@ -181,8 +200,13 @@ def _changed_switches(rules) -> str:
 
 def ladders_text(res: dict) -> str:
     """The ladders in a player's words: each rung's rule, then what it gives up."""
+    from analysis.ecarte.studies.discard_rules import ladder_text
+
     out = []
     for lad in res["ladders"]:
+        if lad["decision"] == "discard":
+            out += [ladder_text(lad), ""]
+            continue
         actions = " or ".join(SIDES[lad["decision"]])
         out.append(f"Écarté, {lad['decision']}: {actions} ({lad['rules']}). Points per hand given up against "
                    "perfect play, the other side playing perfectly:")
@@ -201,9 +225,11 @@ def ladders_text(res: dict) -> str:
         out.append(f"  A rule of at most 5 lines within {m['target']:.4f} (a third of the best book rule, at most "
                    "0.01): " + (f"met with {m['met_at_lines']} lines." if m["met_at_lines"] else "not met."))
         out.append("")
-    out.append("Rules chosen on the solved game's fitted deals and costed on its held-out deals; 'answered' is what the "
-               "other side gains more by answering the rule best (at least this much, on new deals).")
-    return "\n".join(out)
+    if any(lad["decision"] != "discard" for lad in res["ladders"]):
+        out.append("The first decisions' rules chosen on the solved game's fitted deals and costed on its held-out "
+                   "deals; 'answered' is what the other side gains more by answering the rule best (at least this "
+                   "much, on new deals).")
+    return "\n".join(out).rstrip("\n")
 
 
 def answered_words(r: dict) -> str:
