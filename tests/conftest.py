@@ -79,6 +79,7 @@ SLOW = (
     "tests/test_bezique_search.py::test_search_beats_the_heuristic_it_rolls_out_with_and_keeps_the_invariants",
     "tests/test_conformance.py::test_malformed_input_exits_2_with_one_line",
     "tests/test_ecarte_discard_rules.py::test_the_shipped_discard_ladders_cost_what_salon_rule_measures",
+    "tests/test_ecarte_discard_rules.py::test_the_command_line_contract",
     "tests/test_review_fixes.py::test_melds_command_reads_the_mark_and_rejects_bad_marks",
     "tests/test_rule_ladder.py::test_refit_searches_the_same_ladder_again",
     "tests/test_rule_ladder.py::test_the_shipped_rungs_cost_what_salon_rule_says_on_the_held_out_deals",
