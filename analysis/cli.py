@@ -251,7 +251,8 @@ def bench(game, full, deals, reference_deals, repeats, as_json):
   salon rule ecarte dealer "refuse if trumps >= 3 or guarded_suits >= 3; otherwise accept" --rules classic --json
   salon rule ecarte discard "keep trumps, kings"
   salon rule piquet elder-exchange "keep point, sequences, sets, aces; take all" --deals 100
-  salon rule bezique single-bezique "hold if stock >= 10; otherwise lay" --deals 300""")
+  salon rule bezique single-bezique "hold if stock >= 10; otherwise lay" --deals 300
+  salon rule bezique lead "otherwise low" --deals 100""")
 @click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME")
 @click.argument("decision")
 @click.argument("text", metavar="RULE")
@@ -259,7 +260,7 @@ def bench(game, full, deals, reference_deals, repeats, as_json):
 @click.option("--deals", type=int, default=None,
               help="Écarté: deals per information set for the exploitability [32], dealt hands for a discard rule "
                    "[1,000,000]; Piquet: the dealt hands the "
-                   "exchange rule is costed on [60]; Bezique: deals in both seats [single-bezique 300, win 100,000].")
+                   "exchange rule is costed on [60]; Bezique: deals in both seats [single-bezique, lead, meld 300; win 100,000].")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the deals the rule is costed on.")
 @click.option("--player", default=None,
               help="Piquet: who plays the tricks, heuristic (default), search (the strong searching player: 30 hands "
@@ -274,7 +275,7 @@ def rule_cmd(game, decision, text, rules, rule, deals, seed, player, as_json):
     if g.playing_rules is None:
         fail(f"{g.title}'s playing rules are not built yet; Écarté's, Piquet's and Bezique's are: "
              "salon rule ecarte elder|dealer|discard RULE, salon rule piquet elder-exchange|younger-exchange RULE, "
-             "salon rule bezique single-bezique|win RULE")
+             "salon rule bezique single-bezique|win|lead|meld RULE")
     res, words = g.playing_rules(decision, text, g.rules(rules, rule), deals, seed, player)
     emit(res, as_json, words)
 
@@ -288,7 +289,7 @@ def rule_cmd(game, decision, text, rules, rule, deals, seed, player, as_json):
 @click.argument("game", type=click.Choice(list(GAMES)), metavar="GAME")
 @click.option("--decision", default=None,
               help="Only this decision's ladder (Écarté: elder, dealer, discard; Piquet: elder-exchange, younger-exchange; "
-                   "Bezique: single-bezique, win).")
+                   "Bezique: single-bezique, win, lead, meld).")
 @rules_options
 @click.option("--refit", is_flag=True,
               help="Search the ladder again (Écarté: from the shipped tables, about a minute a decision, the discard "

@@ -205,6 +205,10 @@ class _Parser:
 
     def _feature(self) -> str:
         tok = self._take()
+        if not self.decision.features:
+            d = self.decision
+            raise InputError(f"{d.game} {d.name} rules take no condition: write 'otherwise ACTION' with one of "
+                             f"{', '.join(d.actions)}")
         if tok.lower() not in self.decision.features:
             raise InputError(f"unknown feature {tok!r} for {self.decision.game} {self.decision.name}: "
                              f"one of {', '.join(self.decision.features)}")

@@ -37,7 +37,8 @@ def main() -> None:
     ap.add_argument("--strong", action="store_true", help="Piquet: add the rungs' costs under strong trick play")
     ap.add_argument("--plays", nargs="+", default=["dd", "search"], choices=("dd", "search"))
     ap.add_argument("--decisions", nargs="+", default=None,
-                    help="Écarté: only these decisions' ladders (elder, dealer, discard), the others kept")
+                    help="Écarté and Bezique: only these decisions' ladders (Écarté: elder, dealer, discard; Bezique: "
+                         "single-bezique, win, lead, meld), the others kept")
     args = ap.parse_args()
     ladders = importlib.import_module(f"analysis.{args.game}.studies.rule_ladder")
     args.out = args.out or ladders.LADDERS_FILE
@@ -47,8 +48,8 @@ def main() -> None:
             ap.error("--strong is for Piquet's ladders")
         res = ladders.add_strong_costs(ladders.shipped_ladders(), tuple(args.plays))
     elif args.decisions:
-        if args.game != "ecarte":
-            ap.error("--decisions is for Écarté's ladders")
+        if args.game == "piquet":
+            ap.error("--decisions is for Écarté's and Bezique's ladders")
         res = ladders.make_ladders(args.rules or ladders.VARIANTS, tuple(args.decisions))
     else:
         res = ladders.make_ladders(args.rules or ladders.VARIANTS)

@@ -25,6 +25,9 @@ from analysis.playing_rules import parse
      {"greedy_win": False, "meld_win": True, "brisque_win": True, "meld_win_min": 40}),
     ("win", "win if meld >= 20; win if brisque_led = 1; otherwise duck",
      {"greedy_win": False, "meld_win": True, "brisque_win": True, "meld_win_min": 20}),
+    ("lead", "otherwise low", {"lead_rule": "low"}),
+    ("lead", "otherwise high", {"lead_rule": "high"}),
+    ("meld", "otherwise meld", {"meld_rule": "at-once"}),
 ])
 def test_a_rule_compiles_to_the_players_parameters(name, text, want):
     assert B.overrides(parse(B.decision(name), text)) == want
@@ -63,10 +66,16 @@ def test_the_command_line_contract(salon):
     assert res["deals"] == 4 and res["seed"] == 1 and res["players"]["baseline"]["kind"] == "search"
     assert res["players"]["rule_follower"]["bezique_rule"] == "hold" and res["players"]["baseline"]["bezique_rule"] == "search"
     assert res["cost"]["ci95"][0] <= res["cost"]["value"] <= res["cost"]["ci95"][1]
+    code, out, err = salon(["rule", "bezique", "lead", "otherwise high", "--deals", "2", "--json"])
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["decision"] == "lead" and res["players"]["rule_follower"]["lead_rule"] == "high"
+    assert "lead_rule" not in res["players"]["baseline"] and res["players"]["baseline"]["kind"] == "search"
     code, out, err = salon(["rule", "bezique", "win", "win if meld >= 20; otherwise duck", "--deals", "500"])
     assert code == 0 and "Gives up" in out and "tuned rule-of-thumb player" in out
     for args, says in ((["win", "win if meld >= 20 and brisque_led >= 1; otherwise duck"], "write"),
-                       (["lead", "otherwise low"], "not built yet"),
+                       (["lead", "low if stock >= 10; otherwise high"], "take no condition: write 'otherwise ACTION' with one of low, high"),
+                       (["meld", "otherwise hold"], "unknown action 'hold'"),
                        (["captain", "otherwise win"], "unknown Bezique decision"),
                        (["win", "otherwise win", "--deals", "0"], "--deals must be at least 1")):
         code, out, err = salon(["rule", "bezique", *args])
@@ -78,7 +87,8 @@ def test_the_shipped_ladders_choose_on_one_seed_and_cost_on_another_with_the_boo
 
     shipped = L.shipped_ladders()
     assert sorted((lad["rules"], lad["decision"]) for lad in shipped["ladders"]) == [
-        ("classic", "single-bezique"), ("classic", "win"), ("seed-de", "single-bezique"), ("seed-de", "win")]
+        ("classic", "lead"), ("classic", "meld"), ("classic", "single-bezique"), ("classic", "win"),
+        ("seed-de", "lead"), ("seed-de", "meld"), ("seed-de", "single-bezique"), ("seed-de", "win")]
     for lad in shipped["ladders"]:
         fits = [r["fit_cost"] for r in lad["rungs"]]
         assert [r["lines"] for r in lad["rungs"]] == sorted({r["lines"] for r in lad["rungs"]})

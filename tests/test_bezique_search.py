@@ -238,3 +238,41 @@ def test_advice_holdings_rebuild_the_hands():
             assert states[24] == ended
             exchanges += int(o[O_EXCHANGE]) > 0
     assert exchanges > 50
+
+
+@pytest.mark.parametrize("variant", ["seed-de", "classic"])
+def test_a_lead_or_meld_rule_decides_instead_of_the_search(variant):
+    """With ``lead_rule`` low or high the search player's stock leads are the heuristic's low lead
+    or the highest plain card, and with ``meld_rule`` at-once its melds are the heuristic's best, at
+    every such pause of 12 deals; without them the search decides (its choices differ somewhere)."""
+    rules = get_rules(variant).to_array()
+    tuned = ROLLOUT.to_array()
+    low, high = tuned.copy(), tuned.copy()
+    low[SP.P_LEAD_LOW], high[SP.P_LEAD_LOW] = 1, 0
+    searched = get_policy("search", ["samples=4"])
+    ruled = {k: dataclasses.replace(searched, **v).to_array() for k, v in
+             {"low": {"lead_rule": "low"}, "high": {"lead_rule": "high"}, "meld": {"meld_rule": "at-once"},
+              "search": {}}.items()}
+    cands, diff, diff_sq = (np.zeros(SP.MAX_CANDIDATES, dtype=np.int64) for _ in range(3))
+    pool = np.zeros(64, dtype=np.int64)
+    met, differs = set(), 0
+    for i in range(12):
+        for scr, seat in _paused(rules, tuned, tuned, i, 3):
+            if scr is None:
+                continue
+            phase = int(scr.pos[TL.Q_PHASE])
+            r = SP.rollout_scratch(scr)
+
+            def choice(p, scr=scr, r=r, seat=seat):
+                return SP.decide(scr, r, seat, rules, p, SP.rollout_policy(p), np.uint64(9), cands, diff, diff_sq,
+                                 pool)[1]
+
+            if phase == TL.PH_LEAD:
+                assert choice(ruled["low"]) == SP.heuristic_choice(scr, seat, rules, low)
+                assert choice(ruled["high"]) == SP.heuristic_choice(scr, seat, rules, high)
+                met.add("lead")
+                differs += choice(ruled["search"]) != choice(ruled["low"])
+            elif phase == TL.PH_MELD:
+                assert choice(ruled["meld"]) == SP.heuristic_choice(scr, seat, rules, ruled["meld"])
+                met.add("meld")
+    assert met == {"lead", "meld"} and differs > 0

@@ -145,6 +145,6 @@ def test_the_command_line_contract(salon):
                        (["rule", "piquet", "elder-exchange", "take 5", "--deals", "1"], "at least 2"),
                        (["rule", "ecarte", "elder", "otherwise play", "--player", "dd"], "does not apply"),
                        (["rule", "piquet", "elder-exchange", "take all", "--player", "perfect"], "heuristic, dd, search"),
-                       (["rule", "bezique", "lead", "otherwise low"], "not built yet")):
+                       (["rule", "bezique", "lead", "otherwise medium"], "unknown action 'medium'")):
         code, out, err = salon(args)
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, (args, err)

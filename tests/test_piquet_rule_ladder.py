@@ -72,7 +72,7 @@ def test_salon_rules_piquet_answers_from_the_package(salon, shipped):
     assert "The books:" in out and "{" not in out
     for args, says in ((["rules", "piquet", "--decision", "elder"], "unknown Piquet decision"),
                        (["rules", "piquet", "--rules", "cavendish", "--rule", "pique=31"], "no shipped Piquet ladder"),
-                       (["rules", "bezique", "--decision", "lead"], "not built yet")):
+                       (["rules", "bezique", "--decision", "captain"], "unknown Bezique decision")):
         code, out, err = salon(args)
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, (args, err)
 

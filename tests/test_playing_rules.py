@@ -83,7 +83,7 @@ def test_the_command_line_contract(salon):
     assert "An opponent who knew the rule" in out
     for args, says in ((["ecarte", "elder", "play if spades >= 2; otherwise propose"], "unknown feature"),
                        (["ecarte", "captain", "otherwise play"], "unknown Écarté decision"),
-                       (["bezique", "lead", "otherwise low"], "not built yet"),
+                       (["bezique", "lead", "otherwise medium"], "unknown action 'medium'"),
                        (["piquet", "elder", "otherwise keep"], "unknown Piquet decision"),
                        (["ecarte", "elder", "otherwise play", "--deals", "0"], "--deals must be at least 1")):
         code, out, err = salon(["rule", *args])

@@ -229,4 +229,6 @@ def test_bezique_advice_leads_with_the_rule_that_gave_up_least_on_the_choosing_d
         "hold it while the stock holds 12 cards or more, then lay it")
     assert bezique_report.rule_words("win if meld >= 40 or brisque_led >= 1; otherwise duck") == (
         "win it only for a meld of 40 or more or to take an ace or ten led")
+    assert bezique_report.rule_words("otherwise low") == "lead the lowest card you can spare"
+    assert bezique_report.rule_words("otherwise meld") == "lay your best meld as soon as you may"
     assert bezique_report.guide_advice({}) == []

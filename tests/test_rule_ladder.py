@@ -95,7 +95,7 @@ def test_the_shipped_rungs_cost_what_salon_rule_says_on_the_held_out_deals(shipp
 
 
 @pytest.mark.parametrize("args, words", [
-    (["rules", "bezique", "--decision", "lead"], "not built yet"),
+    (["rules", "bezique", "--decision", "captain"], "unknown Bezique decision"),
     (["rules", "ecarte", "--decision", "kings"], "unknown Écarté decision"),
     (["rules", "ecarte", "--rules", "nosuch"], "nosuch"),
     (["rules", "ecarte", "--rules", "classic", "--rule", "target=7"], "with target=7"),

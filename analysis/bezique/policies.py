@@ -40,8 +40,12 @@ P_SAMPLES = N_POLICY_SLOTS
 P_ROLLOUT_EXACT = N_POLICY_SLOTS + 1
 P_MARGIN = N_POLICY_SLOTS + 2
 P_BEZIQUE_RULE = N_POLICY_SLOTS + 3
-N_SEARCH_SLOTS = N_POLICY_SLOTS + 4
+P_LEAD_RULE = N_POLICY_SLOTS + 4
+P_MELD_RULE = N_POLICY_SLOTS + 5
+N_SEARCH_SLOTS = N_POLICY_SLOTS + 6
 BEZIQUE_RULES = ("search", "hold", "declare")
+LEAD_RULES = ("search", "low", "high")
+MELD_RULES = ("search", "at-once")
 
 _FLAGS = ("meld_win", "brisque_win", "greedy_win", "trump_win", "lead_low", "hold_bezique",
           "exchange_seven", "exact_endgame")
@@ -168,12 +172,19 @@ class SearchPolicy(HeuristicPolicy):
     plays the exact end game. The heuristic parameters are ``tuned``'s unless overridden.
     ``bezique_rule`` (BZ-T5): ``search`` lets the search choose whether to lay a single bezique;
     ``hold`` never lays it while the double is possible and the stock holds at least
-    ``hold_bezique_stock`` cards; ``declare`` lays it whenever it is legal (unless the double is)."""
+    ``hold_bezique_stock`` cards; ``declare`` lays it whenever it is legal (unless the double is).
+    ``lead_rule`` (a playing rule for its stock leads): ``search`` leads by search; ``low`` leads
+    as the heuristic with ``lead_low`` (the lowest card it can spare by its keep values), ``high``
+    the highest plain card (a trump only with no plain card). ``meld_rule``: ``search`` melds by
+    search; ``at-once`` lays the heuristic's best meld whenever it may. Either rule changes the
+    player's own decisions only: its rollouts play on as before."""
 
     samples: int = 128
     rollout_exact: bool = False
     margin: int = 100
     bezique_rule: str = "search"
+    lead_rule: str = "search"
+    meld_rule: str = "search"
     exact_endgame: bool = True
     greedy_win: bool = True
     trump_win: bool = False
@@ -195,6 +206,10 @@ class SearchPolicy(HeuristicPolicy):
             raise InputError(f"margin must be a whole number from 0 to 1000, not {self.margin!r}")
         if self.bezique_rule not in BEZIQUE_RULES:
             raise InputError(f"bezique_rule must be one of {', '.join(BEZIQUE_RULES)}, not {self.bezique_rule!r}")
+        if self.lead_rule not in LEAD_RULES:
+            raise InputError(f"lead_rule must be one of {', '.join(LEAD_RULES)}, not {self.lead_rule!r}")
+        if self.meld_rule not in MELD_RULES:
+            raise InputError(f"meld_rule must be one of {', '.join(MELD_RULES)}, not {self.meld_rule!r}")
 
     def to_array(self) -> np.ndarray:
         """The heuristic's slots (its rollout policy), then the search's."""
@@ -205,7 +220,18 @@ class SearchPolicy(HeuristicPolicy):
         a[P_ROLLOUT_EXACT] = int(self.rollout_exact)
         a[P_MARGIN] = self.margin
         a[P_BEZIQUE_RULE] = BEZIQUE_RULES.index(self.bezique_rule)
+        a[P_LEAD_RULE] = LEAD_RULES.index(self.lead_rule)
+        a[P_MELD_RULE] = MELD_RULES.index(self.meld_rule)
         return a
+
+    def describe(self) -> dict:
+        """Name and parameters; the lead and meld rules only when set (the search's own choice
+        otherwise), so the player's description is what it was before they existed."""
+        d = super().describe()
+        for k in ("lead_rule", "meld_rule"):
+            if d[k] == "search":
+                del d[k]
+        return d
 
 
 def _heuristic_part(p: HeuristicPolicy) -> HeuristicPolicy:

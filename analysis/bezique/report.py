@@ -103,8 +103,9 @@ def _per_variant(values: dict) -> str:
 
 # ------------------------------------------------------------------- the guide's advice and chart
 DECISION_WORDS = {"win": "Following a trick while the stock lasts",
-                  "single-bezique": "Holding a single bezique while the double may still come"}
-EVIDENCE = {"win": "tip-bz-t1", "single-bezique": "tip-bz-t5"}
+                  "single-bezique": "Holding a single bezique while the double may still come",
+                  "lead": "Leading while the stock lasts", "meld": "Melding"}
+EVIDENCE = {"win": "tip-bz-t1", "single-bezique": "tip-bz-t5", "lead": "tip-bz-t3", "meld": "bezique-evidence"}
 """Where the guide links each rule: the tip its books' rules come from (the ladder's own evidence is
 ``salon rules bezique`` and docs/playing-rules.md)."""
 
@@ -116,6 +117,8 @@ def rule_words(text: str) -> str:
     fixed = {"otherwise win": "win every trick you can with a card of the suit led",
              "otherwise duck": "never try to win it",
              "otherwise lay": "lay it at once", "otherwise hold": "hold it as long as the double may come",
+             "otherwise low": "lead the lowest card you can spare", "otherwise high": "lead your highest plain card",
+             "otherwise meld": "lay your best meld as soon as you may",
              "win if brisque_led >= 1; otherwise duck": "win it only to take an ace or ten led"}
     if text in fixed:
         return fixed[text]
@@ -159,8 +162,12 @@ def guide_advice(section: dict) -> list[dict]:
                                     "effect_name": f"with the book's \"{b['source'].split(': ')[-1]}\""})
         text = f"{words}: {rule_words(chosen['rule'])}."
         c = chosen["cost"]
-        if c["ci95"] != [0, 0] and (c["ci95"][1] - c["ci95"][0]) / 2 > abs(c["value"]) / 2:
+        others = [r for r in lad["rungs"] + lad["book"] if r["rule"] != chosen["rule"]]
+        clear = others and all(r["cost"]["ci95"][0] > c["ci95"][1] for r in others)  # the rule beats every other
+        if c["ci95"] != [0, 0] and (c["ci95"][1] - c["ci95"][0]) / 2 > abs(c["value"]) / 2 and not clear:
             text = text[:-1] + " (a first measure: its interval is still wide)."
+        elif c["ci95"][0] > 0:
+            text = text[:-1] + f" ({lad['players']['player']}'s own choice does better still)."
         out.append({"text": text, "short": text, "tip": None, "anchor": EVIDENCE[name], "margins": margins})
     return out
 

@@ -58,7 +58,10 @@ from analysis.bezique.policies import (
     P_EXACT_ENDGAME,
     P_HOLD_BEZIQUE_STOCK,
     P_KIND,
+    P_LEAD_LOW,
+    P_LEAD_RULE,
     P_MARGIN,
+    P_MELD_RULE,
     P_ROLLOUT_EXACT,
     P_SAMPLES,
 )
@@ -68,6 +71,7 @@ from analysis.rng import below, mix64
 
 _SEARCH_SALT = np.uint64(0x5EA2C8B1D00DFEED)
 RULE_HOLD, RULE_DECLARE = 1, 2  # bezique_rule (policies.BEZIQUE_RULES)
+LEAD_LOW = 1  # lead_rule (policies.LEAD_RULES): 1 low, 2 high
 MAX_CANDIDATES = 64
 
 
@@ -189,9 +193,22 @@ def heuristic_choice(scr, seat, rules, p):
 
 
 @njit(cache=True)
+def rule_lead(scr, seat, p):
+    """The stock lead ``lead_rule`` asks for: the heuristic's low lead, or the highest plain card."""
+    q = p[:N_POLICY_SLOTS].copy()
+    q[P_LEAD_LOW] = 1 if p[P_LEAD_RULE] == LEAD_LOW else 0
+    return heuristic_lead(seat, scr.S, (scr.out[O_TURN_UP] >> 3) & 3, q, np.bool_(True))
+
+
+@njit(cache=True)
 def decide(scr, r, seat, rules, p, rp, st, cands, diff, diff_sq, pool):
-    """The search player's choice at the paused position; returns (stream state, choice)."""
+    """The search player's choice at the paused position; returns (stream state, choice). A lead
+    or meld its ``lead_rule`` or ``meld_rule`` decides is not searched."""
+    if scr.pos[Q_PHASE] == PH_LEAD and p[P_LEAD_RULE] != 0:
+        return st, rule_lead(scr, seat, p)
     default = heuristic_choice(scr, seat, rules, p)
+    if scr.pos[Q_PHASE] == PH_MELD and p[P_MELD_RULE] != 0:
+        return st, default
     m = candidates(scr, seat, rules, p, cands)
     if m == 1:
         return st, cands[0]

@@ -1,11 +1,15 @@
 """Bezique's playing rules (``analysis.playing_rules``; docs/playing-rules.md): whether to win a
-stock trick as follower, and whether to hold a single bezique for the double. A rule compiles to
+stock trick as follower, whether to hold a single bezique for the double, how to lead while the
+stock lasts, and whether to lay a meld at once. A rule compiles to
 the player's parameters, so it plays at full speed inside the strongest player that can follow it,
 and its cost is that player's own choice minus the rule, on the same deals in both seats against
 the same opponent (``play/paired.py``: seat and luck cancel).
 
 - ``single-bezique`` is played by the search player (``SearchPolicy``), which otherwise chooses by
   search whether to lay a single bezique: the baseline is the strongest player's own choice.
+- ``lead`` (low: the lowest card one can spare, or high: the highest plain card) and ``meld``
+  (lay the best meld whenever one may) are played by the search player too, the rule deciding
+  those decisions instead of its search (its rollouts unchanged).
 - ``win`` is played by the tuned heuristic with the exact end game (``tuned-exact``): the search
   player decides its follows by search, so it cannot follow a rule there; the baseline is the tuned
   heuristic's own choice (win every trick it can with a card of the suit led). A rule decides
@@ -25,23 +29,23 @@ DECISIONS = {
     "win": Decision("bezique", "win", ("win", "duck"), {
         "meld": Feature("meld", "points of the best meld a win lets you lay now (0 none)", None),
         "brisque_led": Feature("brisque_led", "an ace or ten led (1, else 0)", None)}),
+    "lead": Decision("bezique", "lead", ("low", "high"), {}),
+    "meld": Decision("bezique", "meld", ("meld",), {}),
 }
+SEARCHED = ("single-bezique", "lead", "meld")
+"""The decisions whose rules the searching player follows (the others: the tuned player)."""
 SHAPES = {"single-bezique": "'otherwise hold', 'otherwise lay', or 'hold if stock >= N; otherwise lay'",
           "win": "'otherwise win', 'otherwise duck', or lines 'win if meld >= N', 'win if brisque_led >= 1' (or both "
-                 "joined by 'or') and 'otherwise duck'"}
-DEALS = {"single-bezique": 300, "win": 100_000}
+                 "joined by 'or') and 'otherwise duck'",
+          "lead": "'otherwise low' (the lowest card you can spare) or 'otherwise high' (the highest plain card)",
+          "meld": "'otherwise meld' (lay your best meld whenever you may)"}
+DEALS = {"single-bezique": 300, "win": 100_000, "lead": 300, "meld": 300}
 """Deals (each played in both seats by the rule's player and the baseline) by default."""
 SAMPLES = 32
 """The search player's samples per decision (BZ-T5's search check uses as many)."""
 
 
-NOT_BUILT = ("lead", "meld")
-"""Decisions the issue names whose rules the player cannot follow yet (the search player chooses them)."""
-
-
 def decision(name: str) -> Decision:
-    if name in NOT_BUILT:
-        raise InputError(f"Bezique's {name} rules are not built yet; these are: {', '.join(DECISIONS)}")
     if name not in DECISIONS:
         raise InputError(f"unknown Bezique decision {name!r}: one of {', '.join(DECISIONS)}")
     return DECISIONS[name]
@@ -70,6 +74,10 @@ def overrides(rule: Rule) -> dict:
         raise _shape(rule) from None
     if any(len(c.features) != 1 for c in comps):
         raise _shape(rule)
+    if name in ("lead", "meld"):
+        if rule.lines:
+            raise _shape(rule)
+        return {"lead_rule": rule.otherwise} if name == "lead" else {"meld_rule": "at-once"}
     if name == "single-bezique":
         if not rule.lines:
             return {"bezique_rule": "hold", "hold_bezique_stock": 0} if rule.otherwise == "hold" else {
@@ -102,7 +110,7 @@ def players(name: str, samples: int = SAMPLES) -> tuple:
     decision ``name``."""
     from analysis.bezique.policies import TUNED_EXACT, SearchPolicy
 
-    if name == "single-bezique":
+    if name in SEARCHED:
         base = SearchPolicy(samples=samples)
         short = "the searching player"
         words = (f"a strong searching player ({samples} samples a decision, exact end game), its own choice by search "

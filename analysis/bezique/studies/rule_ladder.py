@@ -17,7 +17,7 @@ from analysis.rule_ladder import pick_ladders, read_ladders
 LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
 VARIANTS = ("seed-de", "classic")
 FIT_SEED, TEST_SEED = 1, 2
-DEALS = {"single-bezique": 1_000, "win": 30_000}
+DEALS = {"single-bezique": 1_000, "win": 30_000, "lead": 2_000, "meld": 2_000}
 """Deals (in both seats, every candidate on each) that choose the rungs, and as many that cost them."""
 MORE_DEALS = {("seed-de", "single-bezique"): 6_000}
 """Where the effect is small against its interval at DEALS: seed-de's single bezique (about 3
@@ -30,6 +30,8 @@ CANDIDATES = {
     "win": (["otherwise win", "otherwise duck", "win if brisque_led >= 1; otherwise duck"]
             + [f"win if meld >= {n}; otherwise duck" for n in MELDS]
             + [f"win if meld >= {n} or brisque_led >= 1; otherwise duck" for n in MELDS]),
+    "lead": ["otherwise low", "otherwise high"],
+    "meld": ["otherwise meld"],
 }
 """Every rule of the shapes the parameters follow, on a grid of thresholds (a line with 'or' counts as one)."""
 BOOK = {
@@ -39,6 +41,9 @@ BOOK = {
     "win": (("BZ-T1: win a stock trick only to declare or to take a brisque",
              "win if meld >= 20 or brisque_led >= 1; otherwise duck"),
             ("win tricks for the right to meld, not for the cards in them", "win if meld >= 20; otherwise duck")),
+    "lead": (("BZ-T3: keep your own brisques back (lead the lowest card you can spare)", "otherwise low"),
+             ("the former tip study's alternative: always lead the highest plain card", "otherwise high")),
+    "meld": (),
 }
 """The rulebooks' advice (docs/tips.md) and the guide's former advice, coded as literally as the
 shapes allow: BZ-T5's 'a real chance of drawing the second pair' as ten cards or more left."""
@@ -77,14 +82,18 @@ def ladder(name: str, rules, deals: int | None = None, quiet: bool = True) -> di
             continue  # not better on the deals that chose it than a shorter rule
         rungs.append(rung)
     book = [entry(text, source) for source, text in BOOK[name]]
-    best_book = min(book, key=lambda r: r["cost"]["value"])
-    target = max(best_book["cost"]["value"], 0.0) / 3
-    met = [r["lines"] for r in rungs if r["lines"] <= 5 and r["cost"]["ci95"][1] <= target]
+    if book:
+        best_book = min(book, key=lambda r: r["cost"]["value"])
+        target = max(best_book["cost"]["value"], 0.0) / 3
+        met = [r["lines"] for r in rungs if r["lines"] <= 5 and r["cost"]["ci95"][1] <= target]
+        moonshot = {"target": target, "best_book": best_book["source"], "met_at_lines": min(met) if met else None,
+                    "reading": "a rule of at most 5 lines whose cost's 95% upper bound is at most a third of the "
+                               "best book rule's cost"}
+    else:
+        moonshot = {"target": None, "best_book": None, "met_at_lines": None,
+                    "reading": "no book rule to measure against: the rulebooks say nothing on this decision"}
     return {"game": "bezique", "decision": name, "rules": rules.name, "switches": rules.to_array().tolist(),
-            "rungs": rungs, "book": book,
-            "moonshot": {"target": target, "best_book": best_book["source"], "met_at_lines": min(met) if met else None,
-                         "reading": "a rule of at most 5 lines whose cost's 95% upper bound is at most a third of the "
-                                    "best book rule's cost"},
+            "rungs": rungs, "book": book, "moonshot": moonshot,
             "chosen_on": f"{deals:,} deals of seed {FIT_SEED}", "costed_on": f"{deals:,} deals of seed {TEST_SEED}",
             "search": f"every rule the player's parameters follow, thresholds {MELDS} points (win) and {STOCKS} cards "
                       "(single bezique)",
@@ -94,11 +103,18 @@ def ladder(name: str, rules, deals: int | None = None, quiet: bool = True) -> di
             "deals": deals}
 
 
-def make_ladders(variants=VARIANTS) -> dict:
-    """Every decision's ladder under each variant (what ``scripts/make_rule_ladders.py`` ships)."""
+def make_ladders(variants=VARIANTS, decisions=tuple(DECISIONS)) -> dict:
+    """The ladders of ``decisions`` under each variant (what ``scripts/make_rule_ladders.py``
+    ships), the shipped ladders of the other decisions and variants kept as they are."""
     from analysis.bezique.rules import get_rules
 
-    return {"ladders": [ladder(d, get_rules(v), quiet=False) for v in variants for d in DECISIONS]}
+    kept = [lad for lad in (shipped_ladders() or {"ladders": []})["ladders"]
+            if lad["decision"] not in decisions or lad["rules"] not in variants]
+    found = kept + [ladder(d, get_rules(v), quiet=False) for v in variants for d in decisions]
+    order = {v: i for i, v in enumerate(VARIANTS)}
+    names = list(DECISIONS)
+    return {"ladders": sorted(found, key=lambda lad: (order.get(lad["rules"], len(order)),
+                                                      names.index(lad["decision"])))}
 
 
 def shipped_ladders() -> dict | None:
@@ -132,7 +148,7 @@ def ladders_text(res: dict) -> str:
             c = r["cost"]
             out.append(f"  {r['lines']} line{'s' if r['lines'] > 1 else ''}: gives up {c['value']:+.1f} "
                        f"[{c['ci95'][0]:+.1f}, {c['ci95'][1]:+.1f}]: {r['rule']}")
-        out.append("  The books:")
+        out.append("  The books:" if lad["book"] else "  The books say nothing on this decision.")
         for r in lad["book"]:
             c = r["cost"]
             out.append(f"    {r['source']}: gives up {c['value']:+.1f} [{c['ci95'][0]:+.1f}, {c['ci95'][1]:+.1f}]")
