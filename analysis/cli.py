@@ -293,7 +293,7 @@ def rule_cmd(game, decision, text, rules, rule, deals, seed, player, as_json):
 @rules_options
 @click.option("--refit", is_flag=True,
               help="Search the ladder again (Écarté: from the shipped tables, about a minute a decision, the discard "
-                   "on new deals, about six minutes; Piquet: "
+                   "on new deals, about four minutes; Piquet: "
                    "racing 400 hands, several minutes a seat; Bezique: playing every rule again, minutes, about half "
                    "an hour for seed-de's single bezique).")
 @click.option("--json", "as_json", is_flag=True)

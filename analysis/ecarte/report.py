@@ -218,7 +218,8 @@ def _kept(rule: str) -> str:
     """A discard rule's kept classes in words ('trumps and plain kings')."""
     from analysis.ecarte.studies.discard_rules import CLASS_WORDS
 
-    return " and ".join(CLASS_WORDS[c] for c in rule.removeprefix("keep ").split(", "))
+    kept = rule.removeprefix("keep ")
+    return "nothing" if kept == "nothing" else " and ".join(CLASS_WORDS[c] for c in kept.split(", "))
 
 
 def discard_advice(ladders: list[tuple[str, dict]]) -> dict:
