@@ -184,3 +184,15 @@ def pick_ladders(shipped: dict | None, rules_name: str, decisions: list[str], sw
     (a variant whose switches were changed has none)."""
     return [lad for lad in (shipped or {"ladders": []})["ladders"]
             if lad["rules"] == rules_name and lad["decision"] in decisions and lad["switches"] == switches]
+
+
+def merge_ladders(shipped: dict | None, found: list[dict], variants, decisions, all_variants, all_decisions) -> dict:
+    """The shipped ladders with those of ``decisions`` under ``variants`` replaced by ``found``, in
+    the order of ``all_variants`` then ``all_decisions`` (what ``scripts/make_rule_ladders.py
+    --decisions`` writes: the other ladders kept as they are)."""
+    kept = [lad for lad in (shipped or {"ladders": []})["ladders"]
+            if lad["decision"] not in decisions or lad["rules"] not in variants]
+    order = {v: i for i, v in enumerate(all_variants)}
+    names = list(all_decisions)
+    return {"ladders": sorted(kept + found, key=lambda lad: (order.get(lad["rules"], len(order)),
+                                                             names.index(lad["decision"])))}

@@ -127,3 +127,16 @@ def test_refit_searches_the_same_ladder_again(shipped):
     assert [r["rule"] for r in again["rungs"]] == [r["rule"] for r in lad["rungs"] if r["lines"] <= 3]
     shipped_third = [r for r in lad["rungs"] if r["lines"] <= 3][-1]
     assert again["rungs"][-1]["cost"]["value"] == pytest.approx(shipped_third["cost"]["value"], abs=1e-12)
+
+
+def test_ladders_made_again_replace_only_their_own_and_keep_the_order():
+    from analysis.rule_ladder import merge_ladders
+
+    shipped = {"ladders": [{"rules": "classic", "decision": "elder", "old": 1},
+                           {"rules": "seed-de", "decision": "discard", "old": 1},
+                           {"rules": "seed-de", "decision": "elder", "old": 1}]}
+    new = {"rules": "seed-de", "decision": "discard", "old": 0}
+    got = merge_ladders(shipped, [new], ("seed-de",), ("discard",), ("seed-de", "classic"),
+                        ("elder", "dealer", "discard"))
+    assert got["ladders"] == [shipped["ladders"][2], new, shipped["ladders"][0]]
+    assert RL.make_ladders(RL.VARIANTS, ()) == RL.shipped_ladders()  # nothing made again: the file as it is

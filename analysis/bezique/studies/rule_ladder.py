@@ -12,7 +12,7 @@ import os
 from analysis.bezique.studies.playing_rules import DECISIONS, SAMPLES, decision, overrides, players
 from analysis.errors import InputError
 from analysis.playing_rules import parse
-from analysis.rule_ladder import pick_ladders, read_ladders
+from analysis.rule_ladder import merge_ladders, pick_ladders, read_ladders
 
 LADDERS_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "rule_ladders.json")
 VARIANTS = ("seed-de", "classic")
@@ -108,13 +108,8 @@ def make_ladders(variants=VARIANTS, decisions=tuple(DECISIONS)) -> dict:
     ships), the shipped ladders of the other decisions and variants kept as they are."""
     from analysis.bezique.rules import get_rules
 
-    kept = [lad for lad in (shipped_ladders() or {"ladders": []})["ladders"]
-            if lad["decision"] not in decisions or lad["rules"] not in variants]
-    found = kept + [ladder(d, get_rules(v), quiet=False) for v in variants for d in decisions]
-    order = {v: i for i, v in enumerate(VARIANTS)}
-    names = list(DECISIONS)
-    return {"ladders": sorted(found, key=lambda lad: (order.get(lad["rules"], len(order)),
-                                                      names.index(lad["decision"])))}
+    found = [ladder(d, get_rules(v), quiet=False) for v in variants for d in decisions]
+    return merge_ladders(shipped_ladders(), found, variants, decisions, VARIANTS, DECISIONS)
 
 
 def shipped_ladders() -> dict | None:

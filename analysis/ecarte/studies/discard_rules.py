@@ -219,16 +219,17 @@ def measure(rule: DiscardRule, rules, deals: int = DEALS, seed: int = 0, threads
         out["when_exchanging"] = {
             **_given_up(compare_tallies(deals, seed, rules, Exchanging(mine), Exchanging(base), threads=threads)),
             "unit": "points per dealt hand and seat when every first proposal is made and accepted"}
-    theirs = tables_discards(base)
+    theirs = tables_discards(base.keep_plain_min_rank)
     out["agreement"] = {"by_hands": float((mine.discard_table == theirs).mean()), "by_stake": None}
     return out
 
 
-def tables_discards(policy) -> np.ndarray:
+@functools.lru_cache(maxsize=2)
+def tables_discards(keep_plain_min_rank: int) -> np.ndarray:
     """The tables' player's first discard of every hand (trumps as suit 0): the plain cards below
     its ``keep_plain_min_rank`` thrown, the weakest card when there is none (players/heuristic.py)."""
     hands = every_hand()
-    low = ((1 << policy.keep_plain_min_rank) - 1) * 0x01010101
+    low = ((1 << keep_plain_min_rank) - 1) * 0x01010101
     throw = hands & PLAIN & low
     return np.where(throw == 0, weakest(hands), throw)
 

@@ -33,6 +33,7 @@ from analysis.rule_ladder import (
     Groups,
     atoms,
     decide,
+    merge_ladders,
     pick_ladders,
     read_ladders,
     rule_text,
@@ -155,12 +156,8 @@ def _ladder(name: str, rules) -> dict:
 def make_ladders(variants=VARIANTS, decisions=DECISIONS) -> dict:
     """The ladders of ``decisions`` under each variant (what ``scripts/make_rule_ladders.py``
     ships), the shipped ladders of the other decisions and variants kept as they are."""
-    kept = [lad for lad in (shipped_ladders() or {"ladders": []})["ladders"]
-            if lad["decision"] not in decisions or lad["rules"] not in variants]
-    found = kept + [_ladder(d, get_rules(v)) for v in variants for d in decisions]
-    order = {v: i for i, v in enumerate(VARIANTS)}
-    return {"ladders": sorted(found, key=lambda lad: (order.get(lad["rules"], len(order)),
-                                                      DECISIONS.index(lad["decision"])))}
+    found = [_ladder(d, get_rules(v)) for v in variants for d in decisions]
+    return merge_ladders(shipped_ladders(), found, variants, decisions, VARIANTS, DECISIONS)
 
 
 def shipped_ladders() -> dict | None:
