@@ -483,14 +483,22 @@ class _Exchange:
                              list(words))
 
     def _in_game(self, d: Decision, chances: np.ndarray, col: int, names: list[str]) -> Decision:
-        """``d`` also rated in the chance of winning the game, from elder's chances on the layouts
-        (rows; columns: the options, ``col`` the one chosen), when the hand is part of a game."""
-        if self.chances is None:
-            return d
-        mine = chances if d.seat == ELDER else 1.0 - chances
-        best, d.score_loss, d.score_ci95 = sampled_loss(mine[:DISCARD_SAMPLES], mine[DISCARD_SAMPLES:], col)
-        d.score_best = names[best]
-        return d
+        """``d`` also rated in the chance of winning the game when the hand is part of a game."""
+        return d if self.chances is None else rated_in_game(d, chances, col, names, DISCARD_SAMPLES)
+
+
+def rated_in_game(d: Decision, chances: np.ndarray, col: int, names: list, samples: int,
+                  exact: bool = False) -> Decision:
+    """``d`` also rated in the chance of winning the game, from elder's chances on the worlds or
+    layouts (rows: ``samples`` that choose, then as many that measure, or one exact row; columns:
+    the options, ``col`` the one chosen)."""
+    mine = chances if d.seat == ELDER else 1.0 - chances
+    if exact:
+        best, d.score_loss = exact_loss(mine[0], col)
+    else:
+        best, d.score_loss, d.score_ci95 = sampled_loss(mine[:samples], mine[samples:], col)
+    d.score_best = names[best]
+    return d
 
 
 @functools.lru_cache(maxsize=4)
@@ -547,13 +555,7 @@ def _rate(play: _Play, seat: str, step: str, kind: str, options: list[int], chos
         best, loss, ci = sampled_loss(sign * nets[:samples], sign * nets[samples:], col)
         d = Decision(seat, kind, step, words, name_of(options[best]), loss, ci)
     if chances is not None:
-        won = np.vectorize(chances)(nets)
-        won = won if seat == ELDER else 1.0 - won
-        if player == "dd":
-            best, d.score_loss = exact_loss(won[0], col)
-        else:
-            best, d.score_loss, d.score_ci95 = sampled_loss(won[:samples], won[samples:], col)
-        d.score_best = name_of(options[best])
+        d = rated_in_game(d, np.vectorize(chances)(nets), col, [name_of(o) for o in options], samples, player == "dd")
     return d
 
 
