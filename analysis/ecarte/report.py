@@ -224,12 +224,13 @@ def _kept(rule: str) -> str:
 
 def discard_advice(ladders: list[tuple[str, dict]]) -> dict:
     """The discard ladders' best rules (studies/discard_rules.py) as one piece of advice: per
-    variant, what keeping one class fewer and the book's rule give up against it."""
+    variant, the rung that gave up least on the deals that chose it, and what keeping one class
+    fewer and the book's rule give up against it on the others."""
     players = "against salon's player inside the solved tables, who discards this way; both seats, the same deals"
     said, margins = [], []
     for variant, lad in ladders:
         rungs = lad["rungs"]
-        k = min(range(len(rungs)), key=lambda i: (rungs[i]["cost"]["value"], i))
+        k = min(range(len(rungs)), key=lambda i: (rungs[i]["fit_cost"], i))  # chosen on the choosing deals
         best = rungs[k]
         same = [b["source"].split(":")[0] for b in lad["book"] if b["rule"] == best["rule"]]
         said.append(f"your {_kept(best['rule'])} under {variant} rules" + (f" (the {same[0]}'s rule)" if same else ""))
