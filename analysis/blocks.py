@@ -1,11 +1,14 @@
-"""Kernel blocks by name, and numba's thread count: what the runner, the result store and the Dask
-backend all need. A leaf module (it imports nothing of salon's but ``errors``), so the three do not
+"""Kernel blocks by name, numba's thread count, and running a block's chunks on threads: what the
+runner, the result store and the Dask backend all need. A leaf module (it imports nothing of salon's but ``errors``), so the three do not
 import one another in a cycle: the runner is given its backend (``runner.use_backend``), the store
 names blocks from here, and the Dask workers find blocks and set threads from here."""
 from __future__ import annotations
 
 import importlib
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+
+import numpy as np
 
 from analysis.errors import InputError
 
@@ -58,3 +61,47 @@ def kernel_threads(threads: int | None):
     finally:
         numba.set_num_threads(before[0])
         numba.set_parallel_chunksize(before[1])
+
+
+def runs(kernel):
+    """Decorator: the block runs ``kernel`` (what a cold cache compiles first, ``runner.note_compilation``)."""
+    def mark(block):
+        block.kernel = kernel
+        return block
+    return mark
+
+
+def on_threads(task, n: int) -> None:
+    """``task(i)`` for i in 0..n-1 on numba's thread count of threads, each thread taking the next i
+    when done. ``task`` calls a ``nogil`` kernel (so the threads run at once) that writes only its
+    own outputs: the results are the same for any thread count and order.
+
+    Blocks run their chunks this way rather than in a ``prange`` loop: numba compiles a ``prange``
+    body as a function of its own and then the block around it, each time optimising and emitting
+    machine code for the whole engine linked in, about 7 s more per block with the cache cold and
+    no faster once compiled (docs/architecture.md)."""
+    import numba
+
+    threads = min(numba.get_num_threads(), n)
+    if threads <= 1:
+        for i in range(n):
+            task(i)
+        return
+    with ThreadPoolExecutor(threads, thread_name_prefix="salon-kernel") as pool:
+        for _ in pool.map(task, range(n)):
+            pass
+
+
+def chunk_rows(chunk, seed: int, starts: np.ndarray, counts: np.ndarray, *args) -> np.ndarray:
+    """The rows ``chunk(useed, starts[c], counts[c], *args)`` of every chunk c, stacked in chunk order
+    (``on_threads``): the body of a ``runner.run_tallies`` block."""
+    if len(starts) == 0:
+        return np.zeros((0, 0), dtype=np.int64)
+    useed = np.uint64(seed)
+    rows: list = [None] * len(starts)
+
+    def run(c: int) -> None:
+        rows[c] = chunk(useed, starts[c], counts[c], *args)
+
+    on_threads(run, len(starts))
+    return np.stack(rows)

@@ -6,7 +6,7 @@ cannot run while the main thread is inside a kernel. But the C-level handler Pyt
 SIGINT writes the signal's number at once to the file descriptor given to
 ``signal.set_wakeup_fd``; a daemon thread blocked on reading that pipe wakes up and ends the
 process. It needs the GIL for that: Numba's ``parallel=True`` kernels, the ``nogil=True`` kernels
-and LLVM's compiler (called through ctypes) release it while they run, and plain Python gives it
+(the chunk functions the blocks run on threads) and LLVM's compiler (called through ctypes) release it while they run, and plain Python gives it
 up every few milliseconds, so the exit is prompt wherever salon spends its time. (A plain
 ``@njit`` kernel holds the GIL: the long ones that commands call directly are ``nogil=True``.)
 

@@ -1,7 +1,7 @@
 """Runs a kernel over N deals in chunks on all cores, with progress, and sums its integer tallies.
 
 A kernel "block" function takes ``(seed, starts, counts, *args)`` and returns one tally row per
-chunk ``[starts[c], starts[c] + counts[c])``; numba's ``prange`` spreads the chunks over threads.
+chunk ``[starts[c], starts[c] + counts[c])``; it runs the chunks on all threads (``blocks.chunk_rows``).
 Tallies are integers, so the total is bit-identical for any thread count and chunk size. Finished
 chunks go to the result store (``analysis/store.py``) and are read back instead of recomputed.
 """
@@ -59,6 +59,7 @@ def show_progress(quiet: bool) -> bool:
 
 def needs_compiling(block) -> bool:
     """Whether the numba block is neither compiled in this process nor in numba's cache on disk."""
+    block = getattr(block, "kernel", block)  # a block running its chunks on threads (blocks.runs)
     if getattr(block, "signatures", None):
         return False
     cache = getattr(block, "_cache", None)

@@ -129,9 +129,7 @@ def test_the_checks_see_an_import_against_the_order(tmp_path, monkeypatch):
     assert layer("ecarte", target) > layer("ecarte", module_of(bad))
 
 
-MANY_PARAMETERS = {
-    ("analysis/ecarte/studies/equilibrium/search_check.py", "branch_search_records"): "a prange body",
-}
+MANY_PARAMETERS: dict[tuple[str, str], str] = {}
 """The functions allowed more than 12 parameters, each with its reason (docs/architecture.md,
 "Named state in the kernels")."""
 

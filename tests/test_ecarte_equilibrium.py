@@ -395,8 +395,8 @@ def test_search_records_replay_the_branch_records_deals():
         srch = np.zeros((n, 3), dtype=np.int8)
         viol = np.zeros(n, dtype=np.int64)
         none = np.zeros(0, dtype=np.float64)
-        branch_search_records(4, tasks, h.masks, h.class_of_rank, dealer_side, rules.to_array(), pa, pa, 4, other2,
-                              heur, srch, viol, 0, none, none)
+        branch_search_records(4, tasks, h.masks, h.class_of_rank, dealer_side, rules.to_array(), pa, pa,
+                              (4, 0, none, none), (other2, heur, srch, viol))
         assert np.array_equal(other, other2)
         assert np.array_equal(cell_nets()[cells.astype(np.int64)], heur)
         assert viol.sum() == 0 and np.abs(srch).max() <= 4
@@ -405,8 +405,8 @@ def test_search_records_replay_the_branch_records_deals():
         x = np.random.default_rng(1).random(len(info_sets().valid))
         y = np.random.default_rng(2).random(len(info_sets().valid))
         heur2, srch2 = np.zeros_like(heur), np.zeros_like(srch)
-        branch_search_records(4, tasks, h.masks, h.class_of_rank, dealer_side, rules.to_array(), pa, pa, 4,
-                              np.zeros(n, dtype=np.int32), heur2, srch2, viol, COND_ALL | COND_TABLE, x, y)
+        branch_search_records(4, tasks, h.masks, h.class_of_rank, dealer_side, rules.to_array(), pa, pa,
+                              (4, COND_ALL | COND_TABLE, x, y), (np.zeros(n, dtype=np.int32), heur2, srch2, viol))
         assert np.array_equal(heur, heur2) and viol.sum() == 0 and np.abs(srch2).max() <= 4
 
 

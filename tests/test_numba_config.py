@@ -107,8 +107,9 @@ def _write_by_the_convention(n):
 
 def test_prange_canary_the_convention_keeps_the_writes_numba_loses():
     """numba (0.68) loses writes through a named tuple's array field inside a ``prange`` body (an
-    open upstream bug). salon's convention: a prange body only calls a chunk function, which builds
-    its records itself. The convention must keep every write; whether this numba still loses the
+    open upstream bug). salon's convention for the few small loops that stay in ``prange`` (the blocks
+    run their chunks on threads, docs/architecture.md): a prange body only calls a chunk function,
+    which builds its records itself. The convention must keep every write; whether this numba still loses the
     others is said in a warning when it no longer does (then the convention could go)."""
     import warnings
 

@@ -1,6 +1,5 @@
-"""Every kernel block with a ``prange`` body that no other test calls by name runs here on a small
-input, on one thread and on two, chunk by chunk: the same rows (issue 45; numba can lose writes
-inside a prange body, tests/test_numba_config.py's canary). The others are compared across thread
+"""Every kernel block that no other test calls by name runs here on a small input, on one thread and
+on two, chunk by chunk: the same rows (the blocks run their chunks on threads, blocks.chunk_rows). The others are compared across thread
 counts in tests/test_conformance.py and the studies' own tests."""
 import numpy as np
 import pytest

@@ -5,18 +5,19 @@ of one pair of policies and the net points only."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bezique.engine.cards import NO_TARGET
 from analysis.bezique.engine.layout import O_TOTAL
 from analysis.bezique.play.deal import run_deal
 from analysis.bezique.players.trick_loop import new_scratch
+from analysis.blocks import chunk_rows, runs
 from analysis.compare import N_COMPARE, run_compare
 from analysis.compare_kernel import add_compare
 from analysis.rng import stream_start
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def compare_chunk(useed, start, count, rules, pa, pb):
     """The compare tally row (analysis.compare layout) of deals start..start+count-1: each deal
     played with A as elder against B as dealer, then with B as elder against A, from the same streams."""
@@ -36,15 +37,10 @@ def compare_chunk(useed, start, count, rules, pa, pb):
     return row
 
 
-@njit(cache=True, parallel=True)
+@runs(compare_chunk)
 def compare_block(seed, starts, counts, rules, pa, pb):
     """Compare rows (N_COMPARE per chunk) of the deals in each chunk (``run_tallies`` block)."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        tallies[ci, :] = compare_chunk(useed, starts[ci], counts[ci], rules.copy(), pa.copy(), pb.copy())
-    return tallies
+    return chunk_rows(compare_chunk, seed, starts, counts, rules, pa, pb)
 
 
 def compare_tallies(n: int, seed: int, rules, a, b, *, start: int = 0, chunk: int | None = None,

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bezique.engine.layout import (
     G_DEALS,
@@ -22,6 +22,7 @@ from analysis.bezique.engine.layout import (
 from analysis.bezique.play.deal import run_deal
 from analysis.bezique.players.trick_loop import new_scratch
 from analysis.bezique.rules import R_TARGET
+from analysis.blocks import chunk_rows, runs
 from analysis.rng import stream_start
 
 
@@ -71,28 +72,24 @@ def game_results(seed, start, n, rules, a, b):
     return res
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def games_chunk(useed, start, count, rules, a, b):
+    """The tally row (N_GAME_TALLY) of games start..start+count-1."""
+    scr = new_scratch()
+    res = np.zeros(N_GAME_OUT, dtype=np.int64)
+    row = np.zeros(N_GAME_TALLY, dtype=np.int64)
+    for g in range(start, start + count):
+        play_game(useed, g, rules, a, b, scr, res)
+        row[G_GAMES] += 1
+        row[G_DEALS] += res[2]
+        row[G_DEALS_SQ] += res[2] * res[2]
+        row[G_FIRST_DEALER_WINS] += res[3] == 1
+        row[G_UNDECIDED] += res[3] == -1
+        row[G_IN_STOCK] += res[4]
+    return row
+
+
+@runs(games_chunk)
 def games_block(seed, starts, counts, rules, a, b):
     """Tallies (N_GAME_TALLY per chunk) of the games in each chunk."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_GAME_TALLY), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        # Only pass scr on: numba 0.68's parfor lowering drops writes made inside a prange body
-        # through a named tuple's array field (scr.out[i] = ...); play_game's own writes are safe.
-        scr = new_scratch()
-        res = np.zeros(N_GAME_OUT, dtype=np.int64)
-        row = np.zeros(N_GAME_TALLY, dtype=np.int64)
-        my_rules = rules.copy()
-        my_a = a.copy()
-        my_b = b.copy()
-        for g in range(starts[ci], starts[ci] + counts[ci]):
-            play_game(useed, g, my_rules, my_a, my_b, scr, res)
-            row[G_GAMES] += 1
-            row[G_DEALS] += res[2]
-            row[G_DEALS_SQ] += res[2] * res[2]
-            row[G_FIRST_DEALER_WINS] += res[3] == 1
-            row[G_UNDECIDED] += res[3] == -1
-            row[G_IN_STOCK] += res[4]
-        tallies[ci, :] = row
-    return tallies
+    return chunk_rows(games_chunk, seed, starts, counts, rules, a, b)

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bezique.engine.cards import NO_TARGET
 from analysis.bezique.engine.layout import (
@@ -42,6 +42,7 @@ from analysis.bezique.play.deal import run_deal
 from analysis.bezique.players.trick_loop import new_scratch
 from analysis.bezique.reference.melds import KINDS
 from analysis.bezique.rules import R_BRISQUE, BeziqueRules
+from analysis.blocks import chunk_rows, runs
 from analysis.errors import InputError
 from analysis.rng import stream_start
 from analysis.runner import run_tallies
@@ -144,7 +145,7 @@ def side_quantities(out, side, brisque, q):
     q[Q_END_TRUMPS] = end_trumps
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def paired_chunk(useed, start, count, rules, tested, opponent):
     """The tally row of deals start..start+count-1: each deal under every tested policy (rows of
     ``tested``), in both seats, against ``opponent``."""
@@ -187,15 +188,10 @@ def paired_chunk(useed, start, count, rules, tested, opponent):
     return row
 
 
-@njit(cache=True, parallel=True)
+@runs(paired_chunk)
 def paired_block(seed, starts, counts, rules, tested, opponent):
     """Tally rows (one per chunk [starts[c], starts[c] + counts[c])), in parallel."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, row_length(tested.shape[0])), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        tallies[ci, :] = paired_chunk(useed, starts[ci], counts[ci], rules.copy(), tested.copy(), opponent.copy())
-    return tallies
+    return chunk_rows(paired_chunk, seed, starts, counts, rules, tested, opponent)
 
 
 def _halve(e: Estimate) -> Estimate:

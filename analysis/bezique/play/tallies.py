@@ -5,7 +5,7 @@ parallel, for ``analysis.runner``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bezique.engine.cards import NO_TARGET, SEVEN
 from analysis.bezique.engine.layout import (
@@ -44,6 +44,7 @@ from analysis.bezique.engine.layout import (
 )
 from analysis.bezique.play.deal import run_deal
 from analysis.bezique.players.trick_loop import new_scratch
+from analysis.blocks import chunk_rows, runs
 from analysis.rng import stream_start
 
 
@@ -80,7 +81,7 @@ def tally_deal(row, out):
         row[T_MELD_DEALS + k] += (out[O_MELD_COUNT + 2 * k] + out[O_MELD_COUNT + 2 * k + 1]) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def deals_chunk(useed, start, count, rules, elder, dealer):
     """The tally row of deals start..start+count-1."""
     scr = new_scratch()
@@ -95,13 +96,7 @@ def deals_chunk(useed, start, count, rules, elder, dealer):
     return row
 
 
-@njit(cache=True, parallel=True)
+@runs(deals_chunk)
 def deals_block(seed, starts, counts, rules, elder, dealer):
     """Tally rows (N_TALLY per chunk) of the deals in each chunk [starts[c], starts[c] + counts[c])."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_TALLY), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        # Private copies of the parameters (shared arrays' reference counts bounce between cores).
-        tallies[ci, :] = deals_chunk(useed, starts[ci], counts[ci], rules.copy(), elder.copy(), dealer.copy())
-    return tallies
+    return chunk_rows(deals_chunk, seed, starts, counts, rules, elder, dealer)

@@ -18,9 +18,10 @@ way: on the values that chose it, its regret is zero by construction.)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bits import lowest_bit, popcount
+from analysis.blocks import on_threads, runs
 from analysis.ecarte.engine.deal import deal
 from analysis.ecarte.engine.tricks import (
     ALL_CARDS,
@@ -131,7 +132,7 @@ def _collect_deal(i, position, game, samples, st, scratch, outputs, pos):
     return st, pos
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _collect_chunk(useed, start, count, rules, pe, pd, samples, rec_out, val_out):
     """Records of deals start..start+count-1 (exchanges and kings by the policies, which must not
     draw from the choices stream); returns how many were written."""
@@ -156,13 +157,16 @@ def _collect_chunk(useed, start, count, rules, pe, pd, samples, rec_out, val_out
     return pos
 
 
-@njit(cache=True, parallel=True)
+@runs(_collect_chunk)
 def _collect_block(seed, start, n_chunks, rules, pe, pd, samples, rec_out, val_out, counts):
     useed = np.uint64(seed)
     cap = MAX_LEADS * CHUNK
-    for ci in prange(n_chunks):
-        counts[ci] = _collect_chunk(useed, start + ci * CHUNK, CHUNK, rules.copy(), pe.copy(), pd.copy(), samples,
+
+    def run(ci: int) -> None:
+        counts[ci] = _collect_chunk(useed, start + ci * CHUNK, CHUNK, rules, pe, pd, samples,
                                     rec_out[ci * cap:(ci + 1) * cap], val_out[ci * cap:(ci + 1) * cap])
+
+    on_threads(run, n_chunks)
 
 
 def collect(rules, policy, deals: int, seed: int, samples: int = 30, start: int = 0):

@@ -23,9 +23,10 @@ features are the reading features of the variant's ratios (``reading_features_of
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bits import popcount
+from analysis.blocks import on_threads, runs
 from analysis.ecarte.engine.deal import deal
 from analysis.ecarte.engine.tricks import (
     ALL_CARDS,
@@ -124,7 +125,7 @@ def _reading_deal(i, position, opening, game, samples, streams, scratch, models,
     return st_e, st_d, pos
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _reading_chunk(useed, start, count, rules, pol, x, y, class_of_rank, samples, rec_out, val_out):
     """Records of deals start..start+count-1; returns how many were written."""
     deck = np.empty(32, dtype=np.int8)
@@ -163,13 +164,16 @@ def _reading_chunk(useed, start, count, rules, pol, x, y, class_of_rank, samples
     return pos
 
 
-@njit(cache=True, parallel=True)
+@runs(_reading_chunk)
 def _reading_block(seed, start, n_chunks, rules, pol, x, y, class_of_rank, samples, rec_out, val_out, counts):
     useed = np.uint64(seed)
     cap = MAX_LEADS * CHUNK
-    for ci in prange(n_chunks):
-        counts[ci] = _reading_chunk(useed, start + ci * CHUNK, CHUNK, rules.copy(), pol.copy(), x, y, class_of_rank,
+
+    def run(ci: int) -> None:
+        counts[ci] = _reading_chunk(useed, start + ci * CHUNK, CHUNK, rules, pol, x, y, class_of_rank,
                                     samples, rec_out[ci * cap:(ci + 1) * cap], val_out[ci * cap:(ci + 1) * cap])
+
+    on_threads(run, n_chunks)
 
 
 def collect(rules_name: str, deals: int, seed: int, samples: int = 30, start: int = 0, solution: str = "reading"):

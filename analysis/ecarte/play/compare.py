@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from analysis.blocks import chunk_rows, runs
 from analysis.compare import N_COMPARE, run_compare
 from analysis.compare_kernel import add_compare
 from analysis.ecarte.engine.deal import deal
@@ -22,7 +23,7 @@ def _net(deck, useed, ui, rules, pe, pd, out):
     return out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def compare_chunk(useed, start, count, rules, pa, pb):
     """The compare tally row (analysis.compare layout) of hands start..start+count-1: each hand
     played with A as elder against B as dealer, then with B as elder against A, from the same streams."""
@@ -37,15 +38,10 @@ def compare_chunk(useed, start, count, rules, pa, pb):
     return row
 
 
-@njit(cache=True, parallel=True)
+@runs(compare_chunk)
 def compare_block(seed, starts, counts, rules, pa, pb):
     """Compare rows (N_COMPARE per chunk) of the hands in each chunk (``run_tallies`` block)."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        tallies[ci, :] = compare_chunk(useed, starts[ci], counts[ci], rules.copy(), pa.copy(), pb.copy())
-    return tallies
+    return chunk_rows(compare_chunk, seed, starts, counts, rules, pa, pb)
 
 
 def compare_tallies(n: int, seed: int, rules, a, b, *, start: int = 0, chunk: int | None = None,

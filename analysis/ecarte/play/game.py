@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from analysis.blocks import chunk_rows, runs
 from analysis.ecarte.engine.deal import deal
 from analysis.ecarte.engine.layout import (
     G_FIRST_DEALER_WINS,
@@ -62,27 +63,27 @@ def play_game(seed, g, rules, pa, pb, deck, out):
     return score[0], score[1], h
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def games_chunk(useed, start, count, rules, pa, pb):
+    """The tally row (N_GAME_TALLY) of games start..start+count-1."""
+    seed = np.int64(useed)  # play_game takes the seed as game_results passes it
+    deck = np.empty(32, dtype=np.int8)
+    out = np.empty(N_OUT, dtype=np.int64)
+    row = np.zeros(N_GAME_TALLY, dtype=np.int64)
+    for g in range(start, start + count):
+        a, b, h = play_game(seed, g, rules, pa, pb, deck, out)
+        row[G_GAMES] += 1
+        row[G_FIRST_DEALER_WINS] += 1 if b > a else 0
+        row[G_HANDS] += h
+        row[G_HANDS_SQ] += h * h
+        row[G_WINNER_MARGIN] += abs(a - b)
+    return row
+
+
+@runs(games_chunk)
 def games_block(seed, starts, counts, rules, pa, pb):
     """Tallies (N_GAME_TALLY per chunk) of the games in each chunk."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_GAME_TALLY), dtype=np.int64)
-    for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int8)
-        out = np.empty(N_OUT, dtype=np.int64)
-        row = np.zeros(tallies.shape[1], dtype=np.int64)  # private (see hands_block)
-        my_rules = rules.copy()  # private copies (see hands_block)
-        my_pa = pa.copy()
-        my_pb = pb.copy()
-        for g in range(starts[ci], starts[ci] + counts[ci]):
-            a, b, h = play_game(seed, g, my_rules, my_pa, my_pb, deck, out)
-            row[G_GAMES] += 1
-            row[G_FIRST_DEALER_WINS] += 1 if b > a else 0
-            row[G_HANDS] += h
-            row[G_HANDS_SQ] += h * h
-            row[G_WINNER_MARGIN] += abs(a - b)
-        tallies[ci, :] = row
-    return tallies
+    return chunk_rows(games_chunk, seed, starts, counts, rules, pa, pb)
 
 
 @njit(cache=True)

@@ -10,9 +10,10 @@ lowering drops writes made there through a named tuple's array field (``ps.deck[
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bits import popcount
+from analysis.blocks import chunk_rows, runs
 from analysis.ecarte.engine.deal import KINGS, deal, deal_with_elder
 from analysis.ecarte.engine.layout import (
     C_A_NET,
@@ -72,51 +73,54 @@ def compare_both(deck, deck2, p, streams, elder, dealer, turnup, rules, cfg, out
 
 @njit(cache=True)
 def paired_scratch(rules, cfg, width):
-    """A thread's private arrays for a paired kernel: two decks, an outcome vector, copies of the
-    rule and configuration arrays, and a tally row of ``width`` (see hands_block on why private)."""
+    """A chunk's own arrays for a paired kernel: two decks, an outcome vector, copies of the rule
+    and configuration arrays, and a tally row of ``width``."""
     return (np.empty(32, dtype=np.int8), np.empty(32, dtype=np.int8), np.empty(N_OUT, dtype=np.int64),
             rules.copy(), cfg.copy(), np.zeros(width, dtype=np.int64))
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def pair_chunk(useed, start, count, rules, cfg):
+    """The paired tally row (N_COMPARE) of two configurations on random deals start..start+count-1."""
+    choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
+    deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, N_COMPARE)
+    for i in range(start, start + count):
+        ui = np.uint64(i)
+        stc = stream_start(useed, ui, np.uint64(0))
+        sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+        stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+        compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out, row)
+    return row
+
+
+@runs(pair_chunk)
 def pair_block(seed, starts, counts, rules, cfg):
     """Paired tallies (N_COMPARE per chunk) of two configurations on the same random deals."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
-    useed = np.uint64(seed)
-    choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
-    for ci in prange(nc):
-        deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, tallies.shape[1])
-        for i in range(starts[ci], starts[ci] + counts[ci]):
-            ui = np.uint64(i)
-            stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-            compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out, row)
-        tallies[ci, :] = row
-    return tallies
+    return chunk_rows(pair_chunk, seed, starts, counts, rules, cfg)
 
 
-@njit(cache=True, parallel=True)
-def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, cfg):
-    """Paired tallies of two configurations for one given elder hand and turn-up, over sampled deals."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
-    useed = np.uint64(seed)
+@njit(cache=True, nogil=True)
+def fixed_hand_chunk(useed, start, count, elder_codes, turnup, rules, cfg):
+    """The paired tally row (N_COMPARE) of two configurations for one given elder hand and
+    turn-up, over the sampled deals start..start+count-1."""
     choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
     elder = np.int64(0)  # typed: a literal 0 would compile play_hand once more
     for c in elder_codes:
         elder |= 1 << c
-    for ci in prange(nc):
-        deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, tallies.shape[1])
-        for i in range(starts[ci], starts[ci] + counts[ci]):
-            ui = np.uint64(i)
-            stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, elder_codes, turnup)
-            compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out, row)
-        tallies[ci, :] = row
-    return tallies
+    deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, N_COMPARE)
+    for i in range(start, start + count):
+        ui = np.uint64(i)
+        stc = stream_start(useed, ui, np.uint64(0))
+        sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+        stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, elder_codes, turnup)
+        compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out, row)
+    return row
+
+
+@runs(fixed_hand_chunk)
+def fixed_hand_block(seed, starts, counts, elder_codes, turnup, rules, cfg):
+    """Paired tallies of two configurations for one given elder hand and turn-up, over sampled deals."""
+    return chunk_rows(fixed_hand_chunk, seed, starts, counts, elder_codes, turnup, rules, cfg)
 
 
 @njit(cache=True, inline="always")
@@ -158,7 +162,26 @@ CLASS_SHIFT = 32
 """Deal i of hand class c has stream index ``c << CLASS_SHIFT | i`` (class_block)."""
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def class_chunk(useed, start, count, class_ids, rules, cfg):
+    """The paired tally row (N_COMPARE) of the deals start..start+count-1 of one elder hand class,
+    found by rejection (``class_block``)."""
+    choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
+    deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, N_COMPARE)
+    cls = start >> CLASS_SHIFT
+    for i in range(start, start + count):
+        ui = np.uint64(i)
+        stc = stream_start(useed, ui, np.uint64(0))
+        sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+        while True:
+            stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+            if hand_class(elder, turnup, class_ids) == cls:
+                break
+        compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out, row)
+    return row
+
+
+@runs(class_chunk)
 def class_block(seed, starts, counts, class_ids, rules, cfg):
     """Paired tallies per chunk of deals of one elder hand class, found by rejection.
 
@@ -166,52 +189,39 @@ def class_block(seed, starts, counts, class_ids, rules, cfg):
     until elder's hand falls in class c (the rejected deals use up the same stream), lane 1 is the
     choices stream.
     """
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
-    useed = np.uint64(seed)
+    return chunk_rows(class_chunk, seed, starts, counts, class_ids, rules, cfg)
+
+
+@njit(cache=True, nogil=True)
+def cells_chunk(useed, start, count, class_ids, n_classes, by_dealer, rules, cfg):
+    """The paired tallies per cell (n_classes * 12, N_COMPARE) of deals start..start+count-1
+    (``cells_block``)."""
+    tallies = np.zeros((n_classes * 12, N_COMPARE), dtype=np.int64)
     choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
-    for ci in prange(nc):
-        deck, deck2, out, my_rules, my_cfg, row = paired_scratch(rules, cfg, tallies.shape[1])
-        cls = starts[ci] >> CLASS_SHIFT
-        for i in range(starts[ci], starts[ci] + counts[ci]):
-            ui = np.uint64(i)
-            stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            while True:
-                stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-                if hand_class(elder, turnup, class_ids) == cls:
-                    break
-            compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out, row)
-        tallies[ci, :] = row
+    deck, deck2, out, my_rules, my_cfg, scratch = paired_scratch(rules, cfg, N_COMPARE)
+    for i in range(start, start + count):
+        ui = np.uint64(i)
+        stc = stream_start(useed, ui, np.uint64(0))
+        sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
+        stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
+        hand = dealer if by_dealer else elder
+        cell = (hand_class(hand, turnup, class_ids) * 6 + sure_winners(hand, turnup)) * 2
+        cell += 1 if has_ten_nine_eight(hand) else 0
+        scratch[:] = 0
+        compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out,
+                     scratch)
+        if by_dealer and scratch[C_B_PROPOSED] == 0:
+            continue
+        for k in range(N_COMPARE):
+            tallies[cell, k] += scratch[k]
     return tallies
 
 
-@njit(cache=True, parallel=True)
+@runs(cells_chunk)
 def cells_block(seed, starts, counts, class_ids, n_classes, by_dealer, rules, cfg):
     """Paired tallies per cell (class, sure winners 0..5, holds 10-9-8) over random deals.
 
     The cell is computed on elder's dealt hand, or on the dealer's when ``by_dealer``; with
     ``by_dealer`` only deals in which elder proposed first (under configuration b) are tallied.
     """
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, n_classes * 12, N_COMPARE), dtype=np.int64)
-    useed = np.uint64(seed)
-    choices = uses_choices(cfg[0], cfg[1]) or uses_choices(cfg[2], cfg[3])
-    for ci in prange(nc):
-        deck, deck2, out, my_rules, my_cfg, scratch = paired_scratch(rules, cfg, N_COMPARE)
-        for i in range(starts[ci], starts[ci] + counts[ci]):
-            ui = np.uint64(i)
-            stc = stream_start(useed, ui, np.uint64(0))
-            sto = stream_start(useed, ui, np.uint64(1)) if choices else np.uint64(0)
-            stc, stb, elder, dealer, turnup = deal(deck, stc, EMPTY_HALF)
-            hand = dealer if by_dealer else elder
-            cell = (hand_class(hand, turnup, class_ids) * 6 + sure_winners(hand, turnup)) * 2
-            cell += 1 if has_ten_nine_eight(hand) else 0
-            scratch[:] = 0
-            compare_both(deck, deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_cfg, out,
-                         scratch)
-            if by_dealer and scratch[C_B_PROPOSED] == 0:
-                continue
-            for k in range(N_COMPARE):
-                tallies[ci, cell, k] += scratch[k]
-    return tallies
+    return chunk_rows(cells_chunk, seed, starts, counts, class_ids, n_classes, by_dealer, rules, cfg)

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bits import popcount
+from analysis.blocks import on_threads, runs
 from analysis.ecarte.engine.deal import deal
 from analysis.ecarte.engine.layout import (
     H_FLAGS,
@@ -159,7 +160,7 @@ def tally_scored(h, x, etricks, rules):
                  x.rounds, x.drawn)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, row):
     """Add the hands start..start+count-1 to the histogram row ``row`` (the body of hands_block's
     loop; ``deck``, ``deck_b`` and ``out`` are scratch arrays).
@@ -196,17 +197,16 @@ def hands_chunk(useed, start, count, rules, pe, pd, deck, deck_b, out, row):
         i += 1
 
 
-@njit(cache=True, parallel=True)
+@runs(hands_chunk)
 def hands_block(seed, starts, counts, rules, pe, pd):
-    """Histogram rows (N_HIST per chunk) of the hands in each chunk [starts[c], starts[c] + counts[c])."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_HIST), dtype=np.int64)
+    """Histogram rows (N_HIST per chunk) of the hands in each chunk [starts[c], starts[c] + counts[c]),
+    on all threads (``blocks.on_threads``), each chunk with its own scratch arrays."""
+    tallies = np.zeros((len(starts), N_HIST), dtype=np.int64)
     useed = np.uint64(seed)
-    for ci in prange(nc):
-        # Private arrays only (copies of the parameters, a fresh row): numba's reference counts on
-        # arrays shared by the threads would bounce one cache line between the cores.
-        row = np.zeros(N_HIST, dtype=np.int64)
-        hands_chunk(useed, starts[ci], counts[ci], rules.copy(), pe.copy(), pd.copy(), np.empty(32, dtype=np.int8),
-                    np.empty(32, dtype=np.int8), np.zeros(N_OUT, dtype=np.int64), row)
-        tallies[ci, :] = row
+
+    def run(c: int) -> None:
+        hands_chunk(useed, starts[c], counts[c], rules, pe, pd, np.empty(32, dtype=np.int8), np.empty(32, dtype=np.int8),
+                    np.zeros(N_OUT, dtype=np.int64), tallies[c])
+
+    on_threads(run, len(starts))
     return tallies

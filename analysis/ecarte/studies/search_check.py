@@ -9,9 +9,10 @@ The search player itself is in ``players/search.py``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bits import rank_of_mask
+from analysis.blocks import on_threads, runs
 from analysis.ecarte.engine.deal import deal_with_elder
 from analysis.ecarte.engine.layout import O_DEALER_POINTS, O_ELDER_POINTS
 from analysis.ecarte.play.exchange import announce_kings, exchanges
@@ -84,66 +85,73 @@ def play_two_ways(dealt, rules, pe, pd, search, scratch):
     return net_h, net_s, rec[REC_VIOLATIONS], ending
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def search_decision_group(g, useed, starts, counts, hands, dealer_table, rules, pe, pd, samples, tallies):
+    """Group g of ``search_decision_block``: its chunks g, g + groups, ... (GROUPS at most), each into
+    its row of ``tallies``."""
+    nc = starts.shape[0]
+    choices = uses_choices(pe, pd)
+    groups = min(nc, GROUPS)
+    # The group's own arrays (see studies/strategy/kernel.GROUPS).
+    deck, deck2, out, row, my_rules = scratch(rules, N_DECISION_TALLY)
+    sums, vals, rec, hist, no_probs, no_classes = search_scratch()
+    codes = np.empty(5, dtype=np.int64)
+    pe_a = pe.copy()
+    pe_b = pe.copy()
+    pd_a = pd.copy()
+    pd_b = pd.copy()
+    pe_a[P_FORCE_FIRST] = 0
+    pe_b[P_FORCE_FIRST] = 1
+    for ci in range(g, nc, groups):
+        row[:] = 0
+        elder = hands[starts[ci] >> ITEM_SHIFT]
+        codes_of(elder, codes)
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            ui = np.uint64(i)
+            stc, sto, stu = item_streams(useed, i, choices)
+            stu, turnup = turnup_for(elder, stu)
+            stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+            pd_b[P_FORCE_RESPONSE] = dealer_table[rank_of_mask(dealer)]
+            st_e = stream_start(useed, ui, np.uint64(LANE_CHECK_ELDER))
+            st_d = stream_start(useed, ui, np.uint64(LANE_CHECK_DEALER))
+            for k in range(32):
+                deck2[k] = deck[k]
+            search = (samples, np.int64(0), st_e, st_d, no_probs, no_probs, no_classes)
+            work = (out, sums, vals, rec, hist)
+            ha, sa, va, _ = play_two_ways((deck2, stc, stb, sto, elder, dealer, turnup), my_rules, pe_a, pd_a,
+                                          search, work)
+            hb, sb, vb, refused = play_two_ways((deck, stc, stb, sto, elder, dealer, turnup), my_rules, pe_b, pd_b,
+                                                search, work)
+            dh = hb - ha
+            ds = sb - sa
+            row[DC_N] += 1
+            row[DC_H_DIFF] += dh
+            row[DC_H_DIFF_SQ] += dh * dh
+            row[DC_S_DIFF] += ds
+            row[DC_S_DIFF_SQ] += ds * ds
+            row[DC_HS_CROSS] += dh * ds
+            row[DC_H_PLAY] += ha
+            row[DC_H_PROPOSE] += hb
+            row[DC_S_PLAY] += sa
+            row[DC_S_PROPOSE] += sb
+            row[DC_REFUSED] += refused
+            row[DC_DIFF_CHANGED] += 1 if ds != dh else 0
+            row[DC_NET_CHANGED] += (1 if sa != ha else 0) + (1 if sb != hb else 0)
+            row[DC_VIOLATIONS] += va + vb
+        tallies[ci, :] = row
+
+
+@runs(search_decision_group)
 def search_decision_block(seed, starts, counts, hands, dealer_table, rules, pe, pd, samples):
     """Per chunk of deals of elder hand ``hands[start >> ITEM_SHIFT]`` (DC_* row): playing (a)
     against proposing (b), the dealer answering the first proposal by ``dealer_table``, on the
     deals of ``studies.strategy.kernel.elder_block`` (same streams, same turn-ups, same exchanges), with the
     tricks played by the heuristic (which reproduces elder_block's differences exactly) and by
     both players searching with ``samples`` draws per decision."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_DECISION_TALLY), dtype=np.int64)
+    tallies = np.zeros((len(starts), N_DECISION_TALLY), dtype=np.int64)
     useed = np.uint64(seed)
-    choices = uses_choices(pe, pd)
-    groups = min(nc, GROUPS)
-    for g in prange(groups):
-        # Private arrays per group (see studies/strategy/kernel.GROUPS and kernel.hands_block).
-        deck, deck2, out, row, my_rules = scratch(rules, N_DECISION_TALLY)
-        sums, vals, rec, hist, no_probs, no_classes = search_scratch()
-        codes = np.empty(5, dtype=np.int64)
-        pe_a = pe.copy()
-        pe_b = pe.copy()
-        pd_a = pd.copy()
-        pd_b = pd.copy()
-        pe_a[P_FORCE_FIRST] = 0
-        pe_b[P_FORCE_FIRST] = 1
-        for ci in range(g, nc, groups):
-            row[:] = 0
-            elder = hands[starts[ci] >> ITEM_SHIFT]
-            codes_of(elder, codes)
-            for i in range(starts[ci], starts[ci] + counts[ci]):
-                ui = np.uint64(i)
-                stc, sto, stu = item_streams(useed, i, choices)
-                stu, turnup = turnup_for(elder, stu)
-                stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
-                pd_b[P_FORCE_RESPONSE] = dealer_table[rank_of_mask(dealer)]
-                st_e = stream_start(useed, ui, np.uint64(LANE_CHECK_ELDER))
-                st_d = stream_start(useed, ui, np.uint64(LANE_CHECK_DEALER))
-                for k in range(32):
-                    deck2[k] = deck[k]
-                search = (samples, np.int64(0), st_e, st_d, no_probs, no_probs, no_classes)
-                work = (out, sums, vals, rec, hist)
-                ha, sa, va, _ = play_two_ways((deck2, stc, stb, sto, elder, dealer, turnup), my_rules, pe_a, pd_a,
-                                              search, work)
-                hb, sb, vb, refused = play_two_ways((deck, stc, stb, sto, elder, dealer, turnup), my_rules, pe_b, pd_b,
-                                                    search, work)
-                dh = hb - ha
-                ds = sb - sa
-                row[DC_N] += 1
-                row[DC_H_DIFF] += dh
-                row[DC_H_DIFF_SQ] += dh * dh
-                row[DC_S_DIFF] += ds
-                row[DC_S_DIFF_SQ] += ds * ds
-                row[DC_HS_CROSS] += dh * ds
-                row[DC_H_PLAY] += ha
-                row[DC_H_PROPOSE] += hb
-                row[DC_S_PLAY] += sa
-                row[DC_S_PROPOSE] += sb
-                row[DC_REFUSED] += refused
-                row[DC_DIFF_CHANGED] += 1 if ds != dh else 0
-                row[DC_NET_CHANGED] += (1 if sa != ha else 0) + (1 if sb != hb else 0)
-                row[DC_VIOLATIONS] += va + vb
-            tallies[ci, :] = row
+    on_threads(lambda g: search_decision_group(g, useed, starts, counts, hands, dealer_table, rules, pe, pd, samples,
+                                               tallies), min(len(starts), GROUPS))
     return tallies
 
 

@@ -10,8 +10,9 @@ The search player itself is in ``players/search.py``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from analysis.blocks import chunk_rows, runs
 from analysis.ecarte.engine.deal import deal
 from analysis.ecarte.play.exchange import announce_kings, exchanges
 from analysis.ecarte.play.hand import penalties, uses_choices
@@ -40,7 +41,7 @@ ST_VIOLATIONS = 16
 N_SEARCH_TALLY = 17
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_chunk(useed, start, count, rules, pe, pd, samples):
     """The tally row (ST_*) of deals start..start+count-1 (the body of the block's loop)."""
     deck = np.empty(32, dtype=np.int8)
@@ -96,7 +97,7 @@ def search_chunk(useed, start, count, rules, pe, pd, samples):
     return row
 
 
-@njit(cache=True, parallel=True)
+@runs(search_chunk)
 def search_vs_heuristic_block(seed, starts, counts, rules, pe, pd, samples):
     """Tally rows (N_SEARCH_TALLY per chunk) of deals played three ways on the same cards.
 
@@ -107,13 +108,7 @@ def search_vs_heuristic_block(seed, starts, counts, rules, pe, pd, samples):
     (elder's gain b - a, the dealer's gain a - c). The heuristic's trick play is the kernel's
     heuristic_lead / heuristic_follow; nets count the kings as ``kernel.write_result`` does.
     """
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_SEARCH_TALLY), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        # Private copies of the parameter arrays (see kernel.hands_block).
-        tallies[ci, :] = search_chunk(useed, starts[ci], counts[ci], rules.copy(), pe.copy(), pd.copy(), samples)
-    return tallies
+    return chunk_rows(search_chunk, seed, starts, counts, rules, pe, pd, samples)
 
 
 def search_strength(n: int, seed: int, rules="seed-de", samples: int = 20, threads: int | None = None, *,

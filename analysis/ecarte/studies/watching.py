@@ -12,9 +12,10 @@ number of cards a player threw in the first round, his hand before and after the
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bits import popcount
+from analysis.blocks import chunk_rows, runs
 from analysis.ecarte.engine.deal import deal, strength
 from analysis.ecarte.engine.layout import EH_ROUND0, EH_ROUNDS, EHR_DK, EHR_EK
 from analysis.ecarte.play.exchange import announce_kings, exchanges
@@ -54,7 +55,7 @@ N_WATCH_TALLY = W_BY_COUNT + 2 * 6 * N_BY_COUNT
 CONDS = {"discards": COND_DISCARDS, "decisions": COND_DECISIONS, "all": COND_ALL}
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def watching_chunk(useed, start, count, rules, pe, pd, samples, cond):
     """The tally row (W_*) of deals start..start+count-1."""
     deck = np.empty(32, dtype=np.int8)
@@ -122,16 +123,10 @@ def watching_chunk(useed, start, count, rules, pe, pd, samples, cond):
     return row
 
 
-@njit(cache=True, parallel=True)
+@runs(watching_chunk)
 def watching_block(seed, starts, counts, rules, pe, pd, samples, cond):
     """Tally rows (N_WATCH_TALLY per chunk): every deal played four ways (module docstring)."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_WATCH_TALLY), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        tallies[ci, :] = watching_chunk(useed, starts[ci], counts[ci], rules.copy(), pe.copy(), pd.copy(), samples,
-                                        cond)
-    return tallies
+    return chunk_rows(watching_chunk, seed, starts, counts, rules, pe, pd, samples, cond)
 
 
 def watching(n: int, seed: int, rules="seed-de", samples: int = 20, read: str = "discards",

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from analysis.blocks import chunk_rows, runs
 from analysis.compare import N_COMPARE, run_compare
 from analysis.compare_kernel import add_compare
 from analysis.piquet.engine.layout import N_OUT, O_TOTAL
@@ -13,7 +14,7 @@ from analysis.piquet.players.search import play_scratch, uses_solver
 from analysis.rng import stream_start
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def compare_chunk(useed, start, count, rules, pa, pb):
     """The compare tally row (analysis.compare layout) of deals start..start+count-1: each deal
     played with A as elder against B, then with B as elder against A, from the same streams."""
@@ -35,15 +36,10 @@ def compare_chunk(useed, start, count, rules, pa, pb):
     return row
 
 
-@njit(cache=True, parallel=True)
+@runs(compare_chunk)
 def compare_block(seed, starts, counts, rules, pa, pb):
     """Compare rows (N_COMPARE per chunk) of the deals in each chunk (``run_tallies`` block)."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_COMPARE), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        tallies[ci, :] = compare_chunk(useed, starts[ci], counts[ci], rules.copy(), pa.copy(), pb.copy())
-    return tallies
+    return chunk_rows(compare_chunk, seed, starts, counts, rules, pa, pb)
 
 
 def compare_tallies(n: int, seed: int, rules, a, b, *, start: int = 0, chunk: int | None = None,

@@ -4,8 +4,9 @@ against the same younger (``N_PAIRED``, ``PAIRED_FIELDS``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from analysis.blocks import chunk_rows, runs
 from analysis.piquet.engine.layout import (
     N_OUT,
     N_PAIRED,
@@ -17,7 +18,7 @@ from analysis.piquet.players.search import play_scratch, uses_solver
 from analysis.rng import stream_start
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def paired_chunk(useed, start, count, rules, pa, pb, py):
     """[deals, Σd, Σd²] of d = elder's net score (elder minus younger) with policy pa minus with
     pb, deals start..start+count-1 (cards and choices streams as in ``deals_chunk``)."""
@@ -42,12 +43,7 @@ def paired_chunk(useed, start, count, rules, pa, pb, py):
     return row
 
 
-@njit(cache=True, parallel=True)
+@runs(paired_chunk)
 def paired_block(seed, starts, counts, rules, pa, pb, py):
     """Paired rows (N_PAIRED per chunk) of the deals in each chunk (``run_tallies`` block)."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_PAIRED), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        tallies[ci, :] = paired_chunk(useed, starts[ci], counts[ci], rules.copy(), pa.copy(), pb.copy(), py.copy())
-    return tallies
+    return chunk_rows(paired_chunk, seed, starts, counts, rules, pa, pb, py)

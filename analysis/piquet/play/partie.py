@@ -6,8 +6,9 @@ from lane FIRST_DEALER_LANE); the other player is elder in deal 0 and the deal a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from analysis.blocks import chunk_rows, runs
 from analysis.piquet.engine.layout import (
     FIRST_DEALER_LANE,
     G_DEALS,
@@ -113,35 +114,33 @@ def partie_results(seed, start, n, rules, pa, pb):
     return res
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def parties_chunk(useed, start, count, rules, pa, pb):
+    """The tally row (N_PARTIE_TALLY) of parties start..start+count-1."""
+    deck = np.empty(32, dtype=np.int8)
+    scratch = play_scratch(uses_solver(pa) or uses_solver(pb))
+    out = np.zeros(N_OUT, dtype=np.int64)
+    res = np.zeros(N_PARTIE_OUT, dtype=np.int64)
+    row = np.zeros(N_PARTIE_TALLY, dtype=np.int64)
+    deals0 = rules[R_PARTIE_DEALS]
+    values = partie_values(pa, pb)
+    for g in range(start, start + count):
+        play_partie(useed, g, rules, pa, pb, values, deck, out, scratch, res)
+        row[G_PARTIES] += 1
+        row[G_FIRST_DEALER_WINS] += res[3] == res[6]
+        row[G_DRAWN] += res[3] == -1
+        row[G_RUBICON] += res[5]
+        row[G_MARGIN] += res[4]
+        row[G_MARGIN_SQ] += res[4] * res[4]
+        fd = res[4] if res[3] == res[6] else -res[4]
+        row[G_FIRST_DEALER_MARGIN] += fd
+        row[G_FIRST_DEALER_MARGIN_SQ] += fd * fd
+        row[G_DEALS] += res[2]
+        row[G_EXTRA] += res[2] > deals0
+    return row
+
+
+@runs(parties_chunk)
 def parties_block(seed, starts, counts, rules, pa, pb):
     """Tallies (N_PARTIE_TALLY per chunk) of the parties in each chunk."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_PARTIE_TALLY), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        deck = np.empty(32, dtype=np.int8)
-        scratch = play_scratch(uses_solver(pa) or uses_solver(pb))
-        out = np.zeros(N_OUT, dtype=np.int64)
-        res = np.zeros(N_PARTIE_OUT, dtype=np.int64)
-        row = np.zeros(N_PARTIE_TALLY, dtype=np.int64)
-        my_rules = rules.copy()
-        my_pa = pa.copy()
-        my_pb = pb.copy()
-        deals0 = my_rules[R_PARTIE_DEALS]
-        values = partie_values(my_pa, my_pb)
-        for g in range(starts[ci], starts[ci] + counts[ci]):
-            play_partie(useed, g, my_rules, my_pa, my_pb, values, deck, out, scratch, res)
-            row[G_PARTIES] += 1
-            row[G_FIRST_DEALER_WINS] += res[3] == res[6]
-            row[G_DRAWN] += res[3] == -1
-            row[G_RUBICON] += res[5]
-            row[G_MARGIN] += res[4]
-            row[G_MARGIN_SQ] += res[4] * res[4]
-            fd = res[4] if res[3] == res[6] else -res[4]
-            row[G_FIRST_DEALER_MARGIN] += fd
-            row[G_FIRST_DEALER_MARGIN_SQ] += fd * fd
-            row[G_DEALS] += res[2]
-            row[G_EXTRA] += res[2] > deals0
-        tallies[ci, :] = row
-    return tallies
+    return chunk_rows(parties_chunk, seed, starts, counts, rules, pa, pb)

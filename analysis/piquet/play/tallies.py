@@ -5,8 +5,9 @@ parallel, for ``analysis.runner``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from analysis.blocks import chunk_rows, runs
 from analysis.piquet.engine.layout import (
     N_BINS,
     N_OUT,
@@ -119,7 +120,7 @@ def tally_deal(row, out):
     row[T_BINS + N_BINS + min(y // 10, N_BINS - 1)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def deals_chunk(useed, start, count, rules, pe, py):
     """The tally row of deals start..start+count-1."""
     deck = np.empty(32, dtype=np.int8)
@@ -137,13 +138,7 @@ def deals_chunk(useed, start, count, rules, pe, py):
     return row
 
 
-@njit(cache=True, parallel=True)
+@runs(deals_chunk)
 def deals_block(seed, starts, counts, rules, pe, py):
     """Tally rows (N_TALLY per chunk) of the deals in each chunk [starts[c], starts[c] + counts[c])."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_TALLY), dtype=np.int64)
-    useed = np.uint64(seed)
-    for ci in prange(nc):
-        # Private copies of the parameters (shared arrays' reference counts bounce between cores).
-        tallies[ci, :] = deals_chunk(useed, starts[ci], counts[ci], rules.copy(), pe.copy(), py.copy())
-    return tallies
+    return chunk_rows(deals_chunk, seed, starts, counts, rules, pe, py)

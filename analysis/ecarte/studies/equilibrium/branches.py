@@ -18,9 +18,10 @@ cross-fitting) and the three outcome cells (studies/strategy/kernel.N_CELLS).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bits import nth_bit, popcount, rank_of_mask
+from analysis.blocks import on_threads, runs
 from analysis.ecarte.engine.buckets import N_BUCKETS, bucket_turnups, turnup_bucket
 from analysis.ecarte.engine.deal import deal_with_elder
 from analysis.ecarte.engine.layout import N_OUT, O_ANNOUNCED, O_ELDER_TRICKS
@@ -49,7 +50,7 @@ def branch_deal(useed, info, deal_index, fixed, turnups, codes, deck, choices, c
 
 @njit(cache=True)
 def branch_scratch(rules, pe, pd):
-    """A parallel group's private arrays (see studies/strategy/kernel.GROUPS): two decks, an outcome vector,
+    """A group's private arrays (see studies/strategy/kernel.GROUPS): two decks, an outcome vector,
     the fixed hand's codes, a copy of the rules, and the policies with elder's first decision and
     the dealer's first answer forced: elder plays, elder proposes, the dealer accepts, refuses."""
     e_play = pe.copy()
@@ -64,48 +65,54 @@ def branch_scratch(rules, pe, pd):
             np.empty(5, dtype=np.int64), rules.copy(), e_play, e_propose, d_accept, d_refuse)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def branch_group(g, useed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, other, cells):
+    """Group g of ``branch_records``: its tasks g, g + groups, ... (GROUPS at most)."""
+    nt = tasks.shape[0]
+    choices = uses_choices(pe, pd)
+    groups = min(nt, GROUPS)
+    deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = branch_scratch(rules, pe, pd)
+    # A reading leader plays a refused hand differently from a played one (he reads another
+    # first decision), so the refused branch is then played; otherwise it is re-scored.
+    reading = pe[P_READS] != 0 or pd[P_READS] != 0
+    for t in range(g, nt, groups):
+        info = tasks[t, 0]
+        fixed = masks[info // N_BUCKETS]
+        turnups = bucket_turnups(fixed, info % N_BUCKETS)
+        codes_of(fixed, codes)
+        for k in range(tasks[t, 2]):
+            at = tasks[t, 3] + k
+            stc, stb, sto, elder, dealer, turnup, other[at] = branch_deal(
+                useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, fixed_is_dealer)
+            for i in range(32):
+                deck2[i] = deck[i]
+            # Typed arguments (np.int64, np.bool_): numba compiles a callee once per literal value.
+            play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, e_play, d_accept, out,
+                      np.bool_(False))
+            cells[at, PLAYED] = outcome_cell(out)
+            if reading:
+                for i in range(32):
+                    deck2[i] = deck[i]
+                play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, e_propose,
+                          d_refuse, out, np.bool_(False))
+            else:
+                # Refused, elder keeps the hand he would have played: the same kings and tricks
+                # (forced decisions draw nothing), scored under the refusal's penalty.
+                write_result(out, turnup, out[O_ELDER_TRICKS], 1, 0, out[O_ANNOUNCED], 0, 1, 0, 0, my_rules)
+            cells[at, REFUSED] = outcome_cell(out)
+            for i in range(32):
+                deck2[i] = deck[i]
+            play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, e_propose, d_accept,
+                      out, np.bool_(False))
+            cells[at, ACCEPTED] = outcome_cell(out)
+
+
+@runs(branch_group)
 def branch_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, other, cells):
     """Play every task's deals (``tasks`` rows: information set, first deal, deals, offset into
     the outputs) and write, per deal at its offset, ``other`` (int32: the other side's
     information set * 2 + the deal's half) and ``cells`` (uint8, one per branch)."""
-    nt = tasks.shape[0]
     useed = np.uint64(seed)
-    choices = uses_choices(pe, pd)
-    groups = min(nt, GROUPS)
-    for g in prange(groups):
-        deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = branch_scratch(rules, pe, pd)
-        # A reading leader plays a refused hand differently from a played one (he reads another
-        # first decision), so the refused branch is then played; otherwise it is re-scored.
-        reading = pe[P_READS] != 0 or pd[P_READS] != 0
-        for t in range(g, nt, groups):
-            info = tasks[t, 0]
-            fixed = masks[info // N_BUCKETS]
-            turnups = bucket_turnups(fixed, info % N_BUCKETS)
-            codes_of(fixed, codes)
-            for k in range(tasks[t, 2]):
-                at = tasks[t, 3] + k
-                stc, stb, sto, elder, dealer, turnup, other[at] = branch_deal(
-                    useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, fixed_is_dealer)
-                for i in range(32):
-                    deck2[i] = deck[i]
-                # Typed arguments (np.int64, np.bool_): numba compiles a callee once per literal value.
-                play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, e_play, d_accept, out,
-                          np.bool_(False))
-                cells[at, PLAYED] = outcome_cell(out)
-                if reading:
-                    for i in range(32):
-                        deck2[i] = deck[i]
-                    play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, e_propose,
-                              d_refuse, out, np.bool_(False))
-                else:
-                    # Refused, elder keeps the hand he would have played: the same kings and tricks
-                    # (forced decisions draw nothing), scored under the refusal's penalty.
-                    write_result(out, turnup, out[O_ELDER_TRICKS], 1, 0, out[O_ANNOUNCED], 0, 1, 0, 0, my_rules)
-                cells[at, REFUSED] = outcome_cell(out)
-                for i in range(32):
-                    deck2[i] = deck[i]
-                play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, e_propose, d_accept,
-                          out, np.bool_(False))
-                cells[at, ACCEPTED] = outcome_cell(out)
+    on_threads(lambda g: branch_group(g, useed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, other,
+                                      cells), min(len(tasks), GROUPS))
     return 0

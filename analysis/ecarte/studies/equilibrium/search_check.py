@@ -12,8 +12,9 @@ side's strategy at the solution.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from analysis.blocks import kernel_threads, on_threads, runs
 from analysis.ecarte.engine import buckets as TB
 from analysis.ecarte.engine.layout import O_DEALER_POINTS, O_ELDER_POINTS
 from analysis.ecarte.play.hand import play_hand, uses_choices
@@ -26,45 +27,53 @@ from analysis.ecarte.studies.strategy.kernel import GROUPS, ITEM_SHIFT, codes_of
 from analysis.rng import stream_start
 
 
-@njit(cache=True, parallel=True)
-def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, samples, other,
-                          heuristic, search, violations, cond, pe_probs, pd_probs):
-    """As ``studies.equilibrium.branches.branch_records`` (same tasks and deals), writing elder's net per branch
-    under heuristic trick play and under both players searching (int8, (n, 3) each) and the
-    searchers' violations (inferences that exclude the actual hand: always 0). The searchers read
-    ``cond`` of the other's exchanges (search_inference): under COND_TABLE the first proposal and
-    answer by the equilibrium's chances ``pe_probs`` (elder proposes) and ``pd_probs`` (the dealer
-    refuses) per information set."""
+@njit(cache=True, nogil=True)
+def branch_search_group(g, useed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, reads, outs):
+    """Group g of ``branch_search_records``: its tasks g, g + groups, ... (GROUPS at most)."""
+    samples, cond, pe_probs, pd_probs = reads
+    other, heuristic, search, violations = outs
     nt = tasks.shape[0]
-    useed = np.uint64(seed)
     choices = uses_choices(pe, pd)
     groups = min(nt, GROUPS)
-    for g in prange(groups):
-        deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = BK.branch_scratch(rules, pe, pd)
-        sums, vals, rec, hist, _, _ = search_scratch()
-        for t in range(g, nt, groups):
-            info = tasks[t, 0]
-            fixed = masks[info // TB.N_BUCKETS]
-            turnups = TB.bucket_turnups(fixed, info % TB.N_BUCKETS)
-            codes_of(fixed, codes)
-            for k in range(tasks[t, 2]):
-                at = tasks[t, 3] + k
-                stc, stb, sto, elder, dealer, turnup, other[at] = BK.branch_deal(
-                    useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, fixed_is_dealer)
-                ui = np.uint64((info << ITEM_SHIFT) | (tasks[t, 1] + k))
-                for br in range(BK.N_BRANCHES):
-                    st_e = stream_start(useed, ui, np.uint64(LANE_CHECK_ELDER))
-                    st_d = stream_start(useed, ui, np.uint64(LANE_CHECK_DEALER))
-                    for c in range(32):
-                        deck2[c] = deck[c]
-                    pe_b = e_play if br == BK.PLAYED else e_propose
-                    pd_b = d_refuse if br == BK.REFUSED else d_accept
-                    h, s, v, _ = play_two_ways((deck2, stc, stb, sto, elder, dealer, turnup), my_rules, pe_b, pd_b,
-                                               (samples, cond, st_e, st_d, pe_probs, pd_probs, class_of_rank),
-                                               (out, sums, vals, rec, hist))
-                    heuristic[at, br] = h
-                    search[at, br] = s
-                    violations[at] += v
+    deck, deck2, out, codes, my_rules, e_play, e_propose, d_accept, d_refuse = BK.branch_scratch(rules, pe, pd)
+    sums, vals, rec, hist, _, _ = search_scratch()
+    for t in range(g, nt, groups):
+        info = tasks[t, 0]
+        fixed = masks[info // TB.N_BUCKETS]
+        turnups = TB.bucket_turnups(fixed, info % TB.N_BUCKETS)
+        codes_of(fixed, codes)
+        for k in range(tasks[t, 2]):
+            at = tasks[t, 3] + k
+            stc, stb, sto, elder, dealer, turnup, other[at] = BK.branch_deal(
+                useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, fixed_is_dealer)
+            ui = np.uint64((info << ITEM_SHIFT) | (tasks[t, 1] + k))
+            for br in range(BK.N_BRANCHES):
+                st_e = stream_start(useed, ui, np.uint64(LANE_CHECK_ELDER))
+                st_d = stream_start(useed, ui, np.uint64(LANE_CHECK_DEALER))
+                for c in range(32):
+                    deck2[c] = deck[c]
+                pe_b = e_play if br == BK.PLAYED else e_propose
+                pd_b = d_refuse if br == BK.REFUSED else d_accept
+                h, s, v, _ = play_two_ways((deck2, stc, stb, sto, elder, dealer, turnup), my_rules, pe_b, pd_b,
+                                           (samples, cond, st_e, st_d, pe_probs, pd_probs, class_of_rank),
+                                           (out, sums, vals, rec, hist))
+                heuristic[at, br] = h
+                search[at, br] = s
+                violations[at] += v
+
+
+@runs(branch_search_group)
+def branch_search_records(seed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd, reads, outs):
+    """As ``studies.equilibrium.branches.branch_records`` (same tasks and deals), writing into ``outs`` =
+    (other, heuristic, search, violations) elder's net per branch under heuristic trick play and
+    under both players searching (int8, (n, 3) each) and the searchers' violations (inferences
+    that exclude the actual hand: always 0). ``reads`` = (samples, cond, pe_probs, pd_probs): the
+    searchers draw ``samples`` layouts and read ``cond`` of the other's exchanges
+    (search_inference): under COND_TABLE the first proposal and answer by the equilibrium's
+    chances ``pe_probs`` (elder proposes) and ``pd_probs`` (the dealer refuses) per information set."""
+    useed = np.uint64(seed)
+    on_threads(lambda g: branch_search_group(g, useed, tasks, masks, class_of_rank, fixed_is_dealer, rules, pe, pd,
+                                             reads, outs), min(len(tasks), GROUPS))
     return 0
 
 
@@ -76,7 +85,6 @@ def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, thr
     on the held-out deals), with 95% intervals over the sets drawn. ``read``: the searchers read the
     other's exchanges (search_inference.COND_ALL) and his first proposal or answer by the
     solution's chances (COND_TABLE); the per-set values are in ``per_set`` for paired comparisons."""
-    from analysis.blocks import kernel_threads
     from analysis.ecarte.studies.equilibrium.measures import info_sets
     from analysis.ecarte.studies.strategy.tables import hands
 
@@ -100,8 +108,8 @@ def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, thr
         pa = policy.to_array()
         with kernel_threads(threads):
             branch_search_records(seed + (side == "dealer"), tasks, h.masks, h.class_of_rank, side == "dealer",
-                                  rules.to_array(), pa, pa, samples, other, nets["heuristic"], nets["search"], viol,
-                                  cond, x, y)
+                                  rules.to_array(), pa, pa, (samples, cond, x, y),
+                                  (other, nets["heuristic"], nets["search"], viol))
         partner = other >> 1
         half = other & 1
         per = {}
@@ -142,34 +150,40 @@ def check(eq, sets: int, deals: int, samples: int, seed: int, rules, policy, thr
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def second_round_group(g, useed, tasks, masks, class_of_rank, rules, pe, pd, other, nets):
+    """Group g of ``second_round_records``: its tasks g, g + groups, ... (GROUPS at most)."""
+    nt = tasks.shape[0]
+    choices = uses_choices(pe, pd)
+    groups = min(nt, GROUPS)
+    deck, deck2, out, codes, my_rules, _, e_way, d_accept, _ = BK.branch_scratch(rules, pe, pd)
+    for t in range(g, nt, groups):
+        info = tasks[t, 0]
+        fixed = masks[info // TB.N_BUCKETS]
+        turnups = TB.bucket_turnups(fixed, info % TB.N_BUCKETS)
+        codes_of(fixed, codes)
+        for k in range(tasks[t, 2]):
+            at = tasks[t, 3] + k
+            stc, stb, sto, _, dealer, turnup, other[at] = BK.branch_deal(
+                useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, False)
+            for way in range(3):
+                for c in range(32):
+                    deck2[c] = deck[c]
+                e_way[P_FORCE_SECOND] = way - 1  # -1 the heuristic, 0 play, 1 propose
+                play_hand(deck2, np.int64(11), (stc, stb, sto), fixed, dealer, turnup, my_rules, e_way, d_accept,
+                          out, np.bool_(False))
+                nets[at, way] = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+
+
+@runs(second_round_group)
 def second_round_records(seed, tasks, masks, class_of_rank, rules, pe, pd, other, nets):
     """On the deals of elder's information sets (``branch_records``' tasks and streams), elder
     proposes and the dealer accepts; then elder's second proposal decision is the heuristic's,
     forced play, or forced propose (the dealer answering it by his policy): elder's net for each,
     (n, 3) int8, and the other side's set as in the records."""
-    nt = tasks.shape[0]
     useed = np.uint64(seed)
-    choices = uses_choices(pe, pd)
-    groups = min(nt, GROUPS)
-    for g in prange(groups):
-        deck, deck2, out, codes, my_rules, _, e_way, d_accept, _ = BK.branch_scratch(rules, pe, pd)
-        for t in range(g, nt, groups):
-            info = tasks[t, 0]
-            fixed = masks[info // TB.N_BUCKETS]
-            turnups = TB.bucket_turnups(fixed, info % TB.N_BUCKETS)
-            codes_of(fixed, codes)
-            for k in range(tasks[t, 2]):
-                at = tasks[t, 3] + k
-                stc, stb, sto, _, dealer, turnup, other[at] = BK.branch_deal(
-                    useed, info, tasks[t, 1] + k, fixed, turnups, codes, deck, choices, class_of_rank, False)
-                for way in range(3):
-                    for c in range(32):
-                        deck2[c] = deck[c]
-                    e_way[P_FORCE_SECOND] = way - 1  # -1 the heuristic, 0 play, 1 propose
-                    play_hand(deck2, np.int64(11), (stc, stb, sto), fixed, dealer, turnup, my_rules, e_way, d_accept,
-                              out, np.bool_(False))
-                    nets[at, way] = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+    on_threads(lambda g: second_round_group(g, useed, tasks, masks, class_of_rank, rules, pe, pd, other, nets),
+               min(len(tasks), GROUPS))
     return 0
 
 
@@ -179,7 +193,6 @@ def second_round(eq, sets: int, deals: int, seed: int, rules, policy, threads: i
     reaches an accepted first proposal): how often it is reached, and elder's gain per hand (all
     hands) from always playing, always proposing, and from the better of the two known in
     advance (an upper bound on any second-round policy's gain over the heuristic)."""
-    from analysis.blocks import kernel_threads
     from analysis.ecarte.studies.equilibrium.measures import info_sets
     from analysis.ecarte.studies.strategy.tables import hands
 

@@ -14,9 +14,10 @@ rank is marginalised).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analysis.bits import lowest_bit, nth_bit, popcount, rank_of_mask
+from analysis.blocks import on_threads, runs
 from analysis.ecarte.engine.deal import deal_with_elder, strength
 from analysis.ecarte.engine.layout import (
     N_OUT,
@@ -166,8 +167,8 @@ def codes_of(mask, codes):
 
 @njit(cache=True)
 def scratch(rules, width):
-    """A group's private arrays: two decks, an outcome vector, a tally row of ``width`` and a copy
-    of the rules (see kernel.hands_block on why private)."""
+    """A group's own arrays: two decks, an outcome vector, a tally row of ``width`` and a copy of
+    the rules."""
     return (np.empty(32, dtype=np.int8), np.empty(32, dtype=np.int8), np.empty(N_OUT, dtype=np.int64),
             np.zeros(width, dtype=np.int64), rules.copy())
 
@@ -224,72 +225,86 @@ def play_pair(deck, deck2, streams, elder, dealer, turnup, rules, a, b, out, row
         row[R_TIP_DIFF_SQ] += d * d
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def elder_group(g, useed, starts, counts, hands, dealer_table, rules, pe, pd, tallies):
+    """Group g of ``elder_block``: its chunks g, g + groups, ... (GROUPS at most), each into
+    its row of ``tallies``."""
+    nc = starts.shape[0]
+    choices = uses_choices(pe, pd)
+    groups = min(nc, GROUPS)
+    deck, deck2, out, row, my_rules = scratch(rules, N_ROW)
+    pe_a = pe.copy()
+    pe_b = pe.copy()
+    pd_b = pd.copy()
+    pe_a[P_FORCE_FIRST] = 0
+    pe_b[P_FORCE_FIRST] = 1
+    for ci in range(g, nc, groups):
+        row[:] = 0
+        elder = hands[starts[ci] >> ITEM_SHIFT]
+        codes = np.empty(5, dtype=np.int64)
+        codes_of(elder, codes)
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            stc, sto, stu = item_streams(useed, i, choices)
+            stu, turnup = turnup_for(elder, stu)
+            stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
+            pd_b[P_FORCE_RESPONSE] = dealer_table[rank_of_mask(dealer)]
+            tip = sure_winners(elder, turnup) < 3
+            play_pair(deck, deck2, (stc, stb, sto), elder, dealer, turnup, my_rules, (pe_a, pd), (pe_b, pd_b),
+                      out, row, tip)
+        tallies[ci, :] = row
+
+
+@runs(elder_group)
 def elder_block(seed, starts, counts, hands, dealer_table, rules, pe, pd):
     """Per chunk of deals of elder hand ``hands[start >> ITEM_SHIFT]``: playing (a) against
     proposing (b), the dealer answering the first proposal by ``dealer_table``."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_ROW), dtype=np.int64)
+    tallies = np.zeros((len(starts), N_ROW), dtype=np.int64)
     useed = np.uint64(seed)
-    choices = uses_choices(pe, pd)
-    groups = min(nc, GROUPS)
-    for g in prange(groups):
-        deck, deck2, out, row, my_rules = scratch(rules, N_ROW)
-        pe_a = pe.copy()
-        pe_b = pe.copy()
-        pd_b = pd.copy()
-        pe_a[P_FORCE_FIRST] = 0
-        pe_b[P_FORCE_FIRST] = 1
-        for ci in range(g, nc, groups):
-            row[:] = 0
-            elder = hands[starts[ci] >> ITEM_SHIFT]
-            codes = np.empty(5, dtype=np.int64)
-            codes_of(elder, codes)
-            for i in range(starts[ci], starts[ci] + counts[ci]):
-                stc, sto, stu = item_streams(useed, i, choices)
-                stu, turnup = turnup_for(elder, stu)
-                stc, stb, dealer = deal_with_elder(deck, stc, EMPTY_HALF, codes, turnup)
-                pd_b[P_FORCE_RESPONSE] = dealer_table[rank_of_mask(dealer)]
-                tip = sure_winners(elder, turnup) < 3
-                play_pair(deck, deck2, (stc, stb, sto), elder, dealer, turnup, my_rules, (pe_a, pd), (pe_b, pd_b),
-                          out, row, tip)
-            tallies[ci, :] = row
+    on_threads(lambda g: elder_group(g, useed, starts, counts, hands, dealer_table, rules, pe, pd, tallies),
+               min(len(starts), GROUPS))
     return tallies
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def dealer_group(g, useed, starts, counts, hands, elder_table, rules, pe, pd, tallies):
+    """Group g of ``dealer_block``: its chunks g, g + groups, ... (GROUPS at most), each into
+    its row of ``tallies``."""
+    nc = starts.shape[0]
+    choices = uses_choices(pe, pd)
+    groups = min(nc, GROUPS)
+    deck, deck2, out, row, my_rules = scratch(rules, N_ROW)
+    pe_f = pe.copy()
+    pd_a = pd.copy()
+    pd_b = pd.copy()
+    pe_f[P_FORCE_FIRST] = 1
+    pd_a[P_FORCE_RESPONSE] = 0
+    pd_b[P_FORCE_RESPONSE] = 1
+    for ci in range(g, nc, groups):
+        row[:] = 0
+        dealer = hands[starts[ci] >> ITEM_SHIFT]
+        codes = np.empty(5, dtype=np.int64)
+        codes_of(dealer, codes)
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            stc, sto, stu = item_streams(useed, i, choices)
+            # The deal layout with the dealer's hand fixed: the hand drawn is elder's.
+            stc, stb, stu, turnup, elder, tries, found = deal_meeting(deck, stc, stu, dealer, codes, elder_table,
+                                                                      1)
+            row[R_TRIES] += tries
+            if found:
+                play_pair(deck, deck2, (stc, stb, sto), elder, dealer, turnup, my_rules, (pe_f, pd_a),
+                          (pe_f, pd_b), out, row, False)
+        tallies[ci, :] = row
+
+
+@runs(dealer_group)
 def dealer_block(seed, starts, counts, hands, elder_table, rules, pe, pd):
     """Per chunk of deals of dealer hand ``hands[start >> ITEM_SHIFT]`` in which elder proposed
     first by ``elder_table`` (found by rejection; R_TRIES counts the deals tried): accepting (a)
     against refusing (b) the first proposal."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_ROW), dtype=np.int64)
+    tallies = np.zeros((len(starts), N_ROW), dtype=np.int64)
     useed = np.uint64(seed)
-    choices = uses_choices(pe, pd)
-    groups = min(nc, GROUPS)
-    for g in prange(groups):
-        deck, deck2, out, row, my_rules = scratch(rules, N_ROW)
-        pe_f = pe.copy()
-        pd_a = pd.copy()
-        pd_b = pd.copy()
-        pe_f[P_FORCE_FIRST] = 1
-        pd_a[P_FORCE_RESPONSE] = 0
-        pd_b[P_FORCE_RESPONSE] = 1
-        for ci in range(g, nc, groups):
-            row[:] = 0
-            dealer = hands[starts[ci] >> ITEM_SHIFT]
-            codes = np.empty(5, dtype=np.int64)
-            codes_of(dealer, codes)
-            for i in range(starts[ci], starts[ci] + counts[ci]):
-                stc, sto, stu = item_streams(useed, i, choices)
-                # The deal layout with the dealer's hand fixed: the hand drawn is elder's.
-                stc, stb, stu, turnup, elder, tries, found = deal_meeting(deck, stc, stu, dealer, codes, elder_table,
-                                                                          1)
-                row[R_TRIES] += tries
-                if found:
-                    play_pair(deck, deck2, (stc, stb, sto), elder, dealer, turnup, my_rules, (pe_f, pd_a),
-                              (pe_f, pd_b), out, row, False)
-            tallies[ci, :] = row
+    on_threads(lambda g: dealer_group(g, useed, starts, counts, hands, elder_table, rules, pe, pd, tallies),
+               min(len(starts), GROUPS))
     return tallies
 
 
@@ -315,7 +330,59 @@ def option_mask(codes, o):
     return m
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
+def discard_group(g, useed, starts, counts, hands, other_table, as_dealer, first_option, rules, pe, pd, tallies):
+    """Group g of ``discard_block``: its chunks g, g + groups, ... (GROUPS at most), each into
+    its row of ``tallies``."""
+    nc = starts.shape[0]
+    choices = uses_choices(pe, pd)
+    groups = min(nc, GROUPS)
+    deck, deck2, out, row, my_rules = scratch(rules, N_DISCARD_ROW)
+    my_pe = pe.copy()
+    my_pd = pd.copy()
+    my_pe[P_FORCE_FIRST] = 1
+    my_pd[P_FORCE_RESPONSE] = 0
+    nets = np.zeros(32, dtype=np.int64)
+    keep = pd[P_KEEP_PLAIN_MIN_RANK] if as_dealer else pe[P_KEEP_PLAIN_MIN_RANK]
+    for ci in range(g, nc, groups):
+        row[:] = 0
+        fixed = hands[starts[ci] >> ITEM_SHIFT]
+        codes = np.empty(5, dtype=np.int64)
+        codes_of(fixed, codes)
+        heuristic = heuristic_discard(fixed, 0, first_option, 5, keep)
+        h_opt = 0
+        for o in range(32):
+            if option_mask(codes, o) == heuristic:
+                h_opt = o
+        for i in range(starts[ci], starts[ci] + counts[ci]):
+            stc, sto, stu = item_streams(useed, i, choices)
+            stc, stb, stu, turnup, other, tries, found = deal_meeting(deck, stc, stu, fixed, codes, other_table,
+                                                                      1 if as_dealer else 0)
+            row[D_TRIES] += tries
+            if not found:
+                continue
+            elder, dealer = (other, fixed) if as_dealer else (fixed, other)
+            row[D_N] += 1
+            for o in range(first_option, 32):
+                if as_dealer:
+                    my_pd[P_FORCE_DISCARD] = option_mask(codes, o)
+                else:
+                    my_pe[P_FORCE_DISCARD] = option_mask(codes, o)
+                for k in range(32):
+                    deck2[k] = deck[k]
+                play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_pe, my_pd,
+                          out, np.bool_(False))
+                net = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
+                nets[o] = net
+                row[D_SUM + o] += net
+                row[D_SQ + o] += net * net
+            for o in range(first_option, 32):
+                d = nets[o] - nets[h_opt]
+                row[D_DIFF_SQ + o] += d * d
+        tallies[ci, :] = row
+
+
+@runs(discard_group)
 def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_option, rules, pe, pd):
     """Per chunk of deals of hand ``hands[start >> ITEM_SHIFT]``: elder's net under every discard
     option of that hand after a proposal and an acceptance. For elder's hand (``as_dealer``
@@ -323,53 +390,8 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
     the dealer's, those in which elder proposes by it (1 = propose). Options
     ``first_option``..31 (0 allows the dealer not to discard). The squared paired differences to
     the heuristic's discard (with the deciding side's keep rank) make its comparisons paired."""
-    nc = starts.shape[0]
-    tallies = np.zeros((nc, N_DISCARD_ROW), dtype=np.int64)
+    tallies = np.zeros((len(starts), N_DISCARD_ROW), dtype=np.int64)
     useed = np.uint64(seed)
-    choices = uses_choices(pe, pd)
-    groups = min(nc, GROUPS)
-    for g in prange(groups):
-        deck, deck2, out, row, my_rules = scratch(rules, N_DISCARD_ROW)
-        my_pe = pe.copy()
-        my_pd = pd.copy()
-        my_pe[P_FORCE_FIRST] = 1
-        my_pd[P_FORCE_RESPONSE] = 0
-        nets = np.zeros(32, dtype=np.int64)
-        keep = pd[P_KEEP_PLAIN_MIN_RANK] if as_dealer else pe[P_KEEP_PLAIN_MIN_RANK]
-        for ci in range(g, nc, groups):
-            row[:] = 0
-            fixed = hands[starts[ci] >> ITEM_SHIFT]
-            codes = np.empty(5, dtype=np.int64)
-            codes_of(fixed, codes)
-            heuristic = heuristic_discard(fixed, 0, first_option, 5, keep)
-            h_opt = 0
-            for o in range(32):
-                if option_mask(codes, o) == heuristic:
-                    h_opt = o
-            for i in range(starts[ci], starts[ci] + counts[ci]):
-                stc, sto, stu = item_streams(useed, i, choices)
-                stc, stb, stu, turnup, other, tries, found = deal_meeting(deck, stc, stu, fixed, codes, other_table,
-                                                                          1 if as_dealer else 0)
-                row[D_TRIES] += tries
-                if not found:
-                    continue
-                elder, dealer = (other, fixed) if as_dealer else (fixed, other)
-                row[D_N] += 1
-                for o in range(first_option, 32):
-                    if as_dealer:
-                        my_pd[P_FORCE_DISCARD] = option_mask(codes, o)
-                    else:
-                        my_pe[P_FORCE_DISCARD] = option_mask(codes, o)
-                    for k in range(32):
-                        deck2[k] = deck[k]
-                    play_hand(deck2, np.int64(11), (stc, stb, sto), elder, dealer, turnup, my_rules, my_pe, my_pd,
-                              out, np.bool_(False))
-                    net = out[O_ELDER_POINTS] - out[O_DEALER_POINTS]
-                    nets[o] = net
-                    row[D_SUM + o] += net
-                    row[D_SQ + o] += net * net
-                for o in range(first_option, 32):
-                    d = nets[o] - nets[h_opt]
-                    row[D_DIFF_SQ + o] += d * d
-            tallies[ci, :] = row
+    on_threads(lambda g: discard_group(g, useed, starts, counts, hands, other_table, as_dealer, first_option, rules,
+                                       pe, pd, tallies), min(len(starts), GROUPS))
     return tallies

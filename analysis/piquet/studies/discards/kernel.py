@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from analysis.bits import lowest_bit, popcount
+from analysis.blocks import on_threads, runs
 from analysis.piquet.engine.declarations import point_key, sequence_key_and_score, set_key_and_score
 from analysis.piquet.engine.layout import (
     N_OUT,
@@ -61,7 +62,7 @@ def sample_deck(deck, hand_codes, unseen, useed, i, younger):
     return hand, opp
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def options_chunk(useed, start, count, hand_codes, unseen, younger, options, rules, pe, py):
     """Play every option on sampled deals start..start+count-1: (count, options) net and flags."""
     net = np.empty((count, options.shape[0]), dtype=np.int16)
@@ -111,21 +112,20 @@ def options_chunk(useed, start, count, hand_codes, unseen, younger, options, rul
     return net, flags
 
 
-@njit(cache=True, parallel=True)
+@runs(options_chunk)
 def options_block(seed, start, n, hand_codes, unseen, younger, options, rules, pe, py, chunk):
     """Net score (mine minus the opponent's) and flags of every option on sampled deals
     start..start+n-1: two (n, options) arrays, identical for any thread count."""
     net = np.zeros((n, options.shape[0]), dtype=np.int16)
     flags = np.zeros((n, options.shape[0]), dtype=np.int8)
-    nc = (n + chunk - 1) // chunk
     useed = np.uint64(seed)
-    for ci in prange(nc):
+
+    def run(ci: int) -> None:
         a = ci * chunk
         b = min(n, a + chunk)
-        chunk_net, chunk_flags = options_chunk(useed, start + a, b - a, hand_codes.copy(), unseen.copy(), younger,
-                                               options.copy(), rules.copy(), pe.copy(), py.copy())
-        net[a:b] = chunk_net
-        flags[a:b] = chunk_flags
+        net[a:b], flags[a:b] = options_chunk(useed, start + a, b - a, hand_codes, unseen, younger, options, rules, pe, py)
+
+    on_threads(run, (n + chunk - 1) // chunk)
     return net, flags
 
 
