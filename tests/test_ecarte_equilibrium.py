@@ -316,11 +316,19 @@ def test_strategy_cli_quick_equilibrium_contract(tmp_path, monkeypatch, capsys):
                     * elder["propose_minus_play_held_out"]).sum())
     assert c["sides"]["elder"]["cost"]["value"] == pytest.approx(expect, abs=2e-3)
     assert 0 <= c["sides"]["dealer"]["agreement"] <= 1
-    # The same run again reads its records from the store: identical numbers.
+    # The same study again reads its solution from the store (the records it was solved from are
+    # there too): identical numbers and tables, nothing simulated or solved.
+    from analysis.ecarte.studies.equilibrium import study as ES
+
+    stored = list((tmp_path / "store").rglob("solution-*.pickle"))
+    assert len(stored) == 1
+    monkeypatch.setattr(ES, "simulate", lambda *a, **k: pytest.fail("simulated again"))
     main(["study", "ecarte", "strategy", "--budget", "quick", "--rules", "classic", "--out", str(tmp_path / "b"),
           "--json", "--quiet"])
     again = json.loads(capsys.readouterr().out)
     assert again["exploitability"] == obj["exploitability"] and again["value"] == obj["value"]
+    assert again["by_score"] == obj["by_score"]
+    assert pd.read_parquet(tmp_path / "b" / "ecarte_equilibrium_classic_elder.parquet").equals(elder)
 
 
 @pytest.mark.parametrize("args", [["--budget", "huge"], ["--deals-per-hand", "10"], ["--rounds", "2"]])
@@ -512,6 +520,29 @@ def test_the_record_cache_key_follows_the_engine_sources(monkeypatch, tmp_path):
     finally:
         monkeypatch.undo()
         E.engine_fingerprint.cache_clear()
+
+
+def test_a_solution_is_kept_under_its_whole_spec_and_its_code(monkeypatch, tmp_path):
+    """The finished solution is read back only for the same spec and the same solving code, and a
+    damaged file is solved again (None), not an error."""
+    from analysis.ecarte.studies.equilibrium import study as E
+
+    monkeypatch.setenv("SALON_RESULTS", str(tmp_path))
+    cache = E.RecordCache({"seed": 0})
+    key = E.solution_key({"seed": 0, "budget": {"name": "quick"}})
+    assert key != E.solution_key({"seed": 0, "budget": {"name": "standard"}})
+    assert cache.load_solution(key) is None
+    eq = E.Equilibrium(np.array([0.25]), np.array([1.0]), {"seed": 0}, [{"round": 0}], {"value": 1})
+    cache.save_solution(key, eq)
+    back = cache.load_solution(key)
+    assert np.array_equal(back.x, eq.x) and back.spec == eq.spec and back.rounds == eq.rounds
+    assert not list(cache.dir.glob("*.tmp*"))
+    (cache.dir / f"solution-{key}.pickle").write_bytes(b"damaged")
+    assert cache.load_solution(key) is None
+    from analysis import store
+
+    monkeypatch.setattr(store, "module_fingerprint", lambda module: "other code")
+    assert E.solution_key({"seed": 0, "budget": {"name": "quick"}}) != key
 
 
 def test_bench_measures_the_equilibrium_engines():

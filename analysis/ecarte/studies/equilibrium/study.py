@@ -16,6 +16,7 @@ import functools
 import hashlib
 import json
 import os
+import pickle
 import sys
 import time
 from dataclasses import dataclass, field
@@ -138,8 +139,9 @@ def engine_fingerprint() -> str:
 
 
 class RecordCache:
-    """Finished simulation phases as .npz files under the result store (resumable runs); off when
-    the store is off."""
+    """Finished simulation phases as .npz files under the result store (resumable runs), and the
+    finished solution (a rerun of the same study is read back, not solved again); off when the
+    store is off."""
 
     def __init__(self, spec: dict):
         from analysis import store
@@ -168,6 +170,37 @@ class RecordCache:
             os.replace(tmp, self.dir / f"{phase}.npz")
         except OSError:
             pass
+
+    def load_solution(self, key: str):
+        """The Equilibrium saved under ``key`` (solution_key), or None."""
+        if self.dir is None or not (self.dir / f"solution-{key}.pickle").exists():
+            return None
+        try:
+            with open(self.dir / f"solution-{key}.pickle", "rb") as f:
+                return pickle.load(f)
+        except Exception:  # noqa: BLE001 - a damaged file is solved again
+            return None
+
+    def save_solution(self, key: str, eq) -> None:
+        if self.dir is None:
+            return
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            tmp = self.dir / f".solution-{key}.tmp{os.getpid()}"
+            with open(tmp, "wb") as f:
+                pickle.dump(eq, f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.dir / f"solution-{key}.pickle")
+        except OSError:
+            pass
+
+
+def solution_key(spec: dict) -> str:
+    """The key of a finished solution: the study's whole spec and the code that solves and measures
+    it (the import closure of this module, ``store.module_fingerprint``)."""
+    from analysis import store
+
+    code = store.module_fingerprint(__name__)
+    return hashlib.sha256(json.dumps({**spec, "code": code}, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
 
 def simulate(side: str, first: np.ndarray, counts: np.ndarray, seed: int, rules: EcarteRules, policies: tuple,
@@ -237,6 +270,12 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
     # on what is done with them afterwards.
     race = {k: spec["budget"][k] for k in ("name", "first", "cap", "rounds", "iterations")}
     cache = RecordCache({**{k: spec[k] for k in ("switches", "policy", "seed", "version")}, "budget": race})
+    key = solution_key(spec)
+    kept = cache.load_solution(key)
+    if kept is not None:
+        if not quiet:
+            log("the solution of this study is in the result store: read back, not solved again")
+        return kept
     seeds = {"elder": seed, "dealer": seed + 1}
     counts = {s: np.zeros(len(w), dtype=np.int64) for s in SIDES}
     fit: dict[str, S.Records] = {}
@@ -304,6 +343,7 @@ def compute(rules: EcarteRules | None = None, budget: str = "standard", seed: in
                    "deals_per_set_cap": b.score_cap, "deals": score_race[-1]["deals"], "race": score_race,
                    "iterations": sum(r["iterations"] for r in solution.rows),
                    "seconds": round(time.time() - t_score, 1)}
+    cache.save_solution(key, eq)
     return eq
 
 
