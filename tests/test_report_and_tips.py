@@ -255,6 +255,7 @@ def test_report_is_written_with_exact_values_and_verdicts(quick_report):
         assert "86,810 information sets" in text and "Britannica" in text and "met" in text
         assert "exploitability" in text and "The frontier: Elder" in text and "EC-T1" in text
         assert not re.search(r"\bnan\b", text.lower()), "a nan in the report"
+        assert not re.search(r"\{('|&#39;)\w+('|&#39;): ", text), "a Python dict in the report"
     assert (tmp_path / "figures" / "ecarte_propose_seed-de.png").stat().st_size > 10_000
     assert (tmp_path / "figures" / "ecarte_propose_classic.png").exists()
     assert not list((tmp_path / "figures").glob("*.svg"))  # the guide shows PNG: each figure written once

@@ -14,6 +14,7 @@ from analysis import __version__
 from analysis.errors import InputError
 from analysis.plots import figure_formats
 from analysis.report.guide import effect_text, guide, label
+from analysis.words import parameters
 
 QUICK_TIPS = ("PQ-T2", "PQ-T8", "PQ-T9", "EC-T2", "EC-T5", "EC-T6", "BZ-T2")
 """The tips the quick guide studies: a few per game whose studies need no search player (whose kernels
@@ -265,6 +266,7 @@ def template_env() -> Environment:
     env.filters["label"] = label
     env.filters["pct"] = lambda v: "under 1%" if v > 0 and f"{100 * v:.0f}" == "0" else f"{100 * v:.0f}%"
     env.filters["effect"] = effect_text
+    env.filters["parameters"] = parameters  # a player's parameters as KEY=VALUE, never a Python dict
     return env
 
 
