@@ -1,7 +1,8 @@
 """Kernel blocks by name, numba's thread count, and running a block's chunks on threads: what the
-runner, the result store and the Dask backend all need. A leaf module (it imports nothing of salon's but ``errors``), so the three do not
-import one another in a cycle: the runner is given its backend (``runner.use_backend``), the store
-names blocks from here, and the Dask workers find blocks and set threads from here."""
+runner, the result store and the Dask backend all need. A leaf module (it imports nothing of
+salon's but ``errors``), so the three do not import one another in a cycle: the runner is given its
+backend (``runner.use_backend``), the store names blocks from here, and the Dask workers find
+blocks and set threads from here."""
 from __future__ import annotations
 
 import importlib
@@ -64,7 +65,7 @@ def kernel_threads(threads: int | None):
 
 
 def runs(kernel):
-    """Decorator: the block runs ``kernel`` (what a cold cache compiles first, ``runner.note_compilation``)."""
+    """Decorator: the block runs ``kernel`` (what a cold cache compiles first: runner.note_compilation)."""
     def mark(block):
         block.kernel = kernel
         return block

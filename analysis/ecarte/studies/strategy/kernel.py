@@ -287,8 +287,8 @@ def dealer_group(g, useed, starts, counts, hands, elder_table, rules, pe, pd, ta
         for i in range(starts[ci], starts[ci] + counts[ci]):
             stc, sto, stu = item_streams(useed, i, choices)
             # The deal layout with the dealer's hand fixed: the hand drawn is elder's.
-            stc, stb, stu, turnup, elder, tries, found = deal_meeting(deck, stc, stu, dealer, codes, elder_table,
-                                                                      1)
+            stc, stb, stu, turnup, elder, tries, found = deal_meeting(deck, stc, stu, dealer, codes,
+                                                                      elder_table, 1)
             row[R_TRIES] += tries
             if found:
                 play_pair(deck, deck2, (stc, stb, sto), elder, dealer, turnup, my_rules, (pe_f, pd_a),
@@ -331,7 +331,8 @@ def option_mask(codes, o):
 
 
 @njit(cache=True, nogil=True)
-def discard_group(g, useed, starts, counts, hands, other_table, as_dealer, first_option, rules, pe, pd, tallies):
+def discard_group(g, useed, starts, counts, hands, other_table, as_dealer, first_option, rules, pe, pd,
+                  tallies):
     """Group g of ``discard_block``: its chunks g, g + groups, ... (GROUPS at most), each into
     its row of ``tallies``."""
     nc = starts.shape[0]
@@ -392,6 +393,6 @@ def discard_block(seed, starts, counts, hands, other_table, as_dealer, first_opt
     the heuristic's discard (with the deciding side's keep rank) make its comparisons paired."""
     tallies = np.zeros((len(starts), N_DISCARD_ROW), dtype=np.int64)
     useed = np.uint64(seed)
-    on_threads(lambda g: discard_group(g, useed, starts, counts, hands, other_table, as_dealer, first_option, rules,
-                                       pe, pd, tallies), min(len(starts), GROUPS))
+    on_threads(lambda g: discard_group(g, useed, starts, counts, hands, other_table, as_dealer, first_option,
+                                       rules, pe, pd, tallies), min(len(starts), GROUPS))
     return tallies
