@@ -96,8 +96,6 @@ def on_threads(task, n: int) -> None:
 def chunk_rows(chunk, seed: int, starts: np.ndarray, counts: np.ndarray, *args) -> np.ndarray:
     """The rows ``chunk(useed, starts[c], counts[c], *args)`` of every chunk c, stacked in chunk order
     (``on_threads``): the body of a ``runner.run_tallies`` block."""
-    if len(starts) == 0:
-        return np.zeros((0, 0), dtype=np.int64)
     useed = np.uint64(seed)
     rows: list = [None] * len(starts)
 

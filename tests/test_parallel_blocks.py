@@ -1,6 +1,7 @@
 """Every kernel block that no other test calls by name runs here on a small input, on one thread and
-on two, chunk by chunk: the same rows (the blocks run their chunks on threads, blocks.chunk_rows). The others are compared across thread
-counts in tests/test_conformance.py and the studies' own tests."""
+on two, chunk by chunk: the same rows (the blocks run their chunks on threads, blocks.chunk_rows).
+The others are compared across thread counts in tests/test_conformance.py and the studies' own
+tests."""
 import numpy as np
 import pytest
 

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analysis.ecarte.reference.cards import ACE, JACK, QUEEN, TEN, weakest_first
+from analysis.ecarte.rules import KING
 from analysis.errors import InputError
 
-KING, QUEEN, JACK, ACE, TEN = 7, 6, 5, 4, 3
 PLAIN = 0xFFFFFF00
 CLASS_WORDS = {
     "trumps": "trumps",
@@ -72,8 +73,9 @@ def class_masks(hands: np.ndarray) -> dict[str, np.ndarray]:
     return out
 
 
-WEAKEST_FIRST = [8 * s + r for r in range(8) for s in (1, 2, 3)] + list(range(8))
-"""The cards in the engine's weakest-first order (plain cards by rank then suit, then trumps)."""
+WEAKEST_FIRST = weakest_first((1 << 32) - 1, 0)
+"""The cards in the engine's weakest-first order, trumps as suit 0 (plain cards by rank then suit,
+then trumps)."""
 
 
 def weakest(cards: np.ndarray) -> np.ndarray:

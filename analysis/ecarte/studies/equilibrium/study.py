@@ -151,47 +151,52 @@ class RecordCache:
                                         default=str).encode()).hexdigest()[:20]
         self.dir = None if base is None else base / "ecarte-equilibrium" / key
 
-    def load(self, phase: str):
-        if self.dir is None or not (self.dir / f"{phase}.npz").exists():
+    def _read(self, name: str, read):
+        """``read(path)`` of the file ``name``, or None when the store is off, the file is missing or
+        it cannot be read (a damaged file is computed again)."""
+        if self.dir is None or not (self.dir / name).exists():
             return None
         try:
-            z = np.load(self.dir / f"{phase}.npz")
-            return z["fixed"], z["other"], z["cells"]
-        except Exception:  # noqa: BLE001 - a damaged file is recomputed
+            return read(self.dir / name)
+        except Exception:  # noqa: BLE001
             return None
 
-    def save(self, phase: str, arrays) -> None:
+    def _write(self, name: str, write) -> None:
+        """``write(path)`` to a temporary file renamed to ``name`` (results prune removes it if killed)."""
         if self.dir is None:
             return
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
-            tmp = self.dir / f".{phase}.tmp{os.getpid()}.npz"  # results prune removes it if killed
-            np.savez(tmp, fixed=arrays[0], other=arrays[1], cells=arrays[2])
-            os.replace(tmp, self.dir / f"{phase}.npz")
+            tmp = self.dir / f".{name}.tmp{os.getpid()}"
+            write(tmp)
+            os.replace(tmp, self.dir / name)
         except OSError:
             pass
+
+    def load(self, phase: str):
+        def read(path):
+            z = np.load(path)
+            return z["fixed"], z["other"], z["cells"]
+        return self._read(f"{phase}.npz", read)
+
+    def save(self, phase: str, arrays) -> None:
+        def write(path):
+            with open(path, "wb") as f:  # a file object: np.savez would add ".npz" to a name
+                np.savez(f, fixed=arrays[0], other=arrays[1], cells=arrays[2])
+        self._write(f"{phase}.npz", write)
 
     def load_solution(self, key: str):
         """The Equilibrium saved under ``key`` (solution_key), or None."""
-        if self.dir is None or not (self.dir / f"solution-{key}.pickle").exists():
-            return None
-        try:
-            with open(self.dir / f"solution-{key}.pickle", "rb") as f:
+        def read(path):
+            with open(path, "rb") as f:
                 return pickle.load(f)
-        except Exception:  # noqa: BLE001 - a damaged file is solved again
-            return None
+        return self._read(f"solution-{key}.pickle", read)
 
     def save_solution(self, key: str, eq) -> None:
-        if self.dir is None:
-            return
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            tmp = self.dir / f".solution-{key}.tmp{os.getpid()}"
-            with open(tmp, "wb") as f:
+        def write(path):
+            with open(path, "wb") as f:
                 pickle.dump(eq, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.dir / f"solution-{key}.pickle")
-        except OSError:
-            pass
+        self._write(f"solution-{key}.pickle", write)
 
 
 def solution_key(spec: dict) -> str:
