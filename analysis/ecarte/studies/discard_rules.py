@@ -26,10 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.ecarte.reference.cards import ACE, JACK, QUEEN, TEN, weakest_first
+from analysis.ecarte.reference.cards import JACK, QUEEN, weakest_first
 from analysis.ecarte.rules import KING
 from analysis.errors import InputError
 
+ACE, TEN = 4, 3
 PLAIN = 0xFFFFFF00
 CLASS_WORDS = {
     "trumps": "trumps",

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.ecarte.engine.buckets import ABOVE, KING_TURNED
-from analysis.ecarte.reference.cards import ACE, JACK, QUEEN
+from analysis.ecarte.reference.cards import JACK, QUEEN
 from analysis.ecarte.rules import KING
 from analysis.playing_rules import Decision, Feature, Rule, parse
+
+ACE = 4
 
 
 def _plain(mask: int, rank: int) -> int:

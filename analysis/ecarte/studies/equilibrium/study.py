@@ -138,6 +138,12 @@ def engine_fingerprint() -> str:
     return h.hexdigest()[:20]
 
 
+def temporary_name(name: str) -> str:
+    """The name a file of the cache is written under before it is renamed to ``name`` (``.tmp`` in
+    it: ``salon results prune`` removes one a killed run left)."""
+    return f".{name}.tmp{os.getpid()}"
+
+
 class RecordCache:
     """Finished simulation phases as .npz files under the result store (resumable runs), and the
     finished solution (a rerun of the same study is read back, not solved again); off when the
@@ -167,7 +173,7 @@ class RecordCache:
             return
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
-            tmp = self.dir / f".{name}.tmp{os.getpid()}"
+            tmp = self.dir / temporary_name(name)
             write(tmp)
             os.replace(tmp, self.dir / name)
         except OSError:
