@@ -73,6 +73,9 @@ class Case:
     seed: int
     n: int
     force_first: int = -1
+    live_deals: int = 0
+    """Deals of a block the live sample replays (0: the whole block); for cases whose reference is
+    slow (the learned Piquet exchange: about 30 s a block against 1 s for any other)."""
 
     @property
     def id(self) -> str:
@@ -140,8 +143,8 @@ def _piquet_cases() -> list[Case]:
                 Case("piquet", g, "deals", v, (), "random", "random", 20261130, third),
                 Case("piquet", g, "deals", v, (), "tuned", "random", 3, third // 2),
                 Case("piquet", g, "deals", v, (), "random", "tuned", 4, third - third // 2)]
-        out += [Case("piquet", g, "deals", v, (), "learned", "heuristic", 11, 3000),
-                Case("piquet", g, "deals", v, (), "heuristic", "learned", 12, 3000)]
+        out += [Case("piquet", g, "deals", v, (), "learned", "heuristic", 11, 3000, live_deals=100),
+                Case("piquet", g, "deals", v, (), "heuristic", "learned", 12, 3000, live_deals=100)]
     out += [Case("piquet", "switches", "deals", "seed-de", PIQUET_SWITCHES, "heuristic", "random", 9, 5000),
             Case("piquet", "switches", "deals", "seed-de", PIQUET_SWITCHES, "random", "heuristic", 10, 5000)]
     for v in ("seed-de", "seed-no", "cavendish"):
@@ -497,16 +500,25 @@ def live_sample(game: str, seed: int, k: int | None = None) -> list[tuple[Case, 
 
 def check_live_block(case: Case, b: int, seed: int) -> None:
     """Replay block b of the case through the reference: its digest must be the recorded one, and
-    the kernel's rows must equal its rows."""
+    the kernel's rows must equal its rows. A case with ``live_deals`` replays that many deals of the
+    block, from an offset drawn with the seed: the reference must equal the kernel on them, and the
+    kernel's whole block the recorded digest (so the reference equals the vectors on those deals)."""
     start, n = blocks(case.n)[b]
+    rec = load_vectors(case.game)["cases"][case.id]
+    repeat = f"SALON_VECTOR_SEED={seed} repeats this sample"
+    whole = not 0 < case.live_deals < n
+    if not whole:
+        assert digest(kernel_rows(case, start, n)) == rec["digests"][b], (
+            f"the kernel differs from block {b} of {case.describe()} (the differential test names the deal)")
+        start += random.Random(f"{case.id}:{b}:{seed}").randrange(n - case.live_deals + 1)
+        n = case.live_deals
     want = case_reference_rows(case, start, n)
     got = kernel_rows(case, start, n)
-    repeat = f"SALON_VECTOR_SEED={seed} repeats this sample"
     message = first_difference(got, want, start, case.describe(), field_names(case))
     assert message is None, f"{message} ({repeat})"
-    rec = load_vectors(case.game)["cases"][case.id]
-    assert digest(want) == rec["digests"][b], (f"{STALE} (block {b} of {case.describe()}: the live reference's "
-                                               f"digest is not the recorded one; {repeat})")
+    if whole:
+        assert digest(want) == rec["digests"][b], (f"{STALE} (block {b} of {case.describe()}: the live reference's "
+                                                   f"digest is not the recorded one; {repeat})")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -207,9 +207,10 @@ def test_shipped_weights_cover_every_seat_and_variant():
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("pairing", [("learned", "learned"), ("learned", "heuristic"), ("heuristic", "learned"),
-                                     ("learned-ordering", "learned")])
+@pytest.mark.parametrize("pairing", [("learned", "learned"), ("learned-ordering", "learned")])
 def test_kernel_and_reference_learned_players_agree_deal_by_deal(variant, pairing):
+    """The pairings the golden vectors do not hold (learned against heuristic, either seat, is there:
+    3,000 deals per variant, tests/test_piquet_differential.py)."""
     rules = get_rules(variant)
     pe, py = get_policy(pairing[0]), get_policy(pairing[1])
     seed = 8100 + VARIANTS.index(variant)

@@ -58,7 +58,7 @@ def exchange_cards(deck, p, stc, stb, sto, hand, lo, hi, pol, t, rnd):
     return p, stc, stb, sto, hand, disc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def exchanges(deck, p, stc, stb, sto, elder, dealer, t, rules, pe, pd, hist=None):
     """EC-PROPOSE / EC-STOCK / EC-DEALER-MIN: the proposal rounds, exchanges and draws.
 

@@ -82,7 +82,7 @@ def write_result(out, turnup, etricks, ending, rnd, announced, drawn, proposed_f
     out[O_TURNUP_KING] = tk
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def policy_tricks(elder, dealer, turnup, discards, announced, opening, sto, rules, pe, pd, out, record):
     """The five tricks as the policies play them: play/tricks.play_tricks, or, when a player
     leads by the learned score, players/learned.play_tricks_learned (``discards``: elder's and the

@@ -96,7 +96,7 @@ def play_deal(deck, stc, sto, rules, pe, py, ve, vy, out, scratch, record):
     play_dealt(deck, elder, younger, sto, rules, (pe, py), (ve, vy), out, scratch, record, (none, none))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def play_dealt(deck, elder, younger, sto, rules, policies, values, out, scratch, record, forced):
     """A deal whose cards are already in ``deck`` (positions 0-11 elder's, 12-23 younger's, 24-31
     the talon, top first; ``elder`` and ``younger`` their masks), from carte blanche to the end.
