@@ -85,7 +85,7 @@ def test_the_fit_kept_is_the_cheapest_on_validation_and_beats_the_zero_scorer_on
     rng = np.random.default_rng(22)
     train, test = planted_scorer_groups(rng, 160), planted_scorer_groups(rng, 100)
     order = np.round(least_squares([train]) * 1000).astype(np.int64)
-    scorer, report = refined_scorer(order, [train])
+    scorer, report = refined_scorer(order, [train], most=60)
     fits = [name for name in report if isinstance(report[name], dict)]
     assert fits == ["least squares", "softmax to T=4", "softmax to T=1", "softmax to T=0.3"]
     assert report["chosen"] == min(fits, key=lambda name: report[name]["cost"])
