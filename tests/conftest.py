@@ -14,10 +14,10 @@ from reference_pool import open_pool
 # the kernels, single-threaded, and a kernel compiled by one worker is loaded from the disk cache
 # by the other afterwards; so the files that compile the big kernels start first, on both workers,
 # and the report and tips tests, which use nearly every kernel, start when those are compiled.
-FIRST = ("test_cli.py",              # hands_block, the Bezique and Piquet deals/games blocks (~125 s)
-         "test_ecarte_search.py",    # the search blocks, hand_outcomes, elder_block (~105 s)
-         "test_piquet_discards.py",  # options_block (~30 s)
-         "test_ecarte_strategy.py",  # the table kernels (~25 s)
+FIRST = ("test_cli.py",              # hands_block, the Bezique and Piquet deals/games blocks (~100 s)
+         "test_ecarte_search.py",    # the search blocks, hand_outcomes, elder_block (~40 s)
+         "test_ecarte_strategy.py",  # the table kernels (~10 s)
+         "test_piquet_discards.py",  # options_block (~15 s), once test_cli.py has compiled play_dealt
          "test_ecarte_equilibrium.py",  # the branch kernels, the equilibrium solver
          "test_report_and_tips.py",  # every study: ~130 s, little of it compiling by then
          "test_conformance.py")      # the compare blocks
