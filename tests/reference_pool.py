@@ -8,9 +8,10 @@ reference's int64 outcome rows per block of ``BLOCK`` deals (or games). A test t
 deals through the kernel and compares its rows' digests with them, every deal of every case, in
 seconds; where a block differs, the block is replayed through the reference to name the first
 differing deal and field (or to say that the vectors are stale, when the reference agrees with the
-kernel). Each run also replays a few blocks, chosen at random per run (``run_seed``, printed in the
-report header; ``SALON_VECTOR_SEED=N`` repeats a run's choice), through the live reference, so a
-digest that no longer matches the reference is caught even when no source hash changed.
+kernel). Each run also replays a few blocks (of a case whose reference is slow, ``live_deals`` of
+the block), chosen at random per run (``run_seed``, printed in the report header;
+``SALON_VECTOR_SEED=N`` repeats a run's choice), through the live reference, so a digest that no
+longer matches the reference is caught even when no source hash changed.
 
 The vectors record a sha256 of the sources the reference's outcomes depend on (``source_files``:
 the game's reference.py and its sibling modules reference_*.py, rules.py, policies.py, whatever
