@@ -243,28 +243,13 @@ def row_checksum(key: str, *fields) -> str:
     return h.hexdigest()
 
 
-def chunk_checksums(key: str, starts, counts, rows: np.ndarray) -> list[str]:
-    """``row_checksum(key, start, count, tally row)`` of every chunk row, the rows an int64 array:
-    the same bytes hashed, without a Python list per row (a study of many small chunks, such as the
-    Écarté strategy tables' 230,000, spent seconds on them)."""
-    rows = np.ascontiguousarray(rows, dtype=np.int64)
-    prefix = key.encode()
-    out = []
-    for start, count, row in zip(starts, counts, rows, strict=True):
-        h = hashlib.blake2b(prefix, digest_size=8)
-        h.update(b"|%d|%d|" % (start, count))
-        h.update(row.tobytes())
-        out.append(h.hexdigest())
-    return out
-
-
-def _check_rows(t: dict, checksums: Callable[[dict], list[str]]) -> None:
-    """Every row's stored checksum against ``checksums(t)``, the ones its fields give, or CorruptFile."""
+def _check_rows(t: dict, key: str, fields: tuple[str, ...]) -> None:
+    """Every row's checksum against its fields, or CorruptFile."""
     sums = t.get("checksum")
     if sums is None:
         raise CorruptFile("it has no checksums")
-    for k, (stored, want) in enumerate(zip(sums, checksums(t), strict=True)):
-        if stored != want:
+    for k, stored in enumerate(sums):
+        if stored != row_checksum(key, *(t[f][k] for f in fields)):
             raise CorruptFile(f"row {k + 1} does not match its checksum")
 
 
@@ -294,7 +279,7 @@ class _Stored:
                 t = self._columns(pq.read_table(path))
                 if any(k != self.key for k in t["key"]):
                     raise ValueError("it belongs to another run")
-                _check_rows(t, self._checksums)
+                _check_rows(t, self.key, self.fields)
                 out.extend(parse(t))
             except CorruptFile as e:
                 aside = path.with_name(path.name + ".corrupt")
@@ -310,10 +295,6 @@ class _Stored:
     def _columns(self, table) -> dict:
         """A file's columns as its checks and its reader take them."""
         return table.to_pydict()
-
-    def _checksums(self, t: dict) -> list[str]:
-        """The checksums the rows' fields give."""
-        return [row_checksum(self.key, *(t[f][k] for f in self.fields)) for k in range(len(t["checksum"]))]
 
     def save(self, *args) -> None:
         """Write finished work atomically. A store that cannot be written is reported once and the
@@ -357,9 +338,6 @@ class RunStore(_Stored):
         t["tallies"] = values.reshape(len(lists), lengths[0] if len(lengths) else 0)
         return t
 
-    def _checksums(self, t: dict) -> list[str]:
-        return chunk_checksums(self.key, t["start"], t["count"], t["tallies"])
-
     def save(self, starts: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> None:
         super().save(starts, counts, rows)
 
@@ -375,7 +353,7 @@ class RunStore(_Stored):
                                            pa.array(rows.reshape(-1)))
         _write_table(final, {
             "key": [self.key] * n, "start": starts, "count": counts, "tallies": tallies,
-            "checksum": chunk_checksums(self.key, starts, counts, rows),
+            "checksum": [row_checksum(self.key, *f) for f in zip(starts, counts, rows, strict=True)],
             "block": [self.spec["block"]] * n, **_provenance(self.spec, n),
         })
         _keep(self.kind, self.key, zip((int(s) for s in starts), (int(c) for c in counts), strict=True))
